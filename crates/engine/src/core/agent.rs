@@ -1,0 +1,154 @@
+//! AI players: one [`Agent`] trait, built by name from a registry.
+
+use std::fmt;
+use std::str::FromStr;
+
+use super::{Game, GameRng, PlayerView};
+
+/// An AI player of game `G`. It sees only `G::View`, what a player at the
+/// table would see.
+pub trait Agent<G: Game>: Send {
+    /// The move to play, or `None` when there is no legal move.
+    fn choose(&mut self, view: &G::View<'_>, rng: &mut GameRng) -> Option<G::Move>;
+}
+
+/// An agent named as on the command line: `random`, `optimal`, `optimal:0.3`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AgentSpec {
+    pub name: String,
+    pub param: Option<String>,
+}
+
+impl AgentSpec {
+    pub fn new(name: &str, param: Option<&str>) -> AgentSpec {
+        AgentSpec { name: name.to_owned(), param: param.map(str::to_owned) }
+    }
+
+    /// The parameter as a number in `range`, or `default` when absent.
+    pub fn number(&self, default: f64, range: (f64, f64)) -> Result<f64, AgentError> {
+        let Some(text) = &self.param else { return Ok(default) };
+        let bad = || AgentError::BadParameter {
+            spec: self.to_string(),
+            expected: format!("a number from {} to {}", range.0, range.1),
+        };
+        let value: f64 = text.parse().map_err(|_| bad())?;
+        if !(range.0..=range.1).contains(&value) {
+            return Err(bad());
+        }
+        Ok(value)
+    }
+
+    /// The parameter must be absent.
+    pub fn no_param(&self) -> Result<(), AgentError> {
+        match &self.param {
+            None => Ok(()),
+            Some(_) => Err(AgentError::BadParameter {
+                spec: self.to_string(),
+                expected: "no parameter".into(),
+            }),
+        }
+    }
+}
+
+impl FromStr for AgentSpec {
+    type Err = AgentError;
+
+    fn from_str(s: &str) -> Result<AgentSpec, AgentError> {
+        let s = s.trim();
+        let (name, param) = match s.split_once(':') {
+            Some((n, p)) => (n, Some(p)),
+            None => (s, None),
+        };
+        if name.is_empty() || param.is_some_and(str::is_empty) {
+            return Err(AgentError::Malformed(s.to_owned()));
+        }
+        Ok(AgentSpec::new(name, param))
+    }
+}
+
+impl fmt::Display for AgentSpec {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.param {
+            Some(p) => write!(f, "{}:{}", self.name, p),
+            None => f.write_str(&self.name),
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum AgentError {
+    #[error("'{0}' is not an agent name (expected name or name:parameter)")]
+    Malformed(String),
+    #[error("no agent '{name}' for {game}; known: {known}")]
+    Unknown { name: String, game: &'static str, known: String },
+    #[error("bad parameter in '{spec}': expected {expected}")]
+    BadParameter { spec: String, expected: String },
+}
+
+/// One entry of a game's agent registry, for menus and `--help`.
+#[derive(Clone, Copy, Debug)]
+pub struct AgentInfo {
+    pub name: &'static str,
+    pub about: &'static str,
+    /// The parameter's meaning, range and default, if it takes one.
+    pub param: Option<ParamInfo>,
+}
+
+#[derive(Clone, Copy, Debug)]
+pub struct ParamInfo {
+    pub about: &'static str,
+    pub min: f64,
+    pub max: f64,
+    pub default: f64,
+}
+
+/// The agents a game offers.
+pub trait AgentRegistry: Game {
+    fn agents() -> &'static [AgentInfo];
+    fn build_agent(spec: &AgentSpec) -> Result<Box<dyn Agent<Self>>, AgentError>;
+
+    /// Builds an agent from text such as `optimal:0.3`.
+    fn agent_from_str(text: &str) -> Result<Box<dyn Agent<Self>>, AgentError> {
+        Self::build_agent(&text.parse()?)
+    }
+
+    /// The error for a name the registry does not know.
+    fn unknown_agent(spec: &AgentSpec) -> AgentError {
+        AgentError::Unknown {
+            name: spec.name.clone(),
+            game: Self::NAME,
+            known: Self::agents().iter().map(|a| a.name).collect::<Vec<_>>().join(", "),
+        }
+    }
+}
+
+/// Plays a uniformly random legal move. Every game offers it as `random`.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct RandomAgent;
+
+impl<G: Game> Agent<G> for RandomAgent {
+    fn choose(&mut self, view: &G::View<'_>, rng: &mut GameRng) -> Option<G::Move> {
+        view.random_move(rng)
+    }
+}
+
+pub const RANDOM_INFO: AgentInfo =
+    AgentInfo { name: "random", about: "plays a uniformly random legal move", param: None };
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn specs_parse_name_and_parameter() {
+        assert_eq!("optimal:0.3".parse::<AgentSpec>().unwrap(), AgentSpec::new("optimal", Some("0.3")));
+        assert_eq!("random".parse::<AgentSpec>().unwrap(), AgentSpec::new("random", None));
+        assert!("".parse::<AgentSpec>().is_err());
+        assert!("optimal:".parse::<AgentSpec>().is_err());
+        let spec: AgentSpec = "optimal:1.5".parse().unwrap();
+        assert!(spec.number(1.0, (0.0, 1.0)).is_err());
+        let spec: AgentSpec = "optimal:x".parse().unwrap();
+        assert!(spec.number(1.0, (0.0, 1.0)).is_err());
+        assert_eq!("optimal".parse::<AgentSpec>().unwrap().number(1.0, (0.0, 1.0)), Ok(1.0));
+    }
+}

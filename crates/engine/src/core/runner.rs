@@ -1,0 +1,270 @@
+//! The match runner: many games between agents, over threads, with seats
+//! rotated between games. Results depend only on the seed: each game draws
+//! from its own seeded stream and work is split into fixed chunks, so the
+//! thread count changes the speed and nothing else.
+
+use rayon::prelude::*;
+
+use super::{AgentRegistry, AgentSpec, Outcome, derive_seed, rng_from_seed};
+
+/// Games per unit of work; fixed so results never depend on `jobs`.
+const CHUNK: u64 = 1024;
+/// Chunks run between two deliveries of records, bounding memory.
+const BATCH: u64 = 64;
+
+#[derive(Clone, Debug)]
+pub struct MatchConfig {
+    pub games: u64,
+    pub seed: u64,
+    pub jobs: usize,
+    /// Keep each game's moves for the records.
+    pub record_moves: bool,
+}
+
+/// One finished game of a match.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GameRecord<M> {
+    pub index: u64,
+    pub seed: u64,
+    /// `seats[s]` is the index (into the match's agents) of who sat in seat s.
+    pub seats: Vec<usize>,
+    pub outcome: Outcome,
+    pub scores: Vec<i64>,
+    pub plies: u64,
+    pub moves: Vec<M>,
+}
+
+impl<M> GameRecord<M> {
+    /// The index of the winning agent, if any.
+    pub fn winning_agent(&self) -> Option<usize> {
+        self.outcome.winner().map(|seat| self.seats[seat.index()])
+    }
+}
+
+/// Totals of a match, per agent (in the order given) and per seat.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct MatchSummary {
+    pub games: u64,
+    pub wins: Vec<u64>,
+    pub seat_wins: Vec<u64>,
+    pub draws: u64,
+    pub plies: u64,
+}
+
+impl MatchSummary {
+    fn new(agents: usize) -> MatchSummary {
+        MatchSummary { wins: vec![0; agents], seat_wins: vec![0; agents], ..Default::default() }
+    }
+
+    fn add<M>(&mut self, record: &GameRecord<M>) {
+        self.games += 1;
+        self.plies += record.plies;
+        match record.outcome {
+            Outcome::Win(seat) => {
+                self.wins[record.seats[seat.index()]] += 1;
+                self.seat_wins[seat.index()] += 1;
+            }
+            Outcome::Draw => self.draws += 1,
+        }
+    }
+
+    fn merge(&mut self, other: &MatchSummary) {
+        self.games += other.games;
+        self.plies += other.plies;
+        self.draws += other.draws;
+        for (a, b) in self.wins.iter_mut().zip(&other.wins) {
+            *a += b;
+        }
+        for (a, b) in self.seat_wins.iter_mut().zip(&other.seat_wins) {
+            *a += b;
+        }
+    }
+
+    pub fn mean_plies(&self) -> f64 {
+        if self.games == 0 { 0.0 } else { self.plies as f64 / self.games as f64 }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum MatchError {
+    #[error("{0}")]
+    Setup(String),
+    #[error("game {index} (seed {seed}): agent {agent} {problem}")]
+    Agent { index: u64, seed: u64, agent: String, problem: String },
+}
+
+/// Plays `config.games` games of `level` between `agents` (one per seat;
+/// game i seats agent `(s + i) % n` in seat s). Records reach `sink` in game
+/// order; `progress` is told how many games each finished chunk held.
+pub fn run_match<G: AgentRegistry>(
+    level: &G::Level,
+    agents: &[AgentSpec],
+    config: &MatchConfig,
+    sink: &mut dyn FnMut(&GameRecord<G::Move>),
+    progress: &(dyn Fn(u64) + Sync),
+) -> Result<MatchSummary, MatchError> {
+    let start = G::new(level, config.seed).map_err(|e| MatchError::Setup(e.0))?;
+    if agents.len() != start.num_players() {
+        return Err(MatchError::Setup(format!(
+            "{} needs {} agents, got {}",
+            G::NAME,
+            start.num_players(),
+            agents.len()
+        )));
+    }
+    for spec in agents {
+        G::build_agent(spec).map_err(|e| MatchError::Setup(e.to_string()))?;
+    }
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(config.jobs.max(1))
+        .build()
+        .map_err(|e| MatchError::Setup(e.to_string()))?;
+    let chunks = config.games.div_ceil(CHUNK);
+    let mut summary = MatchSummary::new(agents.len());
+    let mut batch_start = 0;
+    while batch_start < chunks {
+        let batch_end = (batch_start + BATCH).min(chunks);
+        let results: Vec<_> = pool.install(|| {
+            (batch_start..batch_end)
+                .into_par_iter()
+                .map(|chunk| {
+                    let first = chunk * CHUNK;
+                    let last = (first + CHUNK).min(config.games);
+                    let done = play_chunk::<G>(level, agents, config, first..last);
+                    progress(last - first);
+                    done
+                })
+                .collect()
+        });
+        for result in results {
+            let (part, records) = result?;
+            summary.merge(&part);
+            records.iter().for_each(&mut *sink);
+        }
+        batch_start = batch_end;
+    }
+    Ok(summary)
+}
+
+type ChunkResult<M> = Result<(MatchSummary, Vec<GameRecord<M>>), MatchError>;
+
+fn play_chunk<G: AgentRegistry>(
+    level: &G::Level,
+    specs: &[AgentSpec],
+    config: &MatchConfig,
+    games: std::ops::Range<u64>,
+) -> ChunkResult<G::Move> {
+    let mut agents: Vec<_> =
+        specs.iter().map(|s| G::build_agent(s).expect("checked before the match")).collect();
+    let n = specs.len();
+    let mut summary = MatchSummary::new(n);
+    let mut records = Vec::new();
+    let mut moves = Vec::new();
+    for index in games {
+        let seed = derive_seed(config.seed, index);
+        let mut game = G::new(level, seed).map_err(|e| MatchError::Setup(e.0))?;
+        let mut rng = rng_from_seed(derive_seed(seed, u64::MAX));
+        let seats: Vec<usize> = (0..n).map(|s| (s + index as usize) % n).collect();
+        let bound = game.move_bound();
+        let mut plies = 0u64;
+        moves.clear();
+        while game.outcome().is_none() {
+            let seat = game.current_player();
+            let agent = seats[seat.index()];
+            let problem = |problem: String| MatchError::Agent {
+                index,
+                seed,
+                agent: specs[agent].to_string(),
+                problem,
+            };
+            let mv = agents[agent]
+                .choose(&game.view(seat), &mut rng)
+                .ok_or_else(|| problem("found no move in a running game".into()))?;
+            game.apply(mv).map_err(|e| problem(format!("played {mv}, refused: {e}")))?;
+            plies += 1;
+            if plies > bound {
+                return Err(problem(format!("game did not end within its bound of {bound} moves")));
+            }
+            if config.record_moves {
+                moves.push(mv);
+            }
+        }
+        let record = GameRecord {
+            index,
+            seed,
+            seats,
+            outcome: game.outcome().expect("loop ends on an outcome"),
+            scores: game.scores(),
+            plies,
+            moves: if config.record_moves { moves.clone() } else { Vec::new() },
+        };
+        summary.add(&record);
+        if config.record_moves {
+            records.push(record);
+        }
+    }
+    Ok((summary, records))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::nim::{Ending, Nim, NimLevel};
+
+    fn mcmorran() -> NimLevel {
+        NimLevel { name: String::new(), description: String::new(), piles: vec![5, 6, 7], ending: Ending::Misere }
+    }
+
+    fn play(jobs: usize, games: u64, seed: u64, agents: &[&str]) -> (MatchSummary, Vec<GameRecord<crate::nim::Take>>) {
+        let agents: Vec<AgentSpec> = agents.iter().map(|a| a.parse().unwrap()).collect();
+        let config = MatchConfig { games, seed, jobs, record_moves: true };
+        let mut records = Vec::new();
+        let summary = run_match::<Nim>(&mcmorran(), &agents, &config, &mut |r| records.push(r.clone()), &|_| {}).unwrap();
+        (summary, records)
+    }
+
+    #[test]
+    fn results_do_not_depend_on_the_thread_count() {
+        let one = play(1, 5000, 42, &["optimal:0.7", "random"]);
+        let three = play(3, 5000, 42, &["optimal:0.7", "random"]);
+        assert_eq!(one, three);
+        assert_eq!(one.0.games, 5000);
+        assert!(one.1.iter().enumerate().all(|(i, r)| r.index == i as u64), "records in game order");
+        assert_ne!(play(1, 5000, 43, &["optimal:0.7", "random"]).0, one.0, "the seed matters");
+    }
+
+    #[test]
+    fn sides_swap_and_optimal_beats_random() {
+        let (summary, records) = play(2, 2000, 7, &["optimal", "random"]);
+        assert_eq!(records[0].seats, vec![0, 1]);
+        assert_eq!(records[1].seats, vec![1, 0]);
+        // 5-6-7 misère is a first-player win: optimal wins every game it starts
+        // and nearly all the others against random.
+        let starts_and_wins =
+            records.iter().filter(|r| r.seats[0] == 0).all(|r| r.winning_agent() == Some(0));
+        assert!(starts_and_wins);
+        assert!(summary.wins[0] > 1900, "{summary:?}");
+        assert_eq!(summary.wins.iter().sum::<u64>() + summary.draws, 2000);
+    }
+
+    #[test]
+    fn records_replay_to_their_outcome() {
+        let (_, records) = play(2, 200, 9, &["random", "optimal:0.5"]);
+        for r in records {
+            let mut nim = <Nim as crate::core::Game>::new(&mcmorran(), r.seed).unwrap();
+            for &mv in &r.moves {
+                crate::core::Game::apply(&mut nim, mv).unwrap();
+            }
+            assert_eq!(crate::core::Game::outcome(&nim), Some(r.outcome));
+            assert_eq!(r.moves.len() as u64, r.plies);
+        }
+    }
+
+    #[test]
+    fn bad_agents_are_refused_before_play() {
+        let config = MatchConfig { games: 10, seed: 0, jobs: 1, record_moves: false };
+        let agents = vec!["optimal".parse().unwrap(), "minimax:3".parse().unwrap()];
+        let err = run_match::<Nim>(&mcmorran(), &agents, &config, &mut |_| {}, &|_| {}).unwrap_err();
+        assert!(err.to_string().contains("no agent 'minimax'"), "{err}");
+    }
+}

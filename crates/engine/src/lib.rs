@@ -1,0 +1,10 @@
+//! tabula's rules engine: games, agents, levels, replays and matches.
+//!
+//! Nothing here knows about Bevy; the app mirrors what this crate decides.
+
+pub mod core;
+pub mod games;
+pub mod level;
+pub mod nim;
+
+pub use crate::core::{Game, Outcome, Player, PlayerView};

@@ -1,0 +1,53 @@
+//! Nim's level file schema and its invariants.
+
+use serde::{Deserialize, Serialize};
+
+/// Who the last stone is good for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Ending {
+    /// Taking the last stone loses (seed 000, McMorran's 5-6-7).
+    Misere,
+    /// Taking the last stone wins (seed 002).
+    Normal,
+}
+
+impl Ending {
+    pub fn describe(self) -> &'static str {
+        match self {
+            Ending::Misere => "misère: whoever takes the last stone loses",
+            Ending::Normal => "normal play: whoever takes the last stone wins",
+        }
+    }
+}
+
+/// Most piles and stones a level may have: enough for the largest layouts
+/// and far from overflowing the sums the engine keeps.
+pub const MAX_PILES: usize = 64;
+pub const MAX_STONES: u32 = 1_000_000;
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NimLevel {
+    pub name: String,
+    #[serde(default)]
+    pub description: String,
+    /// Stones in each pile, left to right.
+    pub piles: Vec<u32>,
+    pub ending: Ending,
+}
+
+impl NimLevel {
+    /// The rule this level breaks, if any.
+    pub fn check(&self) -> Result<(), String> {
+        if self.piles.is_empty() || self.piles.len() > MAX_PILES {
+            return Err(format!("a Nim level needs 1 to {MAX_PILES} piles, this one has {}", self.piles.len()));
+        }
+        if let Some((i, &n)) = self.piles.iter().enumerate().find(|(_, n)| **n > MAX_STONES) {
+            return Err(format!("pile {} has {n} stones; at most {MAX_STONES} are allowed", i + 1));
+        }
+        if self.piles.iter().all(|&n| n == 0) {
+            return Err("the piles must hold at least one stone".into());
+        }
+        Ok(())
+    }
+}
