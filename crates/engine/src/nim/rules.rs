@@ -7,7 +7,7 @@ use serde::{Deserialize, Serialize};
 
 use super::level::{Ending, NimLevel};
 use crate::core::{
-    AgentError, AgentInfo, AgentRegistry, AgentSpec, Game, GameRng, Outcome, Player, PlayerView,
+    AgentError, AgentInfo, AgentRegistry, AgentSpec, Game, GameRng, Outcome, Player,
     RuleViolation, agent::Agent,
 };
 
@@ -223,7 +223,7 @@ impl AgentRegistry for Nim {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::core::{conformance, perft::perft, rng_from_seed};
+    use crate::core::{PlayerView, conformance, perft::perft, rng_from_seed};
 
     fn level(piles: &[u32], ending: Ending) -> NimLevel {
         NimLevel { name: "test".into(), description: String::new(), piles: piles.to_vec(), ending }

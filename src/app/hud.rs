@@ -1,0 +1,358 @@
+//! The game screen's panels (egui): whose turn it is, watching and undo
+//! controls, replays, sound, the status line, the end of the game and level
+//! file errors. The board camera draws only in the space the panels leave.
+
+use bevy::camera::Viewport;
+use bevy::prelude::*;
+use bevy::window::PrimaryWindow;
+use bevy_egui::input::egui_wants_any_keyboard_input;
+use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
+use tabula_engine::nim::Nim;
+use tabula_engine::Player;
+
+use super::{BoardCamera, Screen};
+use super::hot_reload::LevelWatch;
+use super::session::{Session, SessionGame, SessionRequest, StatusLine, Watch, replays_dir};
+use super::settings::Settings;
+
+const SEAT_COLORS: [egui::Color32; 2] =
+    [egui::Color32::from_rgb(120, 190, 255), egui::Color32::from_rgb(255, 170, 110)];
+const ERROR_COLOR: egui::Color32 = egui::Color32::from_rgb(255, 110, 100);
+const PANEL_WIDTH: f32 = 270.0;
+
+/// The replay browser is open.
+#[derive(Resource, Default)]
+pub struct ReplayBrowser {
+    pub open: bool,
+    path: String,
+}
+
+pub(super) fn plugin(app: &mut App) {
+    app.init_resource::<ReplayBrowser>()
+        .add_systems(EguiPrimaryContextPass, game_panels::<Nim>.run_if(in_state(Screen::Game).and_then(resource_exists::<Session<Nim>>)))
+        .add_systems(
+            Update,
+            game_keys.run_if(in_state(Screen::Game).and_then(not(egui_wants_any_keyboard_input))),
+        )
+        .add_systems(OnEnter(Screen::Menu), full_viewport)
+        .add_systems(EguiPrimaryContextPass, (scale_text, replay_browser));
+}
+
+/// egui text grows with the window so it stays readable on large screens.
+fn scale_text(mut contexts: EguiContexts, window: Single<&Window, With<PrimaryWindow>>) -> Result {
+    let zoom = (window.height() / 800.0).clamp(1.0, 2.0);
+    let ctx = contexts.ctx_mut()?;
+    if (ctx.zoom_factor() - zoom).abs() > 0.01 {
+        ctx.set_zoom_factor(zoom);
+    }
+    Ok(())
+}
+
+/// One root `Ui` covering the window, for panels.
+pub fn root_ui(ctx: &egui::Context) -> egui::Ui {
+    egui::Ui::new(
+        ctx.clone(),
+        "root".into(),
+        egui::UiBuilder::new().layer_id(egui::LayerId::background()).max_rect(ctx.viewport_rect()),
+    )
+}
+
+#[allow(clippy::too_many_arguments)]
+fn game_panels<G: SessionGame>(
+    mut contexts: EguiContexts,
+    session: Res<Session<G>>,
+    mut watch: ResMut<Watch>,
+    mut settings: ResMut<Settings>,
+    status: Res<StatusLine>,
+    level_watch: Res<LevelWatch>,
+    mut browser: ResMut<ReplayBrowser>,
+    mut requests: MessageWriter<SessionRequest>,
+    mut camera: Single<&mut Camera, With<BoardCamera>>,
+    window: Single<&Window, With<PrimaryWindow>>,
+) -> Result {
+    let ctx = contexts.ctx_mut()?.clone();
+    let mut root = root_ui(&ctx);
+    let game = &session.game;
+    let names = session.names();
+    let to_move = game.current_player();
+
+    let top = egui::Panel::top("turn").show(&mut root, |ui| {
+        ui.add_space(4.0);
+        ui.horizontal(|ui| {
+            ui.heading(format!("{} · {}", G::NAME, level_name(&session)));
+            ui.separator();
+            ui.label(game.rules_text());
+        });
+        ui.horizontal(|ui| {
+            for (i, seat) in session.seats.iter().enumerate() {
+                if i > 0 {
+                    ui.label("vs");
+                }
+                let text = format!("{} ({})", seat.name, seat.controller.label());
+                ui.label(egui::RichText::new(text).color(SEAT_COLORS[i % 2]).strong());
+            }
+            ui.separator();
+            let turn = match game.outcome() {
+                Some(_) => egui::RichText::new(game.outcome_text(&names)).strong(),
+                None => {
+                    let who = session.name_of(to_move);
+                    let extra = if session.is_human(to_move) && !session.replay { ", your move" } else { "" };
+                    egui::RichText::new(format!("{who} to move{extra}"))
+                        .color(SEAT_COLORS[to_move.index() % 2])
+                        .strong()
+                }
+            };
+            ui.label(turn.size(18.0));
+            if session.replay {
+                ui.separator();
+                ui.label(format!("Replay: move {} of {}", session.moves.len(), session.moves.len() + session.redo.len()));
+            }
+        });
+        ui.add_space(4.0);
+    });
+
+    let bottom = egui::Panel::bottom("status").show(&mut root, |ui| {
+        ui.add_space(3.0);
+        let color = if status.error { ERROR_COLOR } else { ui.visuals().text_color() };
+        ui.label(egui::RichText::new(&status.text).color(color).size(16.0));
+        ui.label(egui::RichText::new(controls_help(&session)).weak());
+        ui.add_space(3.0);
+    });
+
+    let right = egui::Panel::right("controls").exact_size(PANEL_WIDTH).show(&mut root, |ui| {
+        egui::ScrollArea::vertical().show(ui, |ui| {
+            ui.heading("Game");
+            ui.horizontal(|ui| {
+                if ui.button("Undo (U)").clicked() {
+                    requests.write(SessionRequest::Undo);
+                }
+                if ui.button("Redo (R)").clicked() {
+                    requests.write(SessionRequest::Redo);
+                }
+            });
+            ui.horizontal(|ui| {
+                if ui.button("Play again (F2)").clicked() {
+                    requests.write(SessionRequest::Restart);
+                }
+                if ui.button("Menu (Esc)").clicked() {
+                    requests.write(SessionRequest::BackToMenu);
+                }
+            });
+            ui.separator();
+            ui.heading("Watch");
+            ui.horizontal(|ui| {
+                let label = if watch.paused { "Resume (Space)" } else { "Pause (Space)" };
+                if ui.button(label).clicked() {
+                    watch.paused = !watch.paused;
+                }
+                if ui.button("Step (.)").clicked() {
+                    requests.write(SessionRequest::Step);
+                }
+            });
+            if session.replay && ui.button("Step back (,)").clicked() {
+                requests.write(SessionRequest::Undo);
+            }
+            ui.add(egui::Slider::new(&mut settings.ai_moves_per_second, 0.25..=30.0).logarithmic(true).text("moves/s"));
+            ui.add(egui::Slider::new(&mut settings.animation_speed, 0.25..=4.0).logarithmic(true).text("animation"));
+            ui.separator();
+            ui.heading("Replays");
+            ui.horizontal(|ui| {
+                if ui.button("Save (Ctrl+S)").clicked() {
+                    requests.write(SessionRequest::SaveReplay);
+                }
+                if ui.button("Open… (O)").clicked() {
+                    browser.open = true;
+                }
+            });
+            ui.separator();
+            ui.heading("Sound");
+            ui.checkbox(&mut settings.sound, "Sound on (M)");
+            ui.add_enabled(settings.sound, egui::Slider::new(&mut settings.volume, 0.0..=1.0).text("volume"));
+            ui.separator();
+            ui.heading("Level file");
+            match &session.level_path {
+                Some(path) => {
+                    ui.label(egui::RichText::new(path.display().to_string()).monospace());
+                    ui.label(egui::RichText::new("Edit and save it: the game restarts on the new level.").weak());
+                }
+                None => {
+                    ui.label("Built in (from a replay)");
+                }
+            }
+        });
+    });
+
+    show_end_window(&ctx, &session, &mut requests);
+    show_level_problem(&ctx, &level_watch);
+
+    // The board takes what the panels leave.
+    let scale = window.scale_factor();
+    let left_top = UVec2::new(0, (top.response.rect.height() * scale) as u32);
+    let reserved = UVec2::new(
+        (right.response.rect.width() * scale) as u32,
+        ((top.response.rect.height() + bottom.response.rect.height()) * scale) as u32,
+    );
+    let full = UVec2::new(window.physical_width(), window.physical_height());
+    if full.x > reserved.x + 50 && full.y > reserved.y + 50 {
+        camera.viewport = Some(Viewport { physical_position: left_top, physical_size: full - reserved, ..default() });
+    }
+    Ok(())
+}
+
+fn full_viewport(mut camera: Single<&mut Camera, With<BoardCamera>>) {
+    camera.viewport = None;
+}
+
+fn level_name<G: SessionGame>(session: &Session<G>) -> String {
+    G::wrap_level(session.level.clone()).name().to_owned()
+}
+
+fn controls_help<G: SessionGame>(session: &Session<G>) -> String {
+    if session.replay {
+        return "Replay: Space play/pause · . step forward · , step back · Esc menu".into();
+    }
+    let human = (0..session.seats.len()).any(|i| session.is_human(Player(i as u8)));
+    if human {
+        "Click a stone to choose it and every stone to its right; click again or press Enter to take. \
+         Keys: Up/Down pile · Left/Right or digits count · Enter take · U undo · R redo · M mute · Esc menu"
+            .into()
+    } else {
+        "Watching: Space pause · . step · +/- speed · U undo · Ctrl+S save replay · Esc menu".into()
+    }
+}
+
+fn show_end_window<G: SessionGame>(ctx: &egui::Context, session: &Session<G>, requests: &mut MessageWriter<SessionRequest>) {
+    if session.game.outcome().is_none() || (session.replay && !session.redo.is_empty()) {
+        return;
+    }
+    egui::Window::new("Game over")
+        .collapsible(false)
+        .resizable(false)
+        .anchor(egui::Align2::CENTER_TOP, egui::vec2(-PANEL_WIDTH / 2.0, 90.0))
+        .show(ctx, |ui| {
+            ui.label(egui::RichText::new(session.game.outcome_text(&session.names())).size(22.0).strong());
+            ui.label(format!("{} moves", session.moves.len()));
+            ui.horizontal(|ui| {
+                if ui.button("Play again (F2)").clicked() {
+                    requests.write(SessionRequest::Restart);
+                }
+                if ui.button("Save replay").clicked() {
+                    requests.write(SessionRequest::SaveReplay);
+                }
+                if ui.button("Menu (Esc)").clicked() {
+                    requests.write(SessionRequest::BackToMenu);
+                }
+            });
+        });
+}
+
+fn show_level_problem(ctx: &egui::Context, watch: &LevelWatch) {
+    let Some(problem) = &watch.problem else { return };
+    egui::Window::new("Level file error")
+        .collapsible(false)
+        .anchor(egui::Align2::LEFT_BOTTOM, egui::vec2(12.0, -70.0))
+        .show(ctx, |ui| {
+            ui.label(egui::RichText::new(problem).color(ERROR_COLOR).monospace());
+            ui.label("The game keeps the last good level until the file is fixed.");
+        });
+}
+
+fn replay_browser(
+    mut contexts: EguiContexts,
+    mut browser: ResMut<ReplayBrowser>,
+    mut requests: MessageWriter<SessionRequest>,
+) -> Result {
+    if !browser.open {
+        return Ok(());
+    }
+    let ctx = contexts.ctx_mut()?;
+    let mut open = true;
+    egui::Window::new("Open a replay").open(&mut open).collapsible(false).show(ctx, |ui| {
+        let dir = replays_dir();
+        ui.label(format!("Saved in {}", dir.display()));
+        let mut files: Vec<_> = std::fs::read_dir(&dir)
+            .map(|entries| {
+                entries
+                    .filter_map(|e| e.ok().map(|e| e.path()))
+                    .filter(|p| p.extension().is_some_and(|x| x == "ron"))
+                    .collect()
+            })
+            .unwrap_or_default();
+        files.sort();
+        files.reverse();
+        egui::ScrollArea::vertical().max_height(300.0).show(ui, |ui| {
+            if files.is_empty() {
+                ui.label("No replays saved yet.");
+            }
+            for file in files {
+                let name = file.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+                if ui.button(name).clicked() {
+                    requests.write(SessionRequest::OpenReplay(file.clone()));
+                    browser.open = false;
+                }
+            }
+        });
+        ui.horizontal(|ui| {
+            ui.label("Path:");
+            ui.text_edit_singleline(&mut browser.path);
+            if ui.button("Open").clicked() && !browser.path.trim().is_empty() {
+                requests.write(SessionRequest::OpenReplay(browser.path.trim().into()));
+                browser.open = false;
+            }
+        });
+    });
+    if !open {
+        browser.open = false;
+    }
+    Ok(())
+}
+
+/// The game screen's keys; the board's own keys live with the board.
+fn game_keys(
+    keys: Res<ButtonInput<KeyCode>>,
+    mut requests: MessageWriter<SessionRequest>,
+    mut settings: ResMut<Settings>,
+    mut browser: ResMut<ReplayBrowser>,
+    watch: Res<Watch>,
+) {
+    let ctrl = keys.any_pressed([KeyCode::ControlLeft, KeyCode::ControlRight]);
+    let pressed = |k: KeyCode| keys.just_pressed(k);
+    if pressed(KeyCode::KeyU) || (ctrl && pressed(KeyCode::KeyZ)) || pressed(KeyCode::Comma) {
+        requests.write(SessionRequest::Undo);
+    }
+    if pressed(KeyCode::KeyR) || (ctrl && pressed(KeyCode::KeyY)) {
+        requests.write(SessionRequest::Redo);
+    }
+    if pressed(KeyCode::Space) || pressed(KeyCode::KeyP) {
+        requests.write(SessionRequest::TogglePause);
+    }
+    if pressed(KeyCode::Period) {
+        requests.write(SessionRequest::Step);
+    }
+    if pressed(KeyCode::F2) {
+        requests.write(SessionRequest::Restart);
+    }
+    if ctrl && pressed(KeyCode::KeyS) {
+        requests.write(SessionRequest::SaveReplay);
+    }
+    if pressed(KeyCode::KeyO) {
+        browser.open = true;
+    }
+    if pressed(KeyCode::Escape) {
+        if browser.open {
+            browser.open = false;
+        } else {
+            requests.write(SessionRequest::BackToMenu);
+        }
+    }
+    if pressed(KeyCode::KeyM) {
+        settings.sound = !settings.sound;
+    }
+    if pressed(KeyCode::Equal) || pressed(KeyCode::NumpadAdd) {
+        settings.ai_moves_per_second = (settings.ai_moves_per_second * 1.5).min(30.0);
+    }
+    if pressed(KeyCode::Minus) || pressed(KeyCode::NumpadSubtract) {
+        settings.ai_moves_per_second = (settings.ai_moves_per_second / 1.5).max(0.25);
+    }
+    let _ = watch;
+}

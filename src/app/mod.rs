@@ -1,0 +1,101 @@
+//! The window: menus, the game screens, watching AI matches, replays, hot
+//! reload of level files, sound and settings. The engine owns every rule;
+//! these systems turn input into move requests and the engine's answers into
+//! entities, animations and messages.
+
+pub mod hot_reload;
+pub mod hud;
+pub mod menu;
+pub mod nim_view;
+pub mod session;
+pub mod settings;
+pub mod sound;
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use bevy::camera::CameraOutputMode;
+use bevy::camera::visibility::RenderLayers;
+use bevy::prelude::*;
+use bevy::render::render_resource::BlendState;
+use bevy::window::WindowResizeConstraints;
+use bevy_egui::{EguiGlobalSettings, EguiPlugin, PrimaryEguiContext};
+
+/// Smallest window that keeps every text readable and the board on screen.
+const MIN_WINDOW: Vec2 = Vec2::new(800.0, 600.0);
+const START_WINDOW: UVec2 = UVec2::new(1280, 800);
+const BACKGROUND: Color = Color::srgb(0.11, 0.13, 0.12);
+
+/// Which screen is showing; entities of a screen carry `DespawnOnExit`.
+#[derive(States, Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Screen {
+    #[default]
+    Menu,
+    Game,
+}
+
+/// A level to open at once instead of the menu (`tabula play <level>`).
+#[derive(Resource, Clone, Debug)]
+pub struct StartLevel(pub PathBuf);
+
+/// Opens the window and runs until it is closed.
+pub fn run(level: Option<PathBuf>) -> anyhow::Result<ExitCode> {
+    let mut app = App::new();
+    app.add_plugins(DefaultPlugins.set(WindowPlugin {
+        primary_window: Some(Window {
+            title: "tabula".into(),
+            resolution: START_WINDOW.into(),
+            resize_constraints: WindowResizeConstraints {
+                min_width: MIN_WINDOW.x,
+                min_height: MIN_WINDOW.y,
+                ..default()
+            },
+            ..default()
+        }),
+        ..default()
+    }))
+    .add_plugins(EguiPlugin::default())
+    .insert_resource(ClearColor(BACKGROUND))
+    .add_plugins(plugin)
+    .add_plugins((hud::plugin, menu::plugin, sound::plugin));
+    if let Some(path) = level {
+        app.insert_resource(StartLevel(path));
+    }
+    app.add_systems(Startup, spawn_camera);
+    match app.run() {
+        AppExit::Success => Ok(ExitCode::SUCCESS),
+        AppExit::Error(code) => Ok(ExitCode::from(code.get())),
+    }
+}
+
+/// Everything that works without a window: states, settings, game sessions,
+/// board entities, hot reload. Headless tests build an `App` with this.
+pub fn plugin(app: &mut App) {
+    app.init_state::<Screen>()
+        .add_plugins((settings::plugin, session::plugin, nim_view::plugin, hot_reload::plugin));
+}
+
+/// The camera that draws the board (in the space the panels leave).
+#[derive(Component, Debug)]
+pub struct BoardCamera;
+
+/// The board camera, and above it a camera that draws only egui, over the
+/// whole window.
+fn spawn_camera(mut commands: Commands, mut egui_settings: ResMut<EguiGlobalSettings>) {
+    egui_settings.auto_create_primary_context = false;
+    commands.spawn((Camera2d, BoardCamera, nim_view::board_projection()));
+    commands.spawn((
+        PrimaryEguiContext,
+        Camera2d,
+        RenderLayers::none(),
+        Camera {
+            order: 1,
+            output_mode: CameraOutputMode::Write {
+                blend_state: Some(BlendState::ALPHA_BLENDING),
+                clear_color: ClearColorConfig::None,
+            },
+            clear_color: ClearColorConfig::Custom(Color::NONE),
+            ..default()
+        },
+    ));
+}

@@ -1,0 +1,530 @@
+//! The Nim board: each pile a row of stones, each stone an entity. A player
+//! picks a stone with the mouse (it and every stone to its right are taken)
+//! or with the keyboard, then confirms; the taken stones lift and fade away.
+
+use bevy::asset::RenderAssetUsages;
+use bevy::camera::ScalingMode;
+use bevy::prelude::*;
+use bevy::render::render_resource::{Extent3d, TextureDimension, TextureFormat};
+use bevy::sprite::Anchor;
+use bevy::window::PrimaryWindow;
+use bevy_egui::input::{egui_wants_any_keyboard_input, egui_wants_any_pointer_input};
+use tabula_engine::nim::{Nim, Take};
+use tabula_engine::{Game, Player};
+
+use super::{BoardCamera, Screen};
+use super::session::{BoardBusy, BoardReset, MoveApplied, RequestMove, Session, SessionSet};
+use super::settings::Settings;
+
+const STONE: f32 = 40.0;
+const MAX_SPACING: f32 = 48.0;
+/// Widest row of stones, in world units, before stones overlap.
+const ROW_WIDTH: f32 = 1500.0;
+const ROW_HEIGHT: f32 = 64.0;
+const LABEL_WIDTH: f32 = 150.0;
+const COUNT_WIDTH: f32 = 110.0;
+const MARGIN: f32 = 40.0;
+/// Rows show at most this many stones; larger piles show their count.
+pub const DRAWN_STONES: u32 = 60;
+/// Smallest on-screen label size in logical pixels.
+const MIN_LABEL_PX: f32 = 15.0;
+const LEAVE_SECONDS: f32 = 0.5;
+const TEXTURE: u32 = 64;
+
+const ROW_COLOR: Color = Color::srgb(0.17, 0.20, 0.18);
+const ROW_CURSOR: Color = Color::srgb(0.24, 0.30, 0.26);
+const STONE_COLOR: Color = Color::srgb(0.86, 0.84, 0.78);
+const STONE_HOVER: Color = Color::srgb(1.0, 0.93, 0.62);
+const STONE_CHOSEN: Color = Color::srgb(0.95, 0.45, 0.30);
+const LABEL_COLOR: Color = Color::srgb(0.85, 0.88, 0.85);
+const DIM_LABEL: Color = Color::srgb(0.55, 0.6, 0.57);
+
+#[derive(Component, Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Stone {
+    pub pile: usize,
+    /// Position in the row from the left; taking removes from the right.
+    pub slot: u32,
+}
+
+#[derive(Component, Debug)]
+struct PileRow(usize);
+
+#[derive(Component, Debug)]
+struct PileCount(usize);
+
+/// A board label whose font keeps a readable size on screen.
+#[derive(Component, Debug)]
+struct Label {
+    /// Size in world units at which it fills its space.
+    world_size: f32,
+}
+
+/// A stone being taken: it rises and fades, then is despawned.
+#[derive(Component, Debug)]
+struct Leaving {
+    timer: Timer,
+    from: Vec3,
+}
+
+/// The pile and count the player is choosing.
+#[derive(Resource, Debug, Default, Clone, PartialEq)]
+pub struct NimChoice {
+    pub pile: usize,
+    pub count: u32,
+    /// The choice came from a click (shown as chosen) or is only the cursor.
+    pub armed: bool,
+    /// Digits typed for the count, and when the last one was.
+    typed: String,
+    typed_at: f64,
+    hover: Option<(usize, u32)>,
+}
+
+/// Board geometry of the current level.
+#[derive(Resource, Debug, Default, Clone)]
+pub struct NimLayout {
+    pub spacing: f32,
+    pub piles: usize,
+    pub width: f32,
+    pub height: f32,
+}
+
+impl NimLayout {
+    fn new(piles: &[u32]) -> NimLayout {
+        let widest = piles.iter().map(|&n| n.min(DRAWN_STONES)).max().unwrap_or(1).max(1);
+        let spacing = (ROW_WIDTH / widest as f32).min(MAX_SPACING);
+        let width = LABEL_WIDTH + spacing * widest as f32 + COUNT_WIDTH;
+        let height = ROW_HEIGHT * piles.len() as f32;
+        NimLayout { spacing, piles: piles.len(), width, height }
+    }
+
+    fn row_y(&self, pile: usize) -> f32 {
+        self.height / 2.0 - ROW_HEIGHT * (pile as f32 + 0.5)
+    }
+
+    fn left(&self) -> f32 {
+        -self.width / 2.0
+    }
+
+    pub fn stone_position(&self, pile: usize, slot: u32) -> Vec2 {
+        Vec2::new(self.left() + LABEL_WIDTH + self.spacing * (slot as f32 + 0.5), self.row_y(pile))
+    }
+
+    /// The stone under a world point, as (pile, slot).
+    pub fn stone_at(&self, point: Vec2, piles: &[u32]) -> Option<(usize, u32)> {
+        let row = ((self.height / 2.0 - point.y) / ROW_HEIGHT).floor();
+        if row < 0.0 || row >= self.piles as f32 {
+            return None;
+        }
+        let pile = row as usize;
+        let x = point.x - self.left() - LABEL_WIDTH;
+        let drawn = piles[pile].min(DRAWN_STONES);
+        let slot = (x / self.spacing).floor();
+        (slot >= 0.0 && (slot as u32) < drawn).then_some((pile, slot as u32))
+    }
+}
+
+/// The camera's projection before a level is shown.
+pub fn board_projection() -> Projection {
+    Projection::Orthographic(OrthographicProjection {
+        scaling_mode: ScalingMode::AutoMin { min_width: 1200.0, min_height: 700.0 },
+        ..OrthographicProjection::default_2d()
+    })
+}
+
+#[derive(Resource)]
+struct StoneTexture(Handle<Image>);
+
+pub(super) fn plugin(app: &mut App) {
+    app.init_resource::<NimChoice>()
+        .init_resource::<NimLayout>()
+        .add_systems(Startup, make_stone_texture)
+        .add_systems(
+            Update,
+            (
+                (point_at_stones.run_if(not(egui_wants_any_pointer_input)), choose_with_keys.run_if(not(egui_wants_any_keyboard_input)))
+                    .in_set(SessionSet::Requests),
+                (rebuild_board, take_stones, (lift_stones, paint_board, fit_labels, count_busy))
+                    .chain()
+                    .in_set(SessionSet::View),
+            )
+                .run_if(in_state(Screen::Game).and_then(resource_exists::<Session<Nim>>)),
+        );
+}
+
+/// A soft, shaded stone drawn once at start-up; sprites tint it.
+fn make_stone_texture(mut commands: Commands, images: Option<ResMut<Assets<Image>>>) {
+    let Some(mut images) = images else { return };
+    let image = Image::new(
+        Extent3d { width: TEXTURE, height: TEXTURE, depth_or_array_layers: 1 },
+        TextureDimension::D2,
+        stone_pixels(TEXTURE),
+        TextureFormat::Rgba8UnormSrgb,
+        RenderAssetUsages::RENDER_WORLD,
+    );
+    commands.insert_resource(StoneTexture(images.add(image)));
+}
+
+/// RGBA pixels of a round stone lit from the upper left, with a soft edge.
+pub fn stone_pixels(size: u32) -> Vec<u8> {
+    let mut data = Vec::with_capacity((size * size * 4) as usize);
+    let r = size as f32 / 2.0;
+    for y in 0..size {
+        for x in 0..size {
+            let dx = (x as f32 + 0.5 - r) / r;
+            let dy = (y as f32 + 0.5 - r) / r;
+            let d = (dx * dx + dy * dy).sqrt();
+            let alpha = ((1.0 - d) * r * 0.9).clamp(0.0, 1.0);
+            // Light from the upper left, darker toward the rim.
+            let light = (1.0 - 0.35 * d * d) * (1.0 - 0.18 * (dx + dy)).clamp(0.6, 1.2);
+            let highlight = (-((dx + 0.35).powi(2) + (dy + 0.35).powi(2)) * 14.0).exp() * 0.35;
+            let v = ((light * 0.85 + highlight) * 255.0).clamp(0.0, 255.0) as u8;
+            data.extend_from_slice(&[v, v, v, (alpha * 255.0) as u8]);
+        }
+    }
+    data
+}
+
+type BoardEntities = Or<(With<Stone>, With<PileRow>, With<PileCount>, With<Label>)>;
+
+/// Spawns the board anew from the engine state.
+#[allow(clippy::too_many_arguments)]
+fn rebuild_board(
+    mut commands: Commands,
+    mut resets: MessageReader<BoardReset>,
+    session: Res<Session<Nim>>,
+    old: Query<Entity, BoardEntities>,
+    texture: Option<Res<StoneTexture>>,
+    mut layout: ResMut<NimLayout>,
+    mut choice: ResMut<NimChoice>,
+    mut cameras: Query<&mut Projection, With<BoardCamera>>,
+) {
+    if resets.read().count() == 0 {
+        return;
+    }
+    for entity in &old {
+        commands.entity(entity).despawn();
+    }
+    let piles = session.game.piles();
+    *layout = NimLayout::new(piles);
+    for mut projection in &mut cameras {
+        if let Projection::Orthographic(ortho) = &mut *projection {
+            ortho.scaling_mode = ScalingMode::AutoMin {
+                min_width: layout.width + 2.0 * MARGIN,
+                min_height: layout.height + 2.0 * MARGIN,
+            };
+        }
+    }
+    let image = texture.map(|t| t.0.clone()).unwrap_or_default();
+    for (pile, &n) in piles.iter().enumerate() {
+        let y = layout.row_y(pile);
+        commands.spawn((
+            PileRow(pile),
+            Sprite::from_color(ROW_COLOR, Vec2::new(layout.width, ROW_HEIGHT - 8.0)),
+            Transform::from_xyz(0.0, y, 0.0),
+            DespawnOnExit(Screen::Game),
+        ));
+        commands.spawn((
+            Label { world_size: 26.0 },
+            Text2d::new(format!("Pile {}", pile + 1)),
+            TextFont::from_font_size(26.0),
+            TextColor(LABEL_COLOR),
+            Anchor::CENTER_LEFT,
+            Transform::from_xyz(layout.left() + 14.0, y, 1.0),
+            DespawnOnExit(Screen::Game),
+        ));
+        commands.spawn((
+            PileCount(pile),
+            Label { world_size: 30.0 },
+            Text2d::new(n.to_string()),
+            TextFont::from_font_size(30.0),
+            TextColor(LABEL_COLOR),
+            Anchor::CENTER_RIGHT,
+            Transform::from_xyz(layout.width / 2.0 - 14.0, y, 1.0),
+            DespawnOnExit(Screen::Game),
+        ));
+        for slot in 0..n.min(DRAWN_STONES) {
+            let pos = layout.stone_position(pile, slot);
+            commands.spawn((
+                Stone { pile, slot },
+                Sprite {
+                    image: image.clone(),
+                    color: STONE_COLOR,
+                    custom_size: Some(Vec2::splat(STONE.min(layout.spacing * 0.92).max(14.0))),
+                    ..default()
+                },
+                Transform::from_xyz(pos.x, pos.y, 2.0),
+                DespawnOnExit(Screen::Game),
+            ));
+        }
+    }
+    choice.pile = choice.pile.min(piles.len() - 1);
+    choice.armed = false;
+    choice.count = choice.count.clamp(1, piles[choice.pile].max(1));
+}
+
+/// Taken stones start leaving; the count label follows the engine.
+fn take_stones(
+    mut commands: Commands,
+    mut applied: MessageReader<MoveApplied<Nim>>,
+    stones: Query<(Entity, &Stone, &Transform), Without<Leaving>>,
+    mut counts: Query<(&PileCount, &mut Text2d)>,
+    settings: Res<Settings>,
+    mut choice: ResMut<NimChoice>,
+    session: Res<Session<Nim>>,
+) {
+    for MoveApplied { effects, .. } in applied.read() {
+        let pile = effects.take.pile as usize;
+        let before = effects.left + effects.take.count;
+        // Drawn slots beyond what is left go; piles larger than the rows
+        // show lose only their count until they fit.
+        let (keep, had) = (effects.left.min(DRAWN_STONES), before.min(DRAWN_STONES));
+        for (entity, stone, transform) in &stones {
+            if stone.pile == pile && (keep..had).contains(&stone.slot) {
+                let seconds = LEAVE_SECONDS / settings.animation_speed;
+                commands.entity(entity).insert(Leaving {
+                    timer: Timer::from_seconds(seconds, TimerMode::Once),
+                    from: transform.translation,
+                });
+            }
+        }
+        for (count, mut text) in &mut counts {
+            if count.0 == pile {
+                text.0 = effects.left.to_string();
+            }
+        }
+        choice.armed = false;
+        choice.typed.clear();
+        let piles = session.game.piles();
+        if piles[choice.pile] == 0 {
+            // Move the cursor to the nearest pile that still has stones.
+            if let Some(next) = (0..piles.len()).filter(|&p| piles[p] > 0).min_by_key(|&p| p.abs_diff(choice.pile)) {
+                choice.pile = next;
+            }
+        }
+        choice.count = choice.count.clamp(1, piles[choice.pile].max(1));
+    }
+}
+
+fn lift_stones(
+    mut commands: Commands,
+    time: Res<Time>,
+    mut stones: Query<(Entity, &mut Leaving, &mut Transform, &mut Sprite)>,
+) {
+    for (entity, mut leaving, mut transform, mut sprite) in &mut stones {
+        leaving.timer.tick(time.delta());
+        let t = leaving.timer.fraction();
+        let ease = 1.0 - (1.0 - t) * (1.0 - t);
+        transform.translation = leaving.from + Vec3::new(0.0, 90.0 * ease, 1.0);
+        transform.scale = Vec3::splat(1.0 + 0.25 * ease);
+        sprite.color = STONE_CHOSEN.with_alpha(1.0 - t);
+        if leaving.timer.is_finished() {
+            commands.entity(entity).despawn();
+        }
+    }
+}
+
+/// Agents and replays wait while stones are still leaving.
+fn count_busy(stones: Query<(), With<Leaving>>, mut busy: ResMut<BoardBusy>) {
+    busy.0 = stones.iter().count() as u32;
+}
+
+/// Stones to take are highlighted; the cursor's row is lit.
+fn paint_board(
+    choice: Res<NimChoice>,
+    session: Res<Session<Nim>>,
+    mut stones: Query<(&Stone, &mut Sprite), (Without<Leaving>, Without<PileRow>)>,
+    mut rows: Query<(&PileRow, &mut Sprite), Without<Stone>>,
+) {
+    let human = human_to_move(&session).is_some();
+    let piles = session.game.piles();
+    let chosen = |pile: usize, count: u32| {
+        let n = piles[pile];
+        move |stone: &Stone| stone.pile == pile && stone.slot + count.min(n) >= n.min(DRAWN_STONES) && n > 0
+    };
+    let selected = human.then(|| chosen(choice.pile, choice.count));
+    let hovered = choice.hover.filter(|_| human).map(|(p, c)| chosen(p, c));
+    for (stone, mut sprite) in &mut stones {
+        sprite.color = if selected.as_ref().is_some_and(|f| f(stone)) && (choice.armed || hovered.is_none()) {
+            STONE_CHOSEN
+        } else if hovered.as_ref().is_some_and(|f| f(stone)) {
+            STONE_HOVER
+        } else {
+            STONE_COLOR
+        };
+    }
+    for (row, mut sprite) in &mut rows {
+        sprite.color = if human && row.0 == choice.pile { ROW_CURSOR } else { ROW_COLOR };
+    }
+}
+
+/// Labels get larger in world units as the board is drawn smaller, so they
+/// stay readable on screen, up to what their row has room for.
+fn fit_labels(
+    cameras: Query<(&Camera, &Projection), With<BoardCamera>>,
+    mut labels: Query<(&Label, &mut TextFont, &mut TextColor, Option<&PileCount>)>,
+    session: Res<Session<Nim>>,
+) {
+    let Ok((camera, Projection::Orthographic(ortho))) = cameras.single() else { return };
+    let Some(viewport) = camera.logical_viewport_size() else { return };
+    let px_per_unit = viewport.x / ortho.area.width().max(1.0);
+    for (label, mut font, mut color, count) in &mut labels {
+        let size = label.world_size.max(MIN_LABEL_PX / px_per_unit).min(ROW_HEIGHT * 0.8);
+        if font.font_size != size.into() {
+            font.font_size = size.into();
+        }
+        if let Some(count) = count {
+            let empty = session.game.piles()[count.0] == 0;
+            color.0 = if empty { DIM_LABEL } else { LABEL_COLOR };
+        }
+    }
+}
+
+/// The human seat that is to move, if any.
+fn human_to_move(session: &Session<Nim>) -> Option<Player> {
+    let to_move = session.game.current_player();
+    (!session.replay && session.game.outcome().is_none() && session.is_human(to_move)).then_some(to_move)
+}
+
+/// Who a request from this screen is made for: the human to move, else the
+/// first human seat (so the engine can say it is not their turn).
+fn requester(session: &Session<Nim>) -> Option<Player> {
+    human_to_move(session).or_else(|| {
+        (0..session.seats.len()).map(|i| Player(i as u8)).find(|&p| session.is_human(p))
+    })
+}
+
+/// Hover shows what a click would take; a click chooses; a second click on
+/// the same choice confirms.
+fn point_at_stones(
+    window: Single<&Window, With<PrimaryWindow>>,
+    cameras: Query<(&Camera, &GlobalTransform), With<BoardCamera>>,
+    mouse: Res<ButtonInput<MouseButton>>,
+    session: Res<Session<Nim>>,
+    layout: Res<NimLayout>,
+    mut choice: ResMut<NimChoice>,
+    mut requests: MessageWriter<RequestMove<Nim>>,
+) {
+    let Ok((camera, camera_transform)) = cameras.single() else { return };
+    let point = window.cursor_position().and_then(|c| camera.viewport_to_world_2d(camera_transform, c).ok());
+    let piles = session.game.piles();
+    let hover = point.and_then(|p| layout.stone_at(p, piles)).map(|(pile, slot)| {
+        let n = piles[pile];
+        (pile, n.min(DRAWN_STONES) - slot)
+    });
+    if choice.hover != hover {
+        choice.hover = hover;
+    }
+    if !mouse.just_pressed(MouseButton::Left) {
+        return;
+    }
+    let Some((pile, count)) = hover else { return };
+    let Some(by) = requester(&session) else { return };
+    if choice.armed && choice.pile == pile && choice.count == count {
+        requests.write(RequestMove { by, mv: Take { pile: pile as u32, count } });
+    } else {
+        *choice = NimChoice { pile, count, armed: true, hover, ..default() };
+    }
+}
+
+/// Up and down choose the pile, left and right the count, digits type a
+/// count, Enter takes.
+fn choose_with_keys(
+    keys: Res<ButtonInput<KeyCode>>,
+    time: Res<Time>,
+    session: Res<Session<Nim>>,
+    mut choice: ResMut<NimChoice>,
+    mut requests: MessageWriter<RequestMove<Nim>>,
+) {
+    let piles = session.game.piles();
+    let n = piles.len();
+    let mut moved = false;
+    if keys.just_pressed(KeyCode::ArrowUp) || keys.just_pressed(KeyCode::KeyW) {
+        choice.pile = (choice.pile + n - 1) % n;
+        moved = true;
+    }
+    if keys.just_pressed(KeyCode::ArrowDown) || keys.just_pressed(KeyCode::KeyS) {
+        choice.pile = (choice.pile + 1) % n;
+        moved = true;
+    }
+    if moved {
+        choice.count = choice.count.clamp(1, piles[choice.pile].max(1));
+        choice.armed = true;
+        choice.typed.clear();
+    }
+    if keys.just_pressed(KeyCode::ArrowRight) || keys.just_pressed(KeyCode::KeyD) {
+        choice.count = (choice.count + 1).min(piles[choice.pile].max(1));
+        choice.armed = true;
+    }
+    if keys.just_pressed(KeyCode::ArrowLeft) || keys.just_pressed(KeyCode::KeyA) {
+        choice.count = choice.count.saturating_sub(1).max(1);
+        choice.armed = true;
+    }
+    let now = time.elapsed_secs_f64();
+    for (i, key) in DIGITS.iter().enumerate() {
+        if keys.just_pressed(*key) {
+            if now - choice.typed_at > 1.2 || choice.typed.len() >= 7 {
+                choice.typed.clear();
+            }
+            choice.typed.push(char::from(b'0' + i as u8));
+            choice.typed_at = now;
+            // Typed counts are not clamped: the engine says what is wrong.
+            choice.count = choice.typed.parse().unwrap_or(0);
+            choice.armed = true;
+        }
+    }
+    if keys.just_pressed(KeyCode::Enter) || keys.just_pressed(KeyCode::NumpadEnter) {
+        choice.typed.clear();
+        if let Some(by) = requester(&session) {
+            requests.write(RequestMove { by, mv: Take { pile: choice.pile as u32, count: choice.count } });
+        }
+    }
+}
+
+const DIGITS: [KeyCode; 10] = [
+    KeyCode::Digit0,
+    KeyCode::Digit1,
+    KeyCode::Digit2,
+    KeyCode::Digit3,
+    KeyCode::Digit4,
+    KeyCode::Digit5,
+    KeyCode::Digit6,
+    KeyCode::Digit7,
+    KeyCode::Digit8,
+    KeyCode::Digit9,
+];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn clicks_map_to_the_stone_under_them() {
+        let piles = [5, 6, 7];
+        let layout = NimLayout::new(&piles);
+        for (pile, &n) in piles.iter().enumerate() {
+            for slot in 0..n {
+                let at = layout.stone_position(pile, slot);
+                assert_eq!(layout.stone_at(at, &piles), Some((pile, slot)));
+            }
+            let past = layout.stone_position(pile, n);
+            assert_eq!(layout.stone_at(past, &piles), None, "no stone past the row's end");
+        }
+        assert_eq!(layout.stone_at(Vec2::new(0.0, layout.height), &piles), None);
+    }
+
+    #[test]
+    fn wide_rows_fit_the_board() {
+        let layout = NimLayout::new(&[60, 3]);
+        assert!(layout.width <= LABEL_WIDTH + ROW_WIDTH + COUNT_WIDTH + 0.01);
+        let big = NimLayout::new(&[1_000_000]);
+        assert_eq!(big.spacing, ROW_WIDTH / DRAWN_STONES as f32);
+    }
+
+    #[test]
+    fn stone_texture_is_round_and_opaque_in_the_middle() {
+        let px = stone_pixels(32);
+        let alpha = |x: usize, y: usize| px[(y * 32 + x) * 4 + 3];
+        assert_eq!(alpha(16, 16), 255);
+        assert_eq!(alpha(0, 0), 0);
+    }
+}

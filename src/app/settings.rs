@@ -1,0 +1,119 @@
+//! Settings kept between runs: player names, sound, animation speed.
+
+use std::path::PathBuf;
+
+use bevy::prelude::*;
+use serde::{Deserialize, Serialize};
+
+#[derive(Resource, Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Settings {
+    /// Names of seat 1 and seat 2.
+    pub names: [String; 2],
+    pub sound: bool,
+    /// 0 to 1.
+    pub volume: f32,
+    /// Multiplies animation speed: 0.25 (slow) to 4 (fast).
+    pub animation_speed: f32,
+    /// AI moves per second when watching.
+    pub ai_moves_per_second: f32,
+}
+
+impl Default for Settings {
+    fn default() -> Settings {
+        Settings {
+            names: ["John".into(), "Mary".into()],
+            sound: true,
+            volume: 0.7,
+            animation_speed: 1.0,
+            ai_moves_per_second: 2.0,
+        }
+    }
+}
+
+impl Settings {
+    /// Clamps values a hand-edited file may have put out of range.
+    fn sanitised(mut self) -> Settings {
+        self.volume = self.volume.clamp(0.0, 1.0);
+        self.animation_speed = self.animation_speed.clamp(0.25, 4.0);
+        self.ai_moves_per_second = self.ai_moves_per_second.clamp(0.25, 30.0);
+        for (name, default) in self.names.iter_mut().zip(Settings::default().names) {
+            if name.trim().is_empty() {
+                *name = default;
+            }
+        }
+        self
+    }
+}
+
+/// `$TABULA_CONFIG_DIR`, else `$XDG_CONFIG_HOME/tabula`, else `~/.config/tabula`.
+pub fn config_dir() -> PathBuf {
+    dir_from_env("TABULA_CONFIG_DIR", "XDG_CONFIG_HOME", ".config")
+}
+
+/// `$TABULA_DATA_DIR`, else `$XDG_DATA_HOME/tabula`, else `~/.local/share/tabula`.
+pub fn data_dir() -> PathBuf {
+    dir_from_env("TABULA_DATA_DIR", "XDG_DATA_HOME", ".local/share")
+}
+
+fn dir_from_env(own: &str, xdg: &str, home_default: &str) -> PathBuf {
+    if let Some(dir) = std::env::var_os(own) {
+        return PathBuf::from(dir);
+    }
+    let base = std::env::var_os(xdg).map(PathBuf::from).unwrap_or_else(|| {
+        std::env::var_os("HOME").map(PathBuf::from).unwrap_or_else(|| PathBuf::from(".")).join(home_default)
+    });
+    base.join("tabula")
+}
+
+fn settings_path() -> PathBuf {
+    config_dir().join("settings.ron")
+}
+
+/// The saved settings, or the defaults when there are none or they are broken
+/// (a warning says which).
+pub fn load() -> Settings {
+    let path = settings_path();
+    match std::fs::read_to_string(&path) {
+        Ok(text) => match ron::from_str::<Settings>(&text) {
+            Ok(s) => s.sanitised(),
+            Err(e) => {
+                warn!("{}: {e}; using default settings", path.display());
+                Settings::default()
+            }
+        },
+        Err(_) => Settings::default(),
+    }
+}
+
+pub fn save(settings: &Settings) -> std::io::Result<()> {
+    let text = ron::ser::to_string_pretty(settings, ron::ser::PrettyConfig::new()).expect("settings serialise");
+    tabula_engine::level::write_atomically(&settings_path(), &text)
+}
+
+pub(super) fn plugin(app: &mut App) {
+    app.insert_resource(load()).add_systems(Last, save_when_changed);
+}
+
+fn save_when_changed(settings: Res<Settings>) {
+    if settings.is_changed()
+        && !settings.is_added()
+        && let Err(e) = save(&settings)
+    {
+        warn!("cannot save settings: {e}");
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn out_of_range_values_are_clamped() {
+        let s = Settings { volume: 3.0, animation_speed: 0.0, names: [" ".into(), "B".into()], ..default() };
+        let s = s.sanitised();
+        assert_eq!(s.volume, 1.0);
+        assert_eq!(s.animation_speed, 0.25);
+        assert_eq!(s.names, ["John".to_string(), "B".to_string()]);
+    }
+}
