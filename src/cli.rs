@@ -14,7 +14,11 @@ use tabula_engine::games::{self, MatchRecord};
 use tabula_engine::level;
 
 #[derive(Parser, Debug)]
-#[command(name = "tabula", version, about = "Nim, Mancala, Russian Bank and the Robot board: play, watch and test")]
+#[command(
+    name = "tabula",
+    version,
+    about = "Nim, Mancala, Russian Bank and the Robot board: play, watch and test"
+)]
 pub struct Cli {
     #[command(subcommand)]
     pub command: Option<Command>,
@@ -134,7 +138,9 @@ fn run_match(
     let mut sink = |r: &MatchRecord| {
         if let Some(w) = writer.as_mut()
             && write_error.is_none()
-            && let Err(e) = serde_json::to_writer(&mut *w, r).map_err(std::io::Error::from).and_then(|_| w.write_all(b"\n"))
+            && let Err(e) = serde_json::to_writer(&mut *w, r)
+                .map_err(std::io::Error::from)
+                .and_then(|_| w.write_all(b"\n"))
         {
             write_error = Some(e);
         }
@@ -181,7 +187,9 @@ fn run_replay(path: &std::path::Path, states: bool) -> anyhow::Result<ExitCode> 
     let (moves, outcome) = games::replay_file(path, &mut |line| {
         if states
             && write_error.is_none()
-            && let Err(e) = serde_json::to_writer(&mut lock, line).map_err(std::io::Error::from).and_then(|_| writeln!(lock))
+            && let Err(e) = serde_json::to_writer(&mut lock, line)
+                .map_err(std::io::Error::from)
+                .and_then(|_| writeln!(lock))
         {
             write_error = Some(e);
         }

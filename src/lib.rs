@@ -2,3 +2,6 @@
 
 pub mod app;
 pub mod cli;
+
+/// When the process started, for the first-frame measurement.
+pub static START: std::sync::OnceLock<std::time::Instant> = std::sync::OnceLock::new();

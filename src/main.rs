@@ -6,6 +6,7 @@ use std::process::ExitCode;
 use clap::Parser;
 
 fn main() -> ExitCode {
+    tabula::START.get_or_init(std::time::Instant::now);
     let cli = tabula::cli::Cli::parse();
     match tabula::cli::run(cli) {
         Ok(code) => code,

@@ -43,10 +43,8 @@ fn modified(path: &std::path::Path) -> Option<SystemTime> {
 }
 
 pub(super) fn plugin(app: &mut App) {
-    app.init_resource::<LevelWatch>().add_systems(
-        Update,
-        poll_level_file.in_set(SessionSet::Requests).run_if(in_state(Screen::Game)),
-    );
+    app.init_resource::<LevelWatch>()
+        .add_systems(Update, poll_level_file.in_set(SessionSet::Requests).run_if(in_state(Screen::Game)));
 }
 
 fn poll_level_file(mut commands: Commands, time: Res<Time>, mut watch: ResMut<LevelWatch>) {
@@ -77,7 +75,9 @@ fn poll_level_file(mut commands: Commands, time: Res<Time>, mut watch: ResMut<Le
             watch.problem = None;
             plan.level = new_level;
             commands.queue(move |world: &mut World| match begin(world, plan) {
-                Ok(()) => world.resource_mut::<StatusLine>().info("Level file changed: the game restarted on the new level"),
+                Ok(()) => world
+                    .resource_mut::<StatusLine>()
+                    .info("Level file changed: the game restarted on the new level"),
                 Err(e) => world.resource_mut::<LevelWatch>().problem = Some(e),
             });
         }

@@ -7,13 +7,13 @@ use bevy::prelude::*;
 use bevy::window::PrimaryWindow;
 use bevy_egui::input::egui_wants_any_keyboard_input;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
-use tabula_engine::nim::Nim;
 use tabula_engine::Player;
+use tabula_engine::nim::Nim;
 
-use super::{BoardCamera, Screen};
 use super::hot_reload::LevelWatch;
-use super::session::{Session, SessionGame, SessionRequest, StatusLine, Watch, replays_dir};
+use super::session::{BoardHint, Session, SessionGame, SessionRequest, StatusLine, Watch, replays_dir};
 use super::settings::Settings;
+use super::{BoardCamera, Screen};
 
 const SEAT_COLORS: [egui::Color32; 2] =
     [egui::Color32::from_rgb(120, 190, 255), egui::Color32::from_rgb(255, 170, 110)];
@@ -29,7 +29,10 @@ pub struct ReplayBrowser {
 
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<ReplayBrowser>()
-        .add_systems(EguiPrimaryContextPass, game_panels::<Nim>.run_if(in_state(Screen::Game).and_then(resource_exists::<Session<Nim>>)))
+        .add_systems(
+            EguiPrimaryContextPass,
+            game_panels::<Nim>.run_if(in_state(Screen::Game).and_then(resource_exists::<Session<Nim>>)),
+        )
         .add_systems(
             Update,
             game_keys.run_if(in_state(Screen::Game).and_then(not(egui_wants_any_keyboard_input))),
@@ -57,13 +60,13 @@ pub fn root_ui(ctx: &egui::Context) -> egui::Ui {
     )
 }
 
-#[allow(clippy::too_many_arguments)]
 fn game_panels<G: SessionGame>(
     mut contexts: EguiContexts,
     session: Res<Session<G>>,
     mut watch: ResMut<Watch>,
     mut settings: ResMut<Settings>,
     status: Res<StatusLine>,
+    hint: Res<BoardHint>,
     level_watch: Res<LevelWatch>,
     mut browser: ResMut<ReplayBrowser>,
     mut requests: MessageWriter<SessionRequest>,
@@ -103,9 +106,17 @@ fn game_panels<G: SessionGame>(
                 }
             };
             ui.label(turn.size(18.0));
+            if !hint.0.is_empty() {
+                ui.separator();
+                ui.label(egui::RichText::new(&hint.0).size(16.0));
+            }
             if session.replay {
                 ui.separator();
-                ui.label(format!("Replay: move {} of {}", session.moves.len(), session.moves.len() + session.redo.len()));
+                ui.label(format!(
+                    "Replay: move {} of {}",
+                    session.moves.len(),
+                    session.moves.len() + session.redo.len()
+                ));
             }
         });
         ui.add_space(4.0);
@@ -152,8 +163,16 @@ fn game_panels<G: SessionGame>(
             if session.replay && ui.button("Step back (,)").clicked() {
                 requests.write(SessionRequest::Undo);
             }
-            ui.add(egui::Slider::new(&mut settings.ai_moves_per_second, 0.25..=30.0).logarithmic(true).text("moves/s"));
-            ui.add(egui::Slider::new(&mut settings.animation_speed, 0.25..=4.0).logarithmic(true).text("animation"));
+            ui.add(
+                egui::Slider::new(&mut settings.ai_moves_per_second, 0.25..=30.0)
+                    .logarithmic(true)
+                    .text("moves/s"),
+            );
+            ui.add(
+                egui::Slider::new(&mut settings.animation_speed, 0.25..=4.0)
+                    .logarithmic(true)
+                    .text("animation"),
+            );
             ui.separator();
             ui.heading("Replays");
             ui.horizontal(|ui| {
@@ -173,7 +192,9 @@ fn game_panels<G: SessionGame>(
             match &session.level_path {
                 Some(path) => {
                     ui.label(egui::RichText::new(path.display().to_string()).monospace());
-                    ui.label(egui::RichText::new("Edit and save it: the game restarts on the new level.").weak());
+                    ui.label(
+                        egui::RichText::new("Edit and save it: the game restarts on the new level.").weak(),
+                    );
                 }
                 None => {
                     ui.label("Built in (from a replay)");
@@ -194,7 +215,8 @@ fn game_panels<G: SessionGame>(
     );
     let full = UVec2::new(window.physical_width(), window.physical_height());
     if full.x > reserved.x + 50 && full.y > reserved.y + 50 {
-        camera.viewport = Some(Viewport { physical_position: left_top, physical_size: full - reserved, ..default() });
+        camera.viewport =
+            Some(Viewport { physical_position: left_top, physical_size: full - reserved, ..default() });
     }
     Ok(())
 }
@@ -221,7 +243,11 @@ fn controls_help<G: SessionGame>(session: &Session<G>) -> String {
     }
 }
 
-fn show_end_window<G: SessionGame>(ctx: &egui::Context, session: &Session<G>, requests: &mut MessageWriter<SessionRequest>) {
+fn show_end_window<G: SessionGame>(
+    ctx: &egui::Context,
+    session: &Session<G>,
+    requests: &mut MessageWriter<SessionRequest>,
+) {
     if session.game.outcome().is_none() || (session.replay && !session.redo.is_empty()) {
         return;
     }

@@ -96,10 +96,9 @@ impl Menu {
             None => Controller::Human,
             Some(info) => Controller::Agent(AgentSpec {
                 name: info.name.into(),
-                param: info.param.map(|p| {
-                    if p.default == choice.strength { None } else { Some(format_strength(choice.strength)) }
-                })
-                .flatten(),
+                param: info
+                    .param
+                    .and_then(|p| (p.default != choice.strength).then(|| format_strength(choice.strength))),
             }),
         }
     }
@@ -146,7 +145,10 @@ pub(super) fn plugin(app: &mut App) {
         .add_systems(OnEnter(Screen::Menu), rescan)
         .add_systems(Update, start_level_from_command_line.run_if(resource_exists::<StartLevel>))
         .add_systems(EguiPrimaryContextPass, menu_ui.run_if(in_state(Screen::Menu)))
-        .add_systems(Update, menu_keys.run_if(in_state(Screen::Menu).and_then(not(egui_wants_any_keyboard_input))));
+        .add_systems(
+            Update,
+            menu_keys.run_if(in_state(Screen::Menu).and_then(not(egui_wants_any_keyboard_input))),
+        );
 }
 
 fn rescan(mut menu: ResMut<Menu>) {
@@ -174,7 +176,13 @@ fn start_level_from_command_line(
                     },
                 })
                 .collect();
-            let plan = SessionPlan { level_path: Some(start.0.clone()), level, seats, seed: seed_now(), replay: None };
+            let plan = SessionPlan {
+                level_path: Some(start.0.clone()),
+                level,
+                seats,
+                seed: seed_now(),
+                replay: None,
+            };
             requests.write(SessionRequest::Start(Box::new(plan)));
         }
         Err(e) => status.error(e.to_string()),
@@ -238,7 +246,11 @@ fn menu_ui(
 fn games_column(ui: &mut egui::Ui, menu: &mut Menu) {
     ui.heading("Game");
     for game in GameKind::ALL {
-        let text = if game.is_playable() { game.title().to_owned() } else { format!("{} (not built yet)", game.title()) };
+        let text = if game.is_playable() {
+            game.title().to_owned()
+        } else {
+            format!("{} (not built yet)", game.title())
+        };
         if ui.selectable_label(menu.game == game, text).clicked() && menu.game != game {
             menu.game = game;
             menu.selected = 0;
@@ -247,7 +259,10 @@ fn games_column(ui: &mut egui::Ui, menu: &mut Menu) {
     }
     if !menu.game.is_playable() {
         ui.add_space(8.0);
-        ui.label(format!("{} is specified but not built yet; it cannot be played in this version.", menu.game.title()));
+        ui.label(format!(
+            "{} is specified but not built yet; it cannot be played in this version.",
+            menu.game.title()
+        ));
     }
 }
 
@@ -261,7 +276,9 @@ fn levels_column(ui: &mut egui::Ui, menu: &mut Menu) {
         for (i, entry) in menu.levels.iter().enumerate() {
             let name = match &entry.level {
                 Ok(l) => l.name().to_owned(),
-                Err(_) => format!("{} (invalid)", entry.path.file_name().unwrap_or_default().to_string_lossy()),
+                Err(_) => {
+                    format!("{} (invalid)", entry.path.file_name().unwrap_or_default().to_string_lossy())
+                }
             };
             if ui.selectable_label(menu.selected == i, name).clicked() {
                 clicked = Some(i);
@@ -307,7 +324,8 @@ fn seats_column(ui: &mut egui::Ui, menu: &mut Menu, settings: &mut Settings) {
             if let Some(info) = choice.agent.and_then(|i| agents.get(i)) {
                 ui.label(egui::RichText::new(info.about).weak());
                 if let Some(p) = info.param {
-                    ui.add(egui::Slider::new(&mut choice.strength, p.min..=p.max).text("strength")).on_hover_text(p.about);
+                    ui.add(egui::Slider::new(&mut choice.strength, p.min..=p.max).text("strength"))
+                        .on_hover_text(p.about);
                 }
             }
         });
@@ -326,7 +344,13 @@ fn menu_keys(
     let pressed = |k: KeyCode| keys.just_pressed(k);
     let games = GameKind::ALL;
     let at = games.iter().position(|&g| g == menu.game).unwrap_or(0);
-    let step_game = if pressed(KeyCode::ArrowRight) { Some(1) } else if pressed(KeyCode::ArrowLeft) { Some(games.len() - 1) } else { None };
+    let step_game = if pressed(KeyCode::ArrowRight) {
+        Some(1)
+    } else if pressed(KeyCode::ArrowLeft) {
+        Some(games.len() - 1)
+    } else {
+        None
+    };
     if let Some(step) = step_game {
         menu.game = games[(at + step) % games.len()];
         menu.selected = 0;

@@ -57,11 +57,14 @@ pub fn run(level: Option<PathBuf>) -> anyhow::Result<ExitCode> {
     .add_plugins(EguiPlugin::default())
     .insert_resource(ClearColor(BACKGROUND))
     .add_plugins(plugin)
-    .add_plugins((hud::plugin, menu::plugin, sound::plugin));
+    .add_plugins((hud::plugin, menu::plugin, sound::plugin, nim_view::input_plugin));
     if let Some(path) = level {
         app.insert_resource(StartLevel(path));
     }
     app.add_systems(Startup, spawn_camera);
+    if std::env::var_os("TABULA_REPORT_FIRST_FRAME").is_some() {
+        app.add_systems(Last, report_first_frame);
+    }
     match app.run() {
         AppExit::Success => Ok(ExitCode::SUCCESS),
         AppExit::Error(code) => Ok(ExitCode::from(code.get())),
@@ -71,8 +74,12 @@ pub fn run(level: Option<PathBuf>) -> anyhow::Result<ExitCode> {
 /// Everything that works without a window: states, settings, game sessions,
 /// board entities, hot reload. Headless tests build an `App` with this.
 pub fn plugin(app: &mut App) {
-    app.init_state::<Screen>()
-        .add_plugins((settings::plugin, session::plugin, nim_view::plugin, hot_reload::plugin));
+    app.init_state::<Screen>().add_plugins((
+        settings::plugin,
+        session::plugin,
+        nim_view::plugin,
+        hot_reload::plugin,
+    ));
 }
 
 /// The camera that draws the board (in the space the panels leave).
@@ -98,4 +105,15 @@ fn spawn_camera(mut commands: Commands, mut egui_settings: ResMut<EguiGlobalSett
             ..default()
         },
     ));
+}
+
+/// `TABULA_REPORT_FIRST_FRAME=1`: print how long the first frame took from
+/// process start, then quit (scripts/first-frame.sh).
+fn report_first_frame(frames: Res<bevy::diagnostic::FrameCount>, mut exit: MessageWriter<AppExit>) {
+    // Rendering is pipelined: frame 0 is on screen once update 1 has ended.
+    if frames.0 >= 2 {
+        let ms = crate::START.get().map_or(0, |t| t.elapsed().as_millis());
+        println!("first frame after {ms} ms");
+        exit.write(AppExit::Success);
+    }
 }

@@ -12,16 +12,18 @@ use bevy_egui::input::{egui_wants_any_keyboard_input, egui_wants_any_pointer_inp
 use tabula_engine::nim::{Nim, Take};
 use tabula_engine::{Game, Player};
 
-use super::{BoardCamera, Screen};
-use super::session::{BoardBusy, BoardReset, MoveApplied, RequestMove, Session, SessionSet};
+use super::session::{
+    BoardBusy, BoardHint, BoardReset, MoveApplied, MoveRefused, RequestMove, Session, SessionSet,
+};
 use super::settings::Settings;
+use super::{BoardCamera, Screen};
 
 const STONE: f32 = 40.0;
 const MAX_SPACING: f32 = 48.0;
 /// Widest row of stones, in world units, before stones overlap.
 const ROW_WIDTH: f32 = 1500.0;
 const ROW_HEIGHT: f32 = 64.0;
-const LABEL_WIDTH: f32 = 150.0;
+const LABEL_WIDTH: f32 = 170.0;
 const COUNT_WIDTH: f32 = 110.0;
 const MARGIN: f32 = 40.0;
 /// Rows show at most this many stones; larger piles show their count.
@@ -33,6 +35,8 @@ const TEXTURE: u32 = 64;
 
 const ROW_COLOR: Color = Color::srgb(0.17, 0.20, 0.18);
 const ROW_CURSOR: Color = Color::srgb(0.24, 0.30, 0.26);
+const ROW_REFUSED: Color = Color::srgb(0.55, 0.16, 0.14);
+const FLASH_SECONDS: f32 = 0.6;
 const STONE_COLOR: Color = Color::srgb(0.86, 0.84, 0.78);
 const STONE_HOVER: Color = Color::srgb(1.0, 0.93, 0.62);
 const STONE_CHOSEN: Color = Color::srgb(0.95, 0.45, 0.30);
@@ -77,6 +81,13 @@ pub struct NimChoice {
     typed: String,
     typed_at: f64,
     hover: Option<(usize, u32)>,
+}
+
+/// The row of a refused take glows red for a moment.
+#[derive(Resource, Debug, Default)]
+struct RefusalFlash {
+    pile: usize,
+    left: f32,
 }
 
 /// Board geometry of the current level.
@@ -137,18 +148,33 @@ struct StoneTexture(Handle<Image>);
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<NimChoice>()
         .init_resource::<NimLayout>()
+        .init_resource::<RefusalFlash>()
         .add_systems(Startup, make_stone_texture)
         .add_systems(
             Update,
             (
-                (point_at_stones.run_if(not(egui_wants_any_pointer_input)), choose_with_keys.run_if(not(egui_wants_any_keyboard_input)))
-                    .in_set(SessionSet::Requests),
-                (rebuild_board, take_stones, (lift_stones, paint_board, fit_labels, count_busy))
-                    .chain()
-                    .in_set(SessionSet::View),
+                rebuild_board,
+                take_stones,
+                flash_refusals,
+                (lift_stones, paint_board, fit_labels, count_busy, describe_choice),
             )
+                .chain()
+                .in_set(SessionSet::View)
                 .run_if(in_state(Screen::Game).and_then(resource_exists::<Session<Nim>>)),
         );
+}
+
+/// Mouse and keyboard on the board; needs a window and egui.
+pub(super) fn input_plugin(app: &mut App) {
+    app.add_systems(
+        Update,
+        (
+            point_at_stones.run_if(not(egui_wants_any_pointer_input)),
+            choose_with_keys.run_if(not(egui_wants_any_keyboard_input)),
+        )
+            .in_set(SessionSet::Requests)
+            .run_if(in_state(Screen::Game).and_then(resource_exists::<Session<Nim>>)),
+    );
 }
 
 /// A soft, shaded stone drawn once at start-up; sprites tint it.
@@ -187,7 +213,6 @@ pub fn stone_pixels(size: u32) -> Vec<u8> {
 type BoardEntities = Or<(With<Stone>, With<PileRow>, With<PileCount>, With<Label>)>;
 
 /// Spawns the board anew from the engine state.
-#[allow(clippy::too_many_arguments)]
 fn rebuild_board(
     mut commands: Commands,
     mut resets: MessageReader<BoardReset>,
@@ -228,8 +253,10 @@ fn rebuild_board(
             Text2d::new(format!("Pile {}", pile + 1)),
             TextFont::from_font_size(26.0),
             TextColor(LABEL_COLOR),
-            Anchor::CENTER_LEFT,
-            Transform::from_xyz(layout.left() + 14.0, y, 1.0),
+            // Right-aligned so a label enlarged for small boards grows away
+            // from the stones.
+            Anchor::CENTER_RIGHT,
+            Transform::from_xyz(layout.left() + LABEL_WIDTH - 16.0, y, 1.0),
             DespawnOnExit(Screen::Game),
         ));
         commands.spawn((
@@ -297,11 +324,42 @@ fn take_stones(
         let piles = session.game.piles();
         if piles[choice.pile] == 0 {
             // Move the cursor to the nearest pile that still has stones.
-            if let Some(next) = (0..piles.len()).filter(|&p| piles[p] > 0).min_by_key(|&p| p.abs_diff(choice.pile)) {
+            if let Some(next) =
+                (0..piles.len()).filter(|&p| piles[p] > 0).min_by_key(|&p| p.abs_diff(choice.pile))
+            {
                 choice.pile = next;
             }
         }
         choice.count = choice.count.clamp(1, piles[choice.pile].max(1));
+    }
+}
+
+fn flash_refusals(
+    time: Res<Time>,
+    mut refused: MessageReader<MoveRefused>,
+    choice: Res<NimChoice>,
+    mut flash: ResMut<RefusalFlash>,
+) {
+    flash.left = (flash.left - time.delta_secs()).max(0.0);
+    if refused.read().count() > 0 {
+        *flash = RefusalFlash { pile: choice.pile, left: FLASH_SECONDS };
+    }
+}
+
+/// Says in words what Enter would do.
+fn describe_choice(session: Res<Session<Nim>>, choice: Res<NimChoice>, mut hint: ResMut<BoardHint>) {
+    let text = match human_to_move(&session) {
+        Some(_) if choice.armed => {
+            format!(
+                "Chosen: {}. Press Enter or click again to take.",
+                Take { pile: choice.pile as u32, count: choice.count }
+            )
+        }
+        Some(_) => "Choose stones: click one (it and all to its right), or use the arrow keys.".to_owned(),
+        None => String::new(),
+    };
+    if hint.0 != text {
+        hint.0 = text;
     }
 }
 
@@ -334,6 +392,7 @@ fn paint_board(
     session: Res<Session<Nim>>,
     mut stones: Query<(&Stone, &mut Sprite), (Without<Leaving>, Without<PileRow>)>,
     mut rows: Query<(&PileRow, &mut Sprite), Without<Stone>>,
+    flash: Res<RefusalFlash>,
 ) {
     let human = human_to_move(&session).is_some();
     let piles = session.game.piles();
@@ -353,7 +412,12 @@ fn paint_board(
         };
     }
     for (row, mut sprite) in &mut rows {
-        sprite.color = if human && row.0 == choice.pile { ROW_CURSOR } else { ROW_COLOR };
+        let base = if human && row.0 == choice.pile { ROW_CURSOR } else { ROW_COLOR };
+        sprite.color = if flash.left > 0.0 && row.0 == flash.pile {
+            base.mix(&ROW_REFUSED, flash.left / FLASH_SECONDS)
+        } else {
+            base
+        };
     }
 }
 
@@ -388,9 +452,8 @@ fn human_to_move(session: &Session<Nim>) -> Option<Player> {
 /// Who a request from this screen is made for: the human to move, else the
 /// first human seat (so the engine can say it is not their turn).
 fn requester(session: &Session<Nim>) -> Option<Player> {
-    human_to_move(session).or_else(|| {
-        (0..session.seats.len()).map(|i| Player(i as u8)).find(|&p| session.is_human(p))
-    })
+    human_to_move(session)
+        .or_else(|| (0..session.seats.len()).map(|i| Player(i as u8)).find(|&p| session.is_human(p)))
 }
 
 /// Hover shows what a click would take; a click chooses; a second click on

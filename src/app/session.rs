@@ -183,6 +183,10 @@ pub struct Watch {
 #[derive(Resource, Debug, Default)]
 pub struct BoardBusy(pub u32);
 
+/// What the board says the player's current choice would do.
+#[derive(Resource, Debug, Default, Clone)]
+pub struct BoardHint(pub String);
+
 /// A line shown at the bottom of the screen.
 #[derive(Resource, Debug, Default, Clone)]
 pub struct StatusLine {
@@ -253,6 +257,7 @@ pub(super) fn plugin(app: &mut App) {
     app.init_resource::<Watch>()
         .init_resource::<BoardBusy>()
         .init_resource::<StatusLine>()
+        .init_resource::<BoardHint>()
         .add_message::<MoveRefused>()
         .add_message::<GameEnded>()
         .add_message::<BoardReset>()
@@ -273,15 +278,13 @@ pub enum SessionSet {
 
 /// The systems of one game's sessions.
 fn game_plugin<G: SessionGame>(app: &mut App) {
-    app.add_message::<RequestMove<G>>()
-        .add_message::<MoveApplied<G>>()
-        .add_systems(
-            Update,
-            (handle_session_requests::<G>, (run_agents::<G>, step_replay::<G>, apply_moves::<G>).chain())
-                .chain()
-                .in_set(SessionSet::Moves)
-                .run_if(resource_exists::<Session<G>>),
-        );
+    app.add_message::<RequestMove<G>>().add_message::<MoveApplied<G>>().add_systems(
+        Update,
+        (handle_session_requests::<G>, (run_agents::<G>, step_replay::<G>, apply_moves::<G>).chain())
+            .chain()
+            .in_set(SessionSet::Moves)
+            .run_if(resource_exists::<Session<G>>),
+    );
 }
 
 fn end_sessions(mut commands: Commands) {
@@ -327,7 +330,7 @@ fn begin_game<G: SessionGame>(world: &mut World, plan: SessionPlan) -> Result<()
         watch.follow(&plan);
     }
     world.write_message(BoardReset);
-    world.resource_mut::<NextState<Screen>>().set(Screen::Game);
+    world.resource_mut::<NextState<Screen>>().into_inner().set_if_neq(Screen::Game);
     Ok(())
 }
 
@@ -443,9 +446,7 @@ fn handle_session_requests<G: SessionGame>(
 }
 
 fn save_replay<G: SessionGame>(session: &Session<G>) -> std::io::Result<PathBuf> {
-    let stamp = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_secs());
+    let stamp = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs());
     let stem = session
         .level_path
         .as_ref()
@@ -529,7 +530,6 @@ fn step_replay<G: SessionGame>(
 }
 
 /// Hands every requested move to the engine and reports what happened.
-#[allow(clippy::too_many_arguments)]
 fn apply_moves<G: SessionGame>(
     mut requests: MessageReader<RequestMove<G>>,
     mut session: ResMut<Session<G>>,

@@ -66,15 +66,20 @@ fn dir_from_env(own: &str, xdg: &str, home_default: &str) -> PathBuf {
     base.join("tabula")
 }
 
-fn settings_path() -> PathBuf {
-    config_dir().join("settings.ron")
+/// Where settings are kept; insert it before the plugin to use another file.
+#[derive(Resource, Clone, Debug)]
+pub struct SettingsFile(pub PathBuf);
+
+impl Default for SettingsFile {
+    fn default() -> SettingsFile {
+        SettingsFile(config_dir().join("settings.ron"))
+    }
 }
 
 /// The saved settings, or the defaults when there are none or they are broken
 /// (a warning says which).
-pub fn load() -> Settings {
-    let path = settings_path();
-    match std::fs::read_to_string(&path) {
+pub fn load(path: &std::path::Path) -> Settings {
+    match std::fs::read_to_string(path) {
         Ok(text) => match ron::from_str::<Settings>(&text) {
             Ok(s) => s.sanitised(),
             Err(e) => {
@@ -86,27 +91,41 @@ pub fn load() -> Settings {
     }
 }
 
-pub fn save(settings: &Settings) -> std::io::Result<()> {
-    let text = ron::ser::to_string_pretty(settings, ron::ser::PrettyConfig::new()).expect("settings serialise");
-    tabula_engine::level::write_atomically(&settings_path(), &text)
+pub fn save(settings: &Settings, path: &std::path::Path) -> std::io::Result<()> {
+    let text =
+        ron::ser::to_string_pretty(settings, ron::ser::PrettyConfig::new()).expect("settings serialise");
+    tabula_engine::level::write_atomically(path, &text)
 }
 
 pub(super) fn plugin(app: &mut App) {
-    app.insert_resource(load()).add_systems(Last, save_when_changed);
+    let file = app.world_mut().get_resource_or_init::<SettingsFile>().clone();
+    app.insert_resource(load(&file.0)).add_systems(Last, save_when_changed);
 }
 
-fn save_when_changed(settings: Res<Settings>) {
+fn save_when_changed(settings: Res<Settings>, file: Res<SettingsFile>) {
     if settings.is_changed()
         && !settings.is_added()
-        && let Err(e) = save(&settings)
+        && let Err(e) = save(&settings, &file.0)
     {
-        warn!("cannot save settings: {e}");
+        warn!("cannot save settings to {}: {e}", file.0.display());
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn settings_survive_a_save_and_load() {
+        let dir = std::env::temp_dir().join(format!("tabula-settings-{}", std::process::id()));
+        let path = dir.join("settings.ron");
+        let s = Settings { names: ["Ann".into(), "Bob".into()], sound: false, ..default() };
+        save(&s, &path).unwrap();
+        assert_eq!(load(&path), s);
+        std::fs::write(&path, "(volume: oops)").unwrap();
+        assert_eq!(load(&path), Settings::default(), "a broken file falls back to the defaults");
+        std::fs::remove_dir_all(dir).unwrap();
+    }
 
     #[test]
     fn out_of_range_values_are_clamped() {

@@ -20,10 +20,8 @@ struct Sounds {
 }
 
 pub(super) fn plugin(app: &mut App) {
-    app.add_systems(Startup, make_sounds).add_systems(
-        Update,
-        play_sounds::<Nim>.in_set(SessionSet::View).run_if(resource_exists::<Sounds>),
-    );
+    app.add_systems(Startup, make_sounds)
+        .add_systems(Update, play_sounds::<Nim>.in_set(SessionSet::View).run_if(resource_exists::<Sounds>));
 }
 
 fn make_sounds(mut commands: Commands, mut sources: ResMut<Assets<AudioSource>>) {
@@ -97,7 +95,9 @@ pub fn chime() -> Vec<f32> {
                     return 0.0;
                 }
                 let u = t - start;
-                ((TAU * f * u).sin() + 0.3 * (TAU * 2.0 * f * u).sin()) * (-u * 4.0).exp() * (1.0 - (-u * 300.0).exp())
+                ((TAU * f * u).sin() + 0.3 * (TAU * 2.0 * f * u).sin())
+                    * (-u * 4.0).exp()
+                    * (1.0 - (-u * 300.0).exp())
             })
             .sum::<f32>()
             * 0.22

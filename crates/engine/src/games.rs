@@ -81,7 +81,10 @@ pub struct StateLine {
 }
 
 /// Replays a replay file, checking every move; calls `each` after each.
-pub fn replay_file(path: &Path, each: &mut dyn FnMut(&StateLine)) -> Result<(usize, Option<Outcome>), ReplayError> {
+pub fn replay_file(
+    path: &Path,
+    each: &mut dyn FnMut(&StateLine),
+) -> Result<(usize, Option<Outcome>), ReplayError> {
     let file = path.display().to_string();
     let text = std::fs::read_to_string(path)
         .map_err(|e| ReplayError::Io { file: file.clone(), message: e.to_string() })?;

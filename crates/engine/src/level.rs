@@ -114,9 +114,7 @@ pub(crate) fn syntax_error(file: &str, e: &ron::error::SpannedError) -> LevelErr
 /// Parses and validates a level's text; `file` names it in errors.
 pub fn parse(text: &str, file: &str) -> Result<LevelFile, LevelError> {
     let level: LevelFile = ron_options().from_str(text).map_err(|e| syntax_error(file, &e))?;
-    level
-        .validate()
-        .map_err(|message| LevelError::Rule { file: file.to_owned(), message })?;
+    level.validate().map_err(|message| LevelError::Rule { file: file.to_owned(), message })?;
     Ok(level)
 }
 

@@ -42,10 +42,9 @@ impl AgentSpec {
     pub fn no_param(&self) -> Result<(), AgentError> {
         match &self.param {
             None => Ok(()),
-            Some(_) => Err(AgentError::BadParameter {
-                spec: self.to_string(),
-                expected: "no parameter".into(),
-            }),
+            Some(_) => {
+                Err(AgentError::BadParameter { spec: self.to_string(), expected: "no parameter".into() })
+            }
         }
     }
 }

@@ -16,8 +16,7 @@ pub use agent::{Agent, AgentError, AgentInfo, AgentRegistry, AgentSpec, RandomAg
 pub use rng::{GameRng, derive_seed, rng_from_seed};
 
 /// A seat at the table, 0-based. Displayed 1-based ("Player 1").
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[derive(serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
 #[serde(transparent)]
 pub struct Player(pub u8);
 
@@ -70,15 +69,7 @@ pub struct RuleViolation(pub String);
 /// exactly as it was.
 pub trait Game: Clone + fmt::Debug + Send + Sync + 'static {
     /// A move: small and `Copy`, serialisable for replays.
-    type Move: Copy
-        + Eq
-        + fmt::Debug
-        + fmt::Display
-        + Serialize
-        + DeserializeOwned
-        + Send
-        + Sync
-        + 'static;
+    type Move: Copy + Eq + fmt::Debug + fmt::Display + Serialize + DeserializeOwned + Send + Sync + 'static;
     /// Why a move was refused.
     type Error: std::error::Error + Clone + PartialEq + Send + Sync + 'static;
     /// What a move did, for animations and logs.

@@ -75,13 +75,9 @@ impl LevelSource {
 impl<M: Copy + std::fmt::Display> Replay<M> {
     /// Plays the moves from the start, checking each; returns the final state
     /// and every move's effects.
-    pub fn play<G: Game<Move = M>>(
-        &self,
-        level: &G::Level,
-    ) -> Result<(G, Vec<G::Effects>), ReplayError> {
-        let mut game = G::new(level, self.seed).map_err(|e| {
-            ReplayError::Level(LevelError::Rule { file: "replay".into(), message: e.0 })
-        })?;
+    pub fn play<G: Game<Move = M>>(&self, level: &G::Level) -> Result<(G, Vec<G::Effects>), ReplayError> {
+        let mut game = G::new(level, self.seed)
+            .map_err(|e| ReplayError::Level(LevelError::Rule { file: "replay".into(), message: e.0 }))?;
         let mut effects = Vec::with_capacity(self.moves.len());
         for (index, &mv) in self.moves.iter().enumerate() {
             let fx = game.apply(mv).map_err(|e| ReplayError::Refused {
@@ -109,15 +105,11 @@ impl<M: Serialize> Replay<M> {
 
 /// Reads a replay's text; `file` names it in errors.
 pub fn parse_header(text: &str, file: &str) -> Result<ReplayHeader, ReplayError> {
-    crate::level::ron_options()
-        .from_str(text)
-        .map_err(|e| crate::level::syntax_error(file, &e).into_replay())
+    crate::level::ron_options().from_str(text).map_err(|e| crate::level::syntax_error(file, &e).into_replay())
 }
 
 pub fn parse<M: serde::de::DeserializeOwned>(text: &str, file: &str) -> Result<Replay<M>, ReplayError> {
-    crate::level::ron_options()
-        .from_str(text)
-        .map_err(|e| crate::level::syntax_error(file, &e).into_replay())
+    crate::level::ron_options().from_str(text).map_err(|e| crate::level::syntax_error(file, &e).into_replay())
 }
 
 #[cfg(test)]
@@ -127,7 +119,12 @@ mod tests {
 
     #[test]
     fn replays_round_trip_and_reproduce_the_game() {
-        let level = NimLevel { name: "t".into(), description: String::new(), piles: vec![2, 3], ending: Ending::Normal };
+        let level = NimLevel {
+            name: "t".into(),
+            description: String::new(),
+            piles: vec![2, 3],
+            ending: Ending::Normal,
+        };
         let replay = Replay {
             level: LevelSource::Inline(LevelFile::Nim(level.clone())),
             seed: 5,
@@ -143,7 +140,10 @@ mod tests {
         assert_eq!(back, replay);
         let (nim, effects) = back.play::<Nim>(&level).unwrap();
         assert_eq!(effects.len(), 3);
-        assert_eq!(crate::core::Game::outcome(&nim), Some(crate::core::Outcome::Win(crate::core::Player::ONE)));
+        assert_eq!(
+            crate::core::Game::outcome(&nim),
+            Some(crate::core::Outcome::Win(crate::core::Player::ONE))
+        );
         let mut bad = replay.clone();
         bad.moves[1] = Take { pile: 0, count: 3 };
         let err = bad.play::<Nim>(&level).unwrap_err();

@@ -25,9 +25,5 @@ pub fn derive_seed(seed: u64, index: u64) -> u64 {
 }
 
 pub fn choose<'a, T>(items: &'a [T], rng: &mut GameRng) -> Option<&'a T> {
-    if items.is_empty() {
-        None
-    } else {
-        Some(&items[rng.random_range(0..items.len())])
-    }
+    if items.is_empty() { None } else { Some(&items[rng.random_range(0..items.len())]) }
 }

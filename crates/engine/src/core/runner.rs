@@ -171,12 +171,8 @@ fn play_chunk<G: AgentRegistry>(
         while game.outcome().is_none() {
             let seat = game.current_player();
             let agent = seats[seat.index()];
-            let problem = |problem: String| MatchError::Agent {
-                index,
-                seed,
-                agent: specs[agent].to_string(),
-                problem,
-            };
+            let problem =
+                |problem: String| MatchError::Agent { index, seed, agent: specs[agent].to_string(), problem };
             let mv = agents[agent]
                 .choose(&game.view(seat), &mut rng)
                 .ok_or_else(|| problem("found no move in a running game".into()))?;
@@ -212,14 +208,26 @@ mod tests {
     use crate::nim::{Ending, Nim, NimLevel};
 
     fn mcmorran() -> NimLevel {
-        NimLevel { name: String::new(), description: String::new(), piles: vec![5, 6, 7], ending: Ending::Misere }
+        NimLevel {
+            name: String::new(),
+            description: String::new(),
+            piles: vec![5, 6, 7],
+            ending: Ending::Misere,
+        }
     }
 
-    fn play(jobs: usize, games: u64, seed: u64, agents: &[&str]) -> (MatchSummary, Vec<GameRecord<crate::nim::Take>>) {
+    fn play(
+        jobs: usize,
+        games: u64,
+        seed: u64,
+        agents: &[&str],
+    ) -> (MatchSummary, Vec<GameRecord<crate::nim::Take>>) {
         let agents: Vec<AgentSpec> = agents.iter().map(|a| a.parse().unwrap()).collect();
         let config = MatchConfig { games, seed, jobs, record_moves: true };
         let mut records = Vec::new();
-        let summary = run_match::<Nim>(&mcmorran(), &agents, &config, &mut |r| records.push(r.clone()), &|_| {}).unwrap();
+        let summary =
+            run_match::<Nim>(&mcmorran(), &agents, &config, &mut |r| records.push(r.clone()), &|_| {})
+                .unwrap();
         (summary, records)
     }
 

@@ -43,9 +43,9 @@ pub fn optimal_move(piles: &[u32], ending: Ending) -> Option<Take> {
     if ending == Ending::Misere && big <= 1 {
         return match big {
             // Only single stones: leave an odd number of them.
-            0 => (ones % 2 == 0 && ones > 0).then(|| take(any_one, 0)),
+            0 => (ones.is_multiple_of(2) && ones > 0).then(|| take(any_one, 0)),
             // One big pile: shrink it to 0 or 1 so an odd number of ones remain.
-            _ => Some(take(last_big, if ones % 2 == 0 { 1 } else { 0 })),
+            _ => Some(take(last_big, if ones.is_multiple_of(2) { 1 } else { 0 })),
         };
     }
     if xor == 0 {
@@ -189,7 +189,12 @@ mod tests {
                 if !mover_wins(&layout, ending) {
                     continue;
                 }
-                let level = NimLevel { name: String::new(), description: String::new(), piles: layout.clone(), ending };
+                let level = NimLevel {
+                    name: String::new(),
+                    description: String::new(),
+                    piles: layout.clone(),
+                    ending,
+                };
                 let nim = Nim::new(&level, 0).unwrap();
                 assert!(never_loses(&nim, Player::ONE, &mut agent, &mut rng), "{layout:?} {ending:?}");
                 won += 1;
@@ -200,11 +205,17 @@ mod tests {
 
     #[test]
     fn strength_zero_plays_like_random_and_registry_parses_it() {
-        let level = NimLevel { name: String::new(), description: String::new(), piles: vec![5, 6, 7], ending: Ending::Misere };
+        let level = NimLevel {
+            name: String::new(),
+            description: String::new(),
+            piles: vec![5, 6, 7],
+            ending: Ending::Misere,
+        };
         let nim = Nim::new(&level, 0).unwrap();
         let mut weak = Nim::agent_from_str("optimal:0").unwrap();
         let mut rng = rng_from_seed(3);
-        let picks: std::collections::HashSet<_> = (0..200).map(|_| weak.choose(&&nim, &mut rng).unwrap()).collect();
+        let picks: std::collections::HashSet<_> =
+            (0..200).map(|_| weak.choose(&&nim, &mut rng).unwrap()).collect();
         assert!(picks.len() > 5, "a strength-0 agent plays many different moves");
         let mut strong = Nim::agent_from_str("optimal").unwrap();
         let best = optimal_move(&[5, 6, 7], Ending::Misere).unwrap();

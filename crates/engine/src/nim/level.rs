@@ -40,7 +40,10 @@ impl NimLevel {
     /// The rule this level breaks, if any.
     pub fn check(&self) -> Result<(), String> {
         if self.piles.is_empty() || self.piles.len() > MAX_PILES {
-            return Err(format!("a Nim level needs 1 to {MAX_PILES} piles, this one has {}", self.piles.len()));
+            return Err(format!(
+                "a Nim level needs 1 to {MAX_PILES} piles, this one has {}",
+                self.piles.len()
+            ));
         }
         if let Some((i, &n)) = self.piles.iter().enumerate().find(|(_, n)| **n > MAX_STONES) {
             return Err(format!("pile {} has {n} stones; at most {MAX_STONES} are allowed", i + 1));

@@ -7,8 +7,8 @@ use serde::{Deserialize, Serialize};
 
 use super::level::{Ending, NimLevel};
 use crate::core::{
-    AgentError, AgentInfo, AgentRegistry, AgentSpec, Game, GameRng, Outcome, Player,
-    RuleViolation, agent::Agent,
+    AgentError, AgentInfo, AgentRegistry, AgentSpec, Game, GameRng, Outcome, Player, RuleViolation,
+    agent::Agent,
 };
 
 /// Take `count` stones from pile `pile` (0-based; shown 1-based).

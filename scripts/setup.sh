@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Installs what building, testing and running tabula need on Debian/Ubuntu.
+# Usage: scripts/setup.sh [build|window|screenshots]   (default: build)
+#   build        compilers' system libraries (ALSA headers, pkg-config)
+#   window       + the X11 and Vulkan libraries the window loads at run time
+#   screenshots  + Xvfb, Mesa's software Vulkan, xdotool and ImageMagick
+# Does nothing when everything is already installed.
+set -euo pipefail
+
+packages=(pkg-config libasound2-dev)
+case "${1:-build}" in
+  build) ;;
+  window) packages+=(libx11-6 libxcursor1 libxrandr2 libxi6 libxkbcommon-x11-0 libvulkan1 mesa-vulkan-drivers) ;;
+  screenshots) packages+=(libx11-6 libxcursor1 libxrandr2 libxi6 libxkbcommon-x11-0 libvulkan1 mesa-vulkan-drivers
+                          xvfb xdotool imagemagick) ;;
+  *) echo "usage: $0 [build|window|screenshots]" >&2; exit 2 ;;
+esac
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "Installing: ${missing[*]}"
+  sudo_cmd=()
+  [ "$(id -u)" -eq 0 ] || sudo_cmd=(sudo)
+  "${sudo_cmd[@]}" apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq "${missing[@]}" >/dev/null
+fi
+
+if ! command -v cargo >/dev/null; then
+  echo "cargo not found: install Rust 1.95 (https://rustup.rs) and run this again" >&2
+  exit 1
+fi

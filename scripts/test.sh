@@ -1,0 +1,11 @@
+#!/usr/bin/env bash
+# Sets everything up, checks formatting and lints (warnings fail), then runs
+# every test. .ci/run runs exactly this.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/setup.sh build
+export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$HOME/.cache/tabula-target}"
+export CARGO_TERM_COLOR="${CARGO_TERM_COLOR:-never}"
+cargo fmt --all --check
+cargo clippy --workspace --all-targets --locked -- -D warnings
+cargo test --workspace --locked

@@ -1,0 +1,269 @@
+//! The window's logic without a window: sessions, board entities, agents,
+//! undo and redo, replays and hot reload, in a headless Bevy `App`.
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use bevy::prelude::*;
+use bevy::state::app::StatesPlugin;
+use bevy::time::TimeUpdateStrategy;
+use tabula::app::hot_reload::LevelWatch;
+use tabula::app::nim_view::Stone;
+use tabula::app::session::{
+    Controller, RequestMove, SeatSetup, Session, SessionPlan, SessionRequest, StatusLine,
+};
+use tabula::app::settings::SettingsFile;
+use tabula::app::{self, Screen};
+use tabula_engine::core::AgentSpec;
+use tabula_engine::level::{self, LevelFile};
+use tabula_engine::nim::{Ending, Nim, NimLevel, Take};
+use tabula_engine::{Game, Outcome, Player};
+
+const FRAME: Duration = Duration::from_millis(50);
+
+fn temp_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("tabula-app-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn headless(dir: &Path) -> App {
+    let mut app = App::new();
+    app.add_plugins((MinimalPlugins, StatesPlugin, AssetPlugin::default()))
+        .init_asset::<Image>()
+        .insert_resource(TimeUpdateStrategy::ManualDuration(FRAME))
+        .insert_resource(SettingsFile(dir.join("settings.ron")))
+        .add_plugins(app::plugin);
+    app.update();
+    app
+}
+
+fn nim_level(piles: &[u32], ending: Ending) -> LevelFile {
+    LevelFile::Nim(NimLevel {
+        name: "test".into(),
+        description: String::new(),
+        piles: piles.to_vec(),
+        ending,
+    })
+}
+
+fn seat(name: &str, agent: Option<&str>) -> SeatSetup {
+    SeatSetup {
+        name: name.into(),
+        controller: agent.map_or(Controller::Human, |a| Controller::Agent(a.parse::<AgentSpec>().unwrap())),
+    }
+}
+
+fn start(app: &mut App, level: LevelFile, path: Option<PathBuf>, seats: Vec<SeatSetup>) {
+    let plan = SessionPlan { level_path: path, level, seats, seed: 7, replay: None };
+    app.world_mut().write_message(SessionRequest::Start(Box::new(plan)));
+    frames(app, 3);
+    assert_eq!(*app.world().resource::<State<Screen>>().get(), Screen::Game);
+}
+
+fn frames(app: &mut App, n: usize) {
+    for _ in 0..n {
+        app.update();
+    }
+}
+
+fn session(app: &App) -> &Session<Nim> {
+    app.world().resource::<Session<Nim>>()
+}
+
+fn stones(app: &mut App) -> usize {
+    app.world_mut().query::<&Stone>().iter(app.world()).count()
+}
+
+fn request(app: &mut App, by: u8, pile: u32, count: u32) {
+    app.world_mut().write_message(RequestMove::<Nim> { by: Player(by), mv: Take { pile, count } });
+    frames(app, 1);
+}
+
+#[test]
+fn stones_are_entities_and_taken_ones_leave() {
+    let dir = temp_dir("stones");
+    let mut app = headless(&dir);
+    start(
+        &mut app,
+        nim_level(&[5, 6, 7], Ending::Misere),
+        None,
+        vec![seat("John", None), seat("Mary", None)],
+    );
+    assert_eq!(stones(&mut app), 18);
+    request(&mut app, 0, 1, 4);
+    assert_eq!(session(&app).game.piles(), &[5, 2, 7]);
+    assert_eq!(session(&app).game.current_player(), Player::TWO);
+    frames(&mut app, 30);
+    assert_eq!(stones(&mut app), 14, "the four taken stones are gone once their animation ends");
+}
+
+#[test]
+fn refused_moves_change_nothing_and_say_why() {
+    let dir = temp_dir("refused");
+    let mut app = headless(&dir);
+    start(
+        &mut app,
+        nim_level(&[5, 6, 7], Ending::Misere),
+        None,
+        vec![seat("John", None), seat("Mary", None)],
+    );
+    let before = session(&app).game.clone();
+    request(&mut app, 0, 0, 9);
+    assert_eq!(session(&app).game, before);
+    let status = app.world().resource::<StatusLine>().clone();
+    assert!(status.error && status.text.contains("only 5"), "{status:?}");
+    request(&mut app, 1, 0, 1);
+    assert_eq!(session(&app).game, before);
+    assert!(app.world().resource::<StatusLine>().text.contains("John's turn"));
+    request(&mut app, 0, 3, 1);
+    assert!(app.world().resource::<StatusLine>().text.contains("no pile 4"));
+    assert_eq!(session(&app).game, before);
+    assert_eq!(stones(&mut app), 18);
+}
+
+/// Plays the human seat with the first legal move until the game ends.
+fn play_out(app: &mut App, human: Player) {
+    for _ in 0..2000 {
+        let game = &session(app).game;
+        if game.outcome().is_some() {
+            return;
+        }
+        if game.current_player() == human {
+            let mut moves = Vec::new();
+            game.legal_moves(&mut moves);
+            let mv = moves[0];
+            request(app, human.0, mv.pile, mv.count);
+        } else {
+            frames(app, 1);
+        }
+    }
+    panic!("the game did not end");
+}
+
+#[test]
+fn the_optimal_agent_answers_and_wins_a_lost_position_for_the_human() {
+    let dir = temp_dir("agent");
+    let mut app = headless(&dir);
+    // 1-2-3 with the last stone winning: the player to move loses.
+    start(
+        &mut app,
+        nim_level(&[1, 2, 3], Ending::Normal),
+        None,
+        vec![seat("John", None), seat("Mary", Some("optimal"))],
+    );
+    play_out(&mut app, Player::ONE);
+    assert_eq!(session(&app).game.outcome(), Some(Outcome::Win(Player::TWO)));
+    let status = &app.world().resource::<StatusLine>().text;
+    assert!(status.contains("Mary wins"), "{status}");
+}
+
+#[test]
+fn undo_goes_back_to_the_humans_turn_and_redo_replays() {
+    let dir = temp_dir("undo");
+    let mut app = headless(&dir);
+    start(
+        &mut app,
+        nim_level(&[5, 6, 7], Ending::Misere),
+        None,
+        vec![seat("John", None), seat("Mary", Some("optimal"))],
+    );
+    request(&mut app, 0, 1, 4);
+    for _ in 0..200 {
+        if session(&app).moves.len() == 2 {
+            break;
+        }
+        frames(&mut app, 1);
+    }
+    assert_eq!(session(&app).moves.len(), 2, "the agent replied");
+    app.world_mut().write_message(SessionRequest::Undo);
+    frames(&mut app, 2);
+    assert!(session(&app).moves.is_empty(), "undo takes back the agent's reply and the human's move");
+    assert_eq!(session(&app).game.piles(), &[5, 6, 7]);
+    assert_eq!(session(&app).redo.len(), 2);
+    frames(&mut app, 2);
+    assert_eq!(stones(&mut app), 18, "the board is rebuilt");
+    app.world_mut().write_message(SessionRequest::Redo);
+    frames(&mut app, 2);
+    assert_eq!(session(&app).game.piles(), &[5, 2, 7]);
+}
+
+#[test]
+fn replays_save_open_and_step_both_ways() {
+    let dir = temp_dir("replay");
+    let mut app = headless(&dir);
+    start(&mut app, nim_level(&[2, 3], Ending::Normal), None, vec![seat("Ann", None), seat("Bob", None)]);
+    request(&mut app, 0, 1, 1);
+    request(&mut app, 1, 0, 2);
+    request(&mut app, 0, 1, 2);
+    let finished = session(&app).game.clone();
+    assert!(finished.outcome().is_some());
+    let path = dir.join("game.ron");
+    session(&app).to_replay().save(&path).unwrap();
+
+    app.world_mut().write_message(SessionRequest::OpenReplay(path));
+    frames(&mut app, 3);
+    assert!(session(&app).replay);
+    assert_eq!(session(&app).seats[1].name, "Bob");
+    assert_eq!(session(&app).redo.len(), 3);
+    assert!(session(&app).moves.is_empty(), "a replay opens paused at the start");
+    frames(&mut app, 10);
+    assert!(session(&app).moves.is_empty());
+    app.world_mut().write_message(SessionRequest::Step);
+    frames(&mut app, 2);
+    assert_eq!(session(&app).moves.len(), 1);
+    app.world_mut().write_message(SessionRequest::Undo);
+    frames(&mut app, 2);
+    assert_eq!(session(&app).moves.len(), 0, "a step back");
+    app.world_mut().write_message(SessionRequest::TogglePause);
+    frames(&mut app, 200);
+    assert_eq!(session(&app).game, finished, "played on to the same end");
+}
+
+#[test]
+fn watching_pauses_and_steps_one_move() {
+    let dir = temp_dir("watch");
+    let mut app = headless(&dir);
+    start(
+        &mut app,
+        nim_level(&[12, 45, 7, 60], Ending::Normal),
+        None,
+        vec![seat("A", Some("random")), seat("B", Some("optimal:0.5"))],
+    );
+    app.world_mut().write_message(SessionRequest::TogglePause);
+    frames(&mut app, 40);
+    assert!(session(&app).moves.len() <= 1, "paused right away");
+    let before = session(&app).moves.len();
+    app.world_mut().write_message(SessionRequest::Step);
+    frames(&mut app, 40);
+    assert_eq!(session(&app).moves.len(), before + 1, "a step plays exactly one move");
+}
+
+#[test]
+fn editing_the_level_file_reloads_it_and_a_broken_edit_keeps_the_last_good_level() {
+    let dir = temp_dir("reload");
+    let mut app = headless(&dir);
+    let path = dir.join("level.ron");
+    std::fs::write(&path, "Nim(name: \"edit me\", piles: [3, 4, 5], ending: Normal)\n").unwrap();
+    let level = level::load(&path).unwrap();
+    start(&mut app, level, Some(path.clone()), vec![seat("John", None), seat("Mary", None)]);
+    request(&mut app, 0, 0, 1);
+
+    std::thread::sleep(Duration::from_millis(20));
+    std::fs::write(&path, "Nim(\n    name: \"edit me\",\n    piles: [3, 4 5],\n    ending: Normal,\n)\n")
+        .unwrap();
+    frames(&mut app, 20); // one second of game time
+    let problem = app.world().resource::<LevelWatch>().problem.clone().expect("the error is shown");
+    assert!(problem.starts_with(&format!("{}:3:", path.display())), "{problem}");
+    assert_eq!(session(&app).game.piles(), &[2, 4, 5], "the game goes on with the last good level");
+
+    std::thread::sleep(Duration::from_millis(20));
+    std::fs::write(&path, "Nim(name: \"edit me\", piles: [2, 2], ending: Misere)\n").unwrap();
+    frames(&mut app, 20);
+    assert_eq!(app.world().resource::<LevelWatch>().problem, None);
+    assert_eq!(session(&app).game.piles(), &[2, 2], "the new level is in play");
+    assert_eq!(session(&app).seats[0].name, "John", "seats are kept");
+    frames(&mut app, 2);
+    assert_eq!(stones(&mut app), 4);
+}

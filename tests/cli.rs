@@ -1,0 +1,189 @@
+//! The command line end to end, as a user runs it.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn tabula(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_tabula"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("tabula runs")
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+fn temp_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("tabula-cli-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+const MCMORRAN: &str = "levels/nim/mcmorran-5-6-7.ron";
+
+#[test]
+fn match_summarises_and_writes_one_json_line_per_game() {
+    let dir = temp_dir("match");
+    let out = dir.join("games.jsonl");
+    let run = tabula(&[
+        "match",
+        MCMORRAN,
+        "--p1",
+        "optimal",
+        "--p2",
+        "random",
+        "--games",
+        "3000",
+        "--seed",
+        "5",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    let stdout = text(&run.stdout);
+    assert!(run.status.success(), "{stdout}{}", text(&run.stderr));
+    assert!(stdout.contains("3000 games, optimal vs random"), "{stdout}");
+    assert!(stdout.contains("games/s"), "{stdout}");
+    let lines: Vec<serde_json::Value> =
+        std::fs::read_to_string(&out).unwrap().lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert_eq!(lines.len(), 3000);
+    let first = &lines[0];
+    for key in ["seed", "seats", "winner", "score", "moves", "plies"] {
+        assert!(first.get(key).is_some(), "missing {key}: {first}");
+    }
+    assert_eq!(first["seats"], serde_json::json!(["optimal", "random"]));
+    assert_eq!(lines[1]["seats"], serde_json::json!(["random", "optimal"]), "seats swap");
+    let optimal_wins = lines.iter().filter(|l| l["winner"] == "optimal").count();
+    assert!(optimal_wins > 2900, "optimal won only {optimal_wins}");
+}
+
+#[test]
+fn match_results_are_the_same_for_any_number_of_jobs() {
+    let dir = temp_dir("jobs");
+    let run = |jobs: &str| {
+        let out = dir.join(format!("jobs{jobs}.jsonl"));
+        let r = tabula(&[
+            "match",
+            MCMORRAN,
+            "--p1",
+            "optimal:0.6",
+            "--p2",
+            "random",
+            "--games",
+            "5000",
+            "--seed",
+            "11",
+            "--jobs",
+            jobs,
+            "--out",
+            out.to_str().unwrap(),
+        ]);
+        assert!(r.status.success());
+        std::fs::read_to_string(out).unwrap()
+    };
+    assert_eq!(run("1"), run("2"));
+}
+
+#[test]
+fn match_refuses_unknown_agents_and_missing_files() {
+    let run = tabula(&["match", MCMORRAN, "--p1", "minimax:3", "--p2", "random"]);
+    assert!(!run.status.success());
+    assert!(
+        text(&run.stderr).contains("no agent 'minimax' for Nim; known: random, optimal"),
+        "{}",
+        text(&run.stderr)
+    );
+    let run = tabula(&["match", "levels/nim/none.ron", "--p1", "random", "--p2", "random"]);
+    assert!(!run.status.success());
+    assert!(text(&run.stderr).contains("levels/nim/none.ron"), "{}", text(&run.stderr));
+}
+
+fn write_replay(dir: &Path, moves: &str) -> PathBuf {
+    let path = dir.join("replay.ron");
+    let replay = format!(
+        "(\n    level: Path(\"{}/{MCMORRAN}\"),\n    seed: 0,\n    players: [(name: \"John\", agent: \"human\"), (name: \"Mary\", agent: \"human\")],\n    moves: [{moves}],\n)\n",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    std::fs::write(&path, replay).unwrap();
+    path
+}
+
+#[test]
+fn replay_states_prints_a_json_line_after_each_move() {
+    let dir = temp_dir("replay");
+    // Seed 000's accepted moves (0-based piles): John wins nothing, Mary wins.
+    let path = write_replay(
+        &dir,
+        "(pile: 1, count: 4), (pile: 1, count: 2), (pile: 2, count: 7), (pile: 0, count: 4), (pile: 0, count: 1)",
+    );
+    let run = tabula(&["replay", path.to_str().unwrap(), "--states"]);
+    assert!(run.status.success(), "{}", text(&run.stderr));
+    let lines: Vec<serde_json::Value> =
+        text(&run.stdout).lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert_eq!(lines.len(), 5);
+    assert_eq!(lines[0]["state"]["piles"], serde_json::json!([5, 2, 7]));
+    assert_eq!(lines[0]["to_move"], 2);
+    assert_eq!(lines[0]["move"], serde_json::json!({"pile": 1, "count": 4}));
+    assert_eq!(lines[4]["state"]["piles"], serde_json::json!([0, 0, 0]));
+    assert_eq!(lines[4]["outcome"], serde_json::json!({"Win": 1}), "Mary (seat 2, index 1) wins");
+    assert!(text(&run.stderr).contains("Player 2 won"));
+}
+
+#[test]
+fn replay_names_the_first_refused_move() {
+    let dir = temp_dir("bad-replay");
+    let path = write_replay(&dir, "(pile: 1, count: 4), (pile: 1, count: 3)");
+    let run = tabula(&["replay", path.to_str().unwrap()]);
+    assert!(!run.status.success());
+    let err = text(&run.stderr);
+    assert!(
+        err.contains("move 2 (take 3 stones from pile 2) was refused: pile 2 has only 2 stone(s)"),
+        "{err}"
+    );
+}
+
+#[test]
+fn perft_counts_move_sequences() {
+    let run = tabula(&["perft", MCMORRAN, "--depth", "2"]);
+    let stdout = text(&run.stdout);
+    assert!(run.status.success());
+    // Depth 2: after taking c stones, 18 - c moves remain: 75 + 87 + 98.
+    assert!(stdout.contains("depth 1: 18 "), "{stdout}");
+    assert!(stdout.contains("depth 2: 260 "), "{stdout}");
+}
+
+#[test]
+fn check_accepts_the_shipped_levels_and_names_line_and_column_of_errors() {
+    let levels: Vec<String> = std::fs::read_dir(Path::new(env!("CARGO_MANIFEST_DIR")).join("levels/nim"))
+        .unwrap()
+        .map(|e| e.unwrap().path().display().to_string())
+        .collect();
+    let mut args = vec!["check"];
+    args.extend(levels.iter().map(String::as_str));
+    let run = tabula(&args);
+    assert!(run.status.success(), "{}", text(&run.stderr));
+    assert_eq!(text(&run.stdout).lines().filter(|l| l.starts_with("ok: ")).count(), levels.len());
+
+    let dir = temp_dir("check");
+    let broken = dir.join("broken.ron");
+    std::fs::write(&broken, "Nim(\n  name: \"x\",\n  piles: [1, 2,, 3],\n  ending: Normal,\n)\n").unwrap();
+    let empty = dir.join("empty.ron");
+    std::fs::write(&empty, "Nim(name: \"x\", piles: [0], ending: Normal)").unwrap();
+    let run = tabula(&["check", MCMORRAN, broken.to_str().unwrap(), empty.to_str().unwrap()]);
+    assert!(!run.status.success());
+    let err = text(&run.stderr);
+    assert!(err.contains(&format!("{}:3:", broken.display())), "{err}");
+    assert!(err.contains("the piles must hold at least one stone"), "{err}");
+    assert!(err.contains("2 of 3 level(s) invalid"), "{err}");
+}
+
+#[test]
+fn help_lists_the_subcommands() {
+    let run = tabula(&["--help"]);
+    let stdout = text(&run.stdout);
+    for cmd in ["play", "match", "replay", "perft", "check"] {
+        assert!(stdout.contains(cmd), "{stdout}");
+    }
+}
