@@ -86,7 +86,7 @@ fn game_panels<G: SessionGame>(
             ui.separator();
             ui.label(game.rules_text());
         });
-        ui.horizontal(|ui| {
+        ui.horizontal_wrapped(|ui| {
             for (i, seat) in session.seats.iter().enumerate() {
                 if i > 0 {
                     ui.label("vs");

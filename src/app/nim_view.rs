@@ -422,25 +422,43 @@ fn paint_board(
 }
 
 /// Labels get larger in world units as the board is drawn smaller, so they
-/// stay readable on screen, up to what their row has room for.
+/// stay readable on screen, up to what their row has room for. Labels that
+/// then outgrow their margin widen the view so nothing is cut off.
 fn fit_labels(
-    cameras: Query<(&Camera, &Projection), With<BoardCamera>>,
-    mut labels: Query<(&Label, &mut TextFont, &mut TextColor, Option<&PileCount>)>,
+    mut cameras: Query<(&Camera, &mut Projection), With<BoardCamera>>,
+    mut labels: Query<(&Label, &Text2d, &mut TextFont, &mut TextColor, Option<&PileCount>)>,
     session: Res<Session<Nim>>,
+    layout: Res<NimLayout>,
 ) {
-    let Ok((camera, Projection::Orthographic(ortho))) = cameras.single() else { return };
+    let Ok((camera, mut projection)) = cameras.single_mut() else { return };
+    let Projection::Orthographic(ortho) = &mut *projection else { return };
     let Some(viewport) = camera.logical_viewport_size() else { return };
     let px_per_unit = viewport.x / ortho.area.width().max(1.0);
-    for (label, mut font, mut color, count) in &mut labels {
+    let mut overflow: f32 = 0.0;
+    for (label, text, mut font, mut color, count) in &mut labels {
         let size = label.world_size.max(MIN_LABEL_PX / px_per_unit).min(ROW_HEIGHT * 0.8);
         if font.font_size != size.into() {
             font.font_size = size.into();
         }
+        let room = if count.is_some() { COUNT_WIDTH - 14.0 } else { LABEL_WIDTH - 16.0 };
+        overflow = overflow.max(label_width(&text.0, size) - room);
         if let Some(count) = count {
             let empty = session.game.piles()[count.0] == 0;
             color.0 = if empty { DIM_LABEL } else { LABEL_COLOR };
         }
     }
+    let wanted = layout.width + 2.0 * (MARGIN + overflow.max(0.0));
+    if let ScalingMode::AutoMin { min_width, .. } = &mut ortho.scaling_mode
+        && (*min_width - wanted).abs() > 1.0
+    {
+        *min_width = wanted;
+    }
+}
+
+/// Width of a board label: the default font is monospaced, about 0.6 em a
+/// character.
+fn label_width(text: &str, size: f32) -> f32 {
+    text.chars().count() as f32 * 0.6 * size
 }
 
 /// The human seat that is to move, if any.
