@@ -187,3 +187,23 @@ fn help_lists_the_subcommands() {
         assert!(stdout.contains(cmd), "{stdout}");
     }
 }
+
+/// Recorded playthroughs: each replay's states must match, line for line,
+/// what was recorded beside it.
+#[test]
+fn recorded_playthroughs_replay_to_the_recorded_states() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/playthroughs");
+    let mut checked = 0;
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_none_or(|e| e != "ron") {
+            continue;
+        }
+        let run = tabula(&["replay", path.to_str().unwrap(), "--states"]);
+        assert!(run.status.success(), "{}: {}", path.display(), text(&run.stderr));
+        let expected = std::fs::read_to_string(path.with_extension("states.jsonl")).unwrap();
+        assert_eq!(text(&run.stdout), expected, "{} drifted from its recording", path.display());
+        checked += 1;
+    }
+    assert!(checked >= 2);
+}

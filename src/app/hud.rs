@@ -296,15 +296,8 @@ fn replay_browser(
     egui::Window::new("Open a replay").open(&mut open).collapsible(false).show(ctx, |ui| {
         let dir = replays_dir();
         ui.label(format!("Saved in {}", dir.display()));
-        let mut files: Vec<_> = std::fs::read_dir(&dir)
-            .map(|entries| {
-                entries
-                    .filter_map(|e| e.ok().map(|e| e.path()))
-                    .filter(|p| p.extension().is_some_and(|x| x == "ron"))
-                    .collect()
-            })
-            .unwrap_or_default();
-        files.sort();
+        // Newest first: names end in the time they were saved.
+        let mut files = super::menu::ron_files_in(&dir);
         files.reverse();
         egui::ScrollArea::vertical().max_height(300.0).show(ui, |ui| {
             if files.is_empty() {

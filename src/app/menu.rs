@@ -73,17 +73,7 @@ pub fn levels_root() -> PathBuf {
 impl Menu {
     /// Reads the chosen game's level folder again.
     pub fn scan(&mut self) {
-        let dir = levels_root().join(self.game.folder());
-        let mut paths: Vec<PathBuf> = std::fs::read_dir(&dir)
-            .map(|entries| {
-                entries
-                    .filter_map(|e| e.ok().map(|e| e.path()))
-                    .filter(|p| p.extension().is_some_and(|x| x == "ron"))
-                    .collect()
-            })
-            .unwrap_or_default();
-        paths.sort();
-        self.levels = paths
+        self.levels = ron_files_in(&levels_root().join(self.game.folder()))
             .into_iter()
             .map(|path| LevelEntry { level: level::load(&path).map_err(|e| e.to_string()), path })
             .collect();
@@ -130,6 +120,20 @@ impl Menu {
             _ => None,
         };
     }
+}
+
+/// The `.ron` files of a folder, sorted by name (none if it cannot be read).
+pub fn ron_files_in(dir: &Path) -> Vec<PathBuf> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
+        .map(|entries| {
+            entries
+                .filter_map(|e| e.ok().map(|e| e.path()))
+                .filter(|p| p.extension().is_some_and(|x| x == "ron"))
+                .collect()
+        })
+        .unwrap_or_default();
+    files.sort();
+    files
 }
 
 fn format_strength(s: f64) -> String {

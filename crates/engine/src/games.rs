@@ -104,23 +104,15 @@ fn step_through<G: Game>(
     each: &mut dyn FnMut(&StateLine),
     public_state: impl Fn(&G) -> serde_json::Value,
 ) -> Result<(usize, Option<Outcome>), ReplayError> {
-    let mut game = G::new(level, replay.seed).map_err(|e| {
-        ReplayError::Level(crate::level::LevelError::Rule { file: "replay level".into(), message: e.0 })
-    })?;
-    for (i, &mv) in replay.moves.iter().enumerate() {
-        let fx = game.apply(mv).map_err(|e| ReplayError::Refused {
-            index: i + 1,
-            mv: mv.to_string(),
-            error: e.to_string(),
-        })?;
+    let game = replay.play_with::<G>(level, &mut |ply, mv, fx, game| {
         each(&StateLine {
-            ply: i + 1,
+            ply,
             mv: serde_json::to_value(mv).expect("moves serialise"),
             result: format!("{fx:?}"),
-            state: public_state(&game),
+            state: public_state(game),
             to_move: game.current_player().0 + 1,
             outcome: game.outcome(),
-        });
-    }
+        })
+    })?;
     Ok((replay.moves.len(), game.outcome()))
 }

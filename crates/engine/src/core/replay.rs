@@ -76,18 +76,29 @@ impl<M: Copy + std::fmt::Display> Replay<M> {
     /// Plays the moves from the start, checking each; returns the final state
     /// and every move's effects.
     pub fn play<G: Game<Move = M>>(&self, level: &G::Level) -> Result<(G, Vec<G::Effects>), ReplayError> {
+        let mut effects = Vec::with_capacity(self.moves.len());
+        let game = self.play_with::<G>(level, &mut |_, _, fx, _| effects.push(fx.clone()))?;
+        Ok((game, effects))
+    }
+
+    /// Plays the moves from the start, checking each, and calls `each` after
+    /// every move with its 1-based number, the move, its effects and the state.
+    pub fn play_with<G: Game<Move = M>>(
+        &self,
+        level: &G::Level,
+        each: &mut dyn FnMut(usize, M, &G::Effects, &G),
+    ) -> Result<G, ReplayError> {
         let mut game = G::new(level, self.seed)
             .map_err(|e| ReplayError::Level(LevelError::Rule { file: "replay".into(), message: e.0 }))?;
-        let mut effects = Vec::with_capacity(self.moves.len());
         for (index, &mv) in self.moves.iter().enumerate() {
             let fx = game.apply(mv).map_err(|e| ReplayError::Refused {
                 index: index + 1,
                 mv: mv.to_string(),
                 error: e.to_string(),
             })?;
-            effects.push(fx);
+            each(index + 1, mv, &fx, &game);
         }
-        Ok((game, effects))
+        Ok(game)
     }
 }
 
