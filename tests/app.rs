@@ -267,3 +267,48 @@ fn editing_the_level_file_reloads_it_and_a_broken_edit_keeps_the_last_good_level
     frames(&mut app, 2);
     assert_eq!(stones(&mut app), 4);
 }
+
+fn press(app: &mut App, keys: &[KeyCode]) {
+    use bevy::input::ButtonState;
+    use bevy::input::keyboard::{Key, KeyboardInput};
+    for &key_code in keys {
+        for state in [ButtonState::Pressed, ButtonState::Released] {
+            app.world_mut().write_message(KeyboardInput {
+                key_code,
+                logical_key: Key::Unidentified(bevy::input::keyboard::NativeKey::Unidentified),
+                state,
+                text: None,
+                repeat: false,
+                window: Entity::PLACEHOLDER,
+            });
+            frames(app, 1);
+        }
+    }
+}
+
+#[test]
+fn the_board_is_playable_by_keyboard_alone() {
+    let dir = temp_dir("keys");
+    let mut app = headless(&dir);
+    app.add_plugins(bevy::input::InputPlugin)
+        .init_resource::<bevy_egui::input::EguiWantsInput>()
+        .add_plugins((tabula::app::nim_view::input_plugin, tabula::app::controls::plugin));
+    start(
+        &mut app,
+        nim_level(&[5, 6, 7], Ending::Misere),
+        None,
+        vec![seat("John", None), seat("Mary", None)],
+    );
+    // Seed 000's opening: pile 2, four stones.
+    press(&mut app, &[KeyCode::ArrowDown, KeyCode::Digit4, KeyCode::Enter]);
+    assert_eq!(session(&app).game.piles(), &[5, 2, 7]);
+    // Mary tries three from pile 2 and is refused; then takes two.
+    press(&mut app, &[KeyCode::Digit3, KeyCode::Enter]);
+    assert_eq!(session(&app).game.piles(), &[5, 2, 7]);
+    assert!(app.world().resource::<StatusLine>().text.contains("only 2"));
+    press(&mut app, &[KeyCode::ArrowLeft, KeyCode::Enter]);
+    assert_eq!(session(&app).game.piles(), &[5, 0, 7], "left lowers the count to what the pile holds");
+    // Undo by key.
+    press(&mut app, &[KeyCode::KeyU]);
+    assert_eq!(session(&app).game.piles(), &[5, 2, 7]);
+}

@@ -5,11 +5,11 @@
 use bevy::camera::Viewport;
 use bevy::prelude::*;
 use bevy::window::PrimaryWindow;
-use bevy_egui::input::egui_wants_any_keyboard_input;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 use tabula_engine::Player;
 use tabula_engine::nim::Nim;
 
+use super::controls::ReplayBrowser;
 use super::hot_reload::LevelWatch;
 use super::session::{BoardHint, Session, SessionGame, SessionRequest, StatusLine, Watch, replays_dir};
 use super::settings::Settings;
@@ -20,25 +20,13 @@ const SEAT_COLORS: [egui::Color32; 2] =
 const ERROR_COLOR: egui::Color32 = egui::Color32::from_rgb(255, 110, 100);
 const PANEL_WIDTH: f32 = 270.0;
 
-/// The replay browser is open.
-#[derive(Resource, Default)]
-pub struct ReplayBrowser {
-    pub open: bool,
-    path: String,
-}
-
 pub(super) fn plugin(app: &mut App) {
-    app.init_resource::<ReplayBrowser>()
-        .add_systems(
-            EguiPrimaryContextPass,
-            game_panels::<Nim>.run_if(in_state(Screen::Game).and_then(resource_exists::<Session<Nim>>)),
-        )
-        .add_systems(
-            Update,
-            game_keys.run_if(in_state(Screen::Game).and_then(not(egui_wants_any_keyboard_input))),
-        )
-        .add_systems(OnEnter(Screen::Menu), full_viewport)
-        .add_systems(EguiPrimaryContextPass, (scale_text, replay_browser));
+    app.add_systems(
+        EguiPrimaryContextPass,
+        game_panels::<Nim>.run_if(in_state(Screen::Game).and_then(resource_exists::<Session<Nim>>)),
+    )
+    .add_systems(OnEnter(Screen::Menu), full_viewport)
+    .add_systems(EguiPrimaryContextPass, (scale_text, replay_browser));
 }
 
 /// egui text grows with the window so it stays readable on large screens.
@@ -324,54 +312,4 @@ fn replay_browser(
         browser.open = false;
     }
     Ok(())
-}
-
-/// The game screen's keys; the board's own keys live with the board.
-fn game_keys(
-    keys: Res<ButtonInput<KeyCode>>,
-    mut requests: MessageWriter<SessionRequest>,
-    mut settings: ResMut<Settings>,
-    mut browser: ResMut<ReplayBrowser>,
-    watch: Res<Watch>,
-) {
-    let ctrl = keys.any_pressed([KeyCode::ControlLeft, KeyCode::ControlRight]);
-    let pressed = |k: KeyCode| keys.just_pressed(k);
-    if pressed(KeyCode::KeyU) || (ctrl && pressed(KeyCode::KeyZ)) || pressed(KeyCode::Comma) {
-        requests.write(SessionRequest::Undo);
-    }
-    if pressed(KeyCode::KeyR) || (ctrl && pressed(KeyCode::KeyY)) {
-        requests.write(SessionRequest::Redo);
-    }
-    if pressed(KeyCode::Space) || pressed(KeyCode::KeyP) {
-        requests.write(SessionRequest::TogglePause);
-    }
-    if pressed(KeyCode::Period) {
-        requests.write(SessionRequest::Step);
-    }
-    if pressed(KeyCode::F2) {
-        requests.write(SessionRequest::Restart);
-    }
-    if ctrl && pressed(KeyCode::KeyS) {
-        requests.write(SessionRequest::SaveReplay);
-    }
-    if pressed(KeyCode::KeyO) {
-        browser.open = true;
-    }
-    if pressed(KeyCode::Escape) {
-        if browser.open {
-            browser.open = false;
-        } else {
-            requests.write(SessionRequest::BackToMenu);
-        }
-    }
-    if pressed(KeyCode::KeyM) {
-        settings.sound = !settings.sound;
-    }
-    if pressed(KeyCode::Equal) || pressed(KeyCode::NumpadAdd) {
-        settings.ai_moves_per_second = (settings.ai_moves_per_second * 1.5).min(30.0);
-    }
-    if pressed(KeyCode::Minus) || pressed(KeyCode::NumpadSubtract) {
-        settings.ai_moves_per_second = (settings.ai_moves_per_second / 1.5).max(0.25);
-    }
-    let _ = watch;
 }

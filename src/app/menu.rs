@@ -12,7 +12,8 @@ use tabula_engine::core::{AgentRegistry, AgentSpec};
 use tabula_engine::level::{self, GameKind, LevelFile};
 use tabula_engine::nim::Nim;
 
-use super::hud::{ReplayBrowser, root_ui};
+use super::controls::ReplayBrowser;
+use super::hud::root_ui;
 use super::session::{Controller, SeatSetup, SessionPlan, SessionRequest, StatusLine};
 use super::settings::Settings;
 use super::{Screen, StartLevel};

@@ -3,6 +3,7 @@
 //! these systems turn input into move requests and the engine's answers into
 //! entities, animations and messages.
 
+pub mod controls;
 pub mod hot_reload;
 pub mod hud;
 pub mod menu;
@@ -57,7 +58,7 @@ pub fn run(level: Option<PathBuf>) -> anyhow::Result<ExitCode> {
     .add_plugins(EguiPlugin::default())
     .insert_resource(ClearColor(BACKGROUND))
     .add_plugins(plugin)
-    .add_plugins((hud::plugin, menu::plugin, sound::plugin, nim_view::input_plugin));
+    .add_plugins((controls::plugin, hud::plugin, menu::plugin, sound::plugin, nim_view::input_plugin));
     if let Some(path) = level {
         app.insert_resource(StartLevel(path));
     }

@@ -165,7 +165,7 @@ pub(super) fn plugin(app: &mut App) {
 }
 
 /// Mouse and keyboard on the board; needs a window and egui.
-pub(super) fn input_plugin(app: &mut App) {
+pub fn input_plugin(app: &mut App) {
     app.add_systems(
         Update,
         (
