@@ -312,3 +312,123 @@ fn the_board_is_playable_by_keyboard_alone() {
     press(&mut app, &[KeyCode::KeyU]);
     assert_eq!(session(&app).game.piles(), &[5, 2, 7]);
 }
+
+mod mancala {
+    use super::*;
+    use tabula::app::mancala_view::{Bead, PitChoice};
+    use tabula::app::session::BoardHint;
+    use tabula::app::settings::Settings;
+    use tabula_engine::core::rng_from_seed;
+    use tabula_engine::mancala::{Capture, Mancala, MancalaLevel, Sow};
+
+    fn kalah(pits: u8, stones: u16, capture: Capture, sweep: bool) -> LevelFile {
+        LevelFile::Mancala(MancalaLevel {
+            name: "test".into(),
+            description: String::new(),
+            pits,
+            stones,
+            capture,
+            sweep,
+            move_cap: 2000,
+        })
+    }
+
+    fn board(app: &App) -> &Session<Mancala> {
+        app.world().resource::<Session<Mancala>>()
+    }
+
+    /// Beads per cell, as the board shows them.
+    fn beads(app: &mut App) -> Vec<u16> {
+        let cells = board(app).game.cells().len();
+        let mut counts = vec![0; cells];
+        for bead in app.world_mut().query::<&Bead>().iter(app.world()) {
+            counts[bead.cell] += 1;
+        }
+        counts
+    }
+
+    fn settle(app: &mut App) {
+        for _ in 0..400 {
+            frames(app, 1);
+            if app.world().resource::<tabula::app::session::BoardBusy>().0 == 0 {
+                frames(app, 1);
+                return;
+            }
+        }
+        panic!("the animation never ended");
+    }
+
+    fn sow(app: &mut App, side: u8, pit: u8) {
+        let by = board(app).game.current_player();
+        app.world_mut().write_message(RequestMove::<Mancala> { by, mv: Sow { side, pit } });
+        frames(app, 1);
+        settle(app);
+    }
+
+    #[test]
+    fn every_sowing_capture_and_sweep_ends_with_the_engines_board() {
+        let dir = temp_dir("mancala");
+        let mut app = headless(&dir);
+        app.world_mut().resource_mut::<Settings>().animation_speed = 4.0;
+        start(&mut app, kalah(6, 4, Capture::Standard, true), None, vec![seat("Ann", None), seat("Bob", None)]);
+        assert_eq!(beads(&mut app), board(&app).game.cells());
+        // Random games to the end: sowings, laps, extra turns, captures, sweep.
+        let mut rng = rng_from_seed(3);
+        let mut captures = 0;
+        for game in 0..3 {
+            if game > 0 {
+                app.world_mut().write_message(SessionRequest::Restart);
+                frames(&mut app, 3);
+            }
+            while board(&app).game.outcome().is_none() {
+                let mv = board(&app).game.random_sow(&mut rng).unwrap();
+                captures += board(&app).game.preview(mv).unwrap().captured.min(1) as u32;
+                sow(&mut app, mv.side, mv.pit);
+                assert_eq!(beads(&mut app), board(&app).game.cells(), "after {mv}");
+            }
+        }
+        assert!(captures > 0, "the games had captures");
+        let total: u16 = beads(&mut app).iter().sum();
+        assert_eq!(total, 48);
+    }
+
+    #[test]
+    fn pointing_at_a_pit_previews_an_extra_turn_and_a_refusal_changes_nothing() {
+        let dir = temp_dir("preview");
+        let mut app = headless(&dir);
+        start(&mut app, kalah(6, 4, Capture::Standard, true), None, vec![seat("Ann", None), seat("Bob", None)]);
+        *app.world_mut().resource_mut::<PitChoice>() = PitChoice { pit: 2, hover: None, keyed: true };
+        frames(&mut app, 1);
+        let hint = app.world().resource::<BoardHint>().0.clone();
+        assert!(hint.contains("lands in your store") && hint.contains("extra turn"), "{hint}");
+        let before = board(&app).game;
+        app.world_mut().write_message(RequestMove::<Mancala> { by: Player::ONE, mv: Sow { side: 1, pit: 0 } });
+        frames(&mut app, 1);
+        assert_eq!(board(&app).game, before);
+        let status = app.world().resource::<StatusLine>().text.clone();
+        assert!(status.contains("is not yours"), "{status}");
+    }
+
+    #[test]
+    fn an_agent_plays_mancala_in_the_window() {
+        let dir = temp_dir("mancala-agent");
+        let mut app = headless(&dir);
+        app.world_mut().resource_mut::<Settings>().animation_speed = 4.0;
+        app.world_mut().resource_mut::<Settings>().ai_moves_per_second = 30.0;
+        start(
+            &mut app,
+            kalah(3, 2, Capture::None, false),
+            None,
+            vec![seat("Ann", Some("solve")), seat("Bob", Some("greedy"))],
+        );
+        for _ in 0..3000 {
+            if board(&app).game.outcome().is_some() {
+                break;
+            }
+            frames(&mut app, 1);
+        }
+        assert!(board(&app).game.outcome().is_some(), "the agents finished the game");
+        settle(&mut app);
+        assert_eq!(beads(&mut app), board(&app).game.cells());
+    }
+}

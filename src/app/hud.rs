@@ -6,12 +6,14 @@ use bevy::camera::Viewport;
 use bevy::prelude::*;
 use bevy::window::PrimaryWindow;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
-use tabula_engine::Player;
+use tabula_engine::mancala::Mancala;
 use tabula_engine::nim::Nim;
 
 use super::controls::ReplayBrowser;
 use super::hot_reload::LevelWatch;
-use super::session::{BoardHint, Session, SessionGame, SessionRequest, StatusLine, Watch, replays_dir};
+use super::session::{
+    Agents, BoardHint, Session, SessionGame, SessionRequest, StatusLine, Watch, replays_dir,
+};
 use super::settings::Settings;
 use super::{BoardCamera, Screen};
 
@@ -23,7 +25,11 @@ const PANEL_WIDTH: f32 = 270.0;
 pub(super) fn plugin(app: &mut App) {
     app.add_systems(
         EguiPrimaryContextPass,
-        game_panels::<Nim>.run_if(in_state(Screen::Game).and_then(resource_exists::<Session<Nim>>)),
+        (
+            game_panels::<Nim>.run_if(resource_exists::<Session<Nim>>),
+            game_panels::<Mancala>.run_if(resource_exists::<Session<Mancala>>),
+        )
+            .run_if(in_state(Screen::Game)),
     )
     .add_systems(OnEnter(Screen::Menu), full_viewport)
     .add_systems(EguiPrimaryContextPass, (scale_text, replay_browser));
@@ -51,6 +57,7 @@ pub fn root_ui(ctx: &egui::Context) -> egui::Ui {
 fn game_panels<G: SessionGame>(
     mut contexts: EguiContexts,
     session: Res<Session<G>>,
+    agents: Option<Res<Agents<G>>>,
     mut watch: ResMut<Watch>,
     mut settings: ResMut<Settings>,
     status: Res<StatusLine>,
@@ -107,6 +114,17 @@ fn game_panels<G: SessionGame>(
                 ));
             }
         });
+        let notes = agents.map(|a| a.notes()).unwrap_or_default();
+        if notes.iter().any(Option::is_some) {
+            ui.horizontal_wrapped(|ui| {
+                for (i, note) in notes.iter().enumerate() {
+                    if let Some(note) = note {
+                        let who = format!("{}: {note}", session.seats[i].name);
+                        ui.label(egui::RichText::new(who).color(SEAT_COLORS[i % 2]).weak());
+                    }
+                }
+            });
+        }
         ui.add_space(4.0);
     });
 
@@ -221,11 +239,8 @@ fn controls_help<G: SessionGame>(session: &Session<G>) -> String {
     if session.replay {
         return "Replay: Space play/pause · . step forward · , step back · Esc menu".into();
     }
-    let human = (0..session.seats.len()).any(|i| session.is_human(Player(i as u8)));
-    if human {
-        "Click a stone to choose it and every stone to its right; click again or press Enter to take. \
-         Keys: Up/Down pile · Left/Right or digits count · Enter take · U undo · R redo · M mute · Esc menu"
-            .into()
+    if session.has_human() {
+        format!("{} · U undo · R redo · M mute · Esc menu", G::CONTROLS)
     } else {
         "Watching: Space pause · . step · +/- speed · U undo · Ctrl+S save replay · Esc menu".into()
     }

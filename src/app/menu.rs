@@ -10,6 +10,7 @@ use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 use tabula_engine::core::agent::AgentInfo;
 use tabula_engine::core::{AgentRegistry, AgentSpec};
 use tabula_engine::level::{self, GameKind, LevelFile};
+use tabula_engine::mancala::Mancala;
 use tabula_engine::nim::Nim;
 
 use super::controls::ReplayBrowser;
@@ -47,7 +48,10 @@ impl Default for Menu {
             game: GameKind::Nim,
             levels: Vec::new(),
             selected: 0,
-            seats: [SeatChoice { agent: None, strength: 1.0 }, SeatChoice { agent: Some(1), strength: 1.0 }],
+            seats: [
+                SeatChoice { agent: None, strength: 1.0 },
+                SeatChoice { agent: default_opponent(GameKind::Nim), strength: 1.0 },
+            ],
         };
         menu.scan();
         menu
@@ -58,8 +62,19 @@ impl Default for Menu {
 pub fn agents_of(game: GameKind) -> &'static [AgentInfo] {
     match game {
         GameKind::Nim => Nim::agents(),
+        GameKind::Mancala => Mancala::agents(),
         _ => &[],
     }
+}
+
+/// Where the game's default opponent is in `agents_of`.
+pub fn default_opponent(game: GameKind) -> Option<usize> {
+    let name = match game {
+        GameKind::Nim => Nim::default_opponent(),
+        GameKind::Mancala => Mancala::default_opponent(),
+        _ => return None,
+    };
+    agents_of(game).iter().position(|a| a.name == name)
 }
 
 /// `$TABULA_LEVELS`, else `./levels`, else the levels beside the sources.
@@ -112,14 +127,31 @@ impl Menu {
         })
     }
 
+    /// Shows another game: its levels, you against its default opponent.
+    pub fn switch_game(&mut self, game: GameKind) {
+        self.game = game;
+        self.selected = 0;
+        self.scan();
+        self.seats[0] = SeatChoice { agent: None, strength: 1.0 };
+        self.seats[1] = SeatChoice { agent: None, strength: 1.0 };
+        self.set_agent(1, default_opponent(game));
+    }
+
+    /// Puts an agent (or a human, `None`) in a seat at its default strength.
+    fn set_agent(&mut self, seat: usize, agent: Option<usize>) {
+        let strength =
+            agent.and_then(|i| agents_of(self.game).get(i)).and_then(|a| a.param).map_or(1.0, |p| p.default);
+        self.seats[seat] = SeatChoice { agent, strength };
+    }
+
     fn cycle_seat(&mut self, seat: usize) {
         let n = agents_of(self.game).len();
-        let choice = &mut self.seats[seat];
-        choice.agent = match choice.agent {
+        let next = match self.seats[seat].agent {
             None if n > 0 => Some(0),
             Some(i) if i + 1 < n => Some(i + 1),
             _ => None,
         };
+        self.set_agent(seat, next);
     }
 }
 
@@ -175,7 +207,7 @@ fn start_level_from_command_line(
             let seats = (0..2)
                 .map(|i| SeatSetup {
                     name: settings.names[i].clone(),
-                    controller: match (i, agents.last()) {
+                    controller: match (i, default_opponent(level.kind()).map(|a| &agents[a])) {
                         (1, Some(info)) => Controller::Agent(AgentSpec::new(info.name, None)),
                         _ => Controller::Human,
                     },
@@ -257,9 +289,7 @@ fn games_column(ui: &mut egui::Ui, menu: &mut Menu) {
             format!("{} (not built yet)", game.title())
         };
         if ui.selectable_label(menu.game == game, text).clicked() && menu.game != game {
-            menu.game = game;
-            menu.selected = 0;
-            menu.scan();
+            menu.switch_game(game);
         }
     }
     if !menu.game.is_playable() {
@@ -301,6 +331,11 @@ fn levels_column(ui: &mut egui::Ui, menu: &mut Menu) {
                 ui.label(format!("Piles: {:?}", l.piles));
                 ui.label(l.ending.describe());
             }
+            Ok(LevelFile::Mancala(l)) => {
+                ui.label(&l.description);
+                ui.label(format!("{} pits a side, {} stones each", l.pits, l.stones));
+                ui.label(super::mancala_view::rules_line(l.capture, l.sweep));
+            }
             Err(e) => {
                 ui.label(egui::RichText::new(e).color(egui::Color32::from_rgb(255, 110, 100)));
             }
@@ -318,14 +353,19 @@ fn seats_column(ui: &mut egui::Ui, menu: &mut Menu, settings: &mut Settings) {
                 ui.label(format!("Player {}", seat + 1));
                 ui.add(egui::TextEdit::singleline(&mut settings.names[seat]).desired_width(120.0));
             });
-            let choice = &mut menu.seats[seat];
-            let current = choice.agent.and_then(|i| agents.get(i)).map_or("Human", |a| a.name);
+            let before = menu.seats[seat].agent;
+            let mut picked = before;
+            let current = before.and_then(|i| agents.get(i)).map_or("Human", |a| a.name);
             egui::ComboBox::from_id_salt(("seat", seat)).selected_text(current).show_ui(ui, |ui| {
-                ui.selectable_value(&mut choice.agent, None, "Human");
+                ui.selectable_value(&mut picked, None, "Human");
                 for (i, info) in agents.iter().enumerate() {
-                    ui.selectable_value(&mut choice.agent, Some(i), info.name).on_hover_text(info.about);
+                    ui.selectable_value(&mut picked, Some(i), info.name).on_hover_text(info.about);
                 }
             });
+            if picked != before {
+                menu.set_agent(seat, picked);
+            }
+            let choice = &mut menu.seats[seat];
             if let Some(info) = choice.agent.and_then(|i| agents.get(i)) {
                 ui.label(egui::RichText::new(info.about).weak());
                 if let Some(p) = info.param {
@@ -357,9 +397,7 @@ fn menu_keys(
         None
     };
     if let Some(step) = step_game {
-        menu.game = games[(at + step) % games.len()];
-        menu.selected = 0;
-        menu.scan();
+        menu.switch_game(games[(at + step) % games.len()]);
     }
     let n = menu.levels.len().max(1);
     if pressed(KeyCode::ArrowDown) {
@@ -404,7 +442,7 @@ mod tests {
     #[test]
     fn strength_is_written_only_when_it_differs() {
         let mut menu = Menu::default();
-        menu.seats[1] = SeatChoice { agent: Some(1), strength: 1.0 };
+        assert_eq!(menu.seats[1], SeatChoice { agent: Some(1), strength: 1.0 }, "optimal by default");
         assert_eq!(menu.controller(1), Controller::Agent(AgentSpec::new("optimal", None)));
         menu.seats[1].strength = 0.3;
         assert_eq!(menu.controller(1), Controller::Agent(AgentSpec::new("optimal", Some("0.3"))));
@@ -419,5 +457,21 @@ mod tests {
         let menu = Menu { game: GameKind::Robots, ..Menu::default() };
         let err = menu.plan(&Settings::default()).unwrap_err();
         assert!(err.contains("not built yet"), "{err}");
+    }
+}
+
+#[cfg(test)]
+mod switch_tests {
+    use super::*;
+
+    #[test]
+    fn switching_games_resets_seats_to_the_default_opponent_at_its_default_strength() {
+        let mut menu = Menu::default();
+        menu.switch_game(GameKind::Mancala);
+        assert!(menu.levels.len() >= 5);
+        assert_eq!(menu.controller(0), Controller::Human);
+        assert_eq!(menu.controller(1), Controller::Agent(AgentSpec::new("minimax", None)));
+        menu.seats[1].strength = 4.0;
+        assert_eq!(menu.controller(1), Controller::Agent(AgentSpec::new("minimax", Some("4"))));
     }
 }

@@ -6,6 +6,7 @@
 pub mod controls;
 pub mod hot_reload;
 pub mod hud;
+pub mod mancala_view;
 pub mod menu;
 pub mod nim_view;
 pub mod session;
@@ -58,7 +59,14 @@ pub fn run(level: Option<PathBuf>) -> anyhow::Result<ExitCode> {
     .add_plugins(EguiPlugin::default())
     .insert_resource(ClearColor(BACKGROUND))
     .add_plugins(plugin)
-    .add_plugins((controls::plugin, hud::plugin, menu::plugin, sound::plugin, nim_view::input_plugin));
+    .add_plugins((
+        controls::plugin,
+        hud::plugin,
+        menu::plugin,
+        sound::plugin,
+        nim_view::input_plugin,
+        mancala_view::input_plugin,
+    ));
     if let Some(path) = level {
         app.insert_resource(StartLevel(path));
     }
@@ -79,6 +87,7 @@ pub fn plugin(app: &mut App) {
         settings::plugin,
         session::plugin,
         nim_view::plugin,
+        mancala_view::plugin,
         hot_reload::plugin,
     ));
 }

@@ -142,8 +142,9 @@ pub fn board_projection() -> Projection {
     })
 }
 
+/// The shaded stone every board uses, tinted per stone.
 #[derive(Resource)]
-struct StoneTexture(Handle<Image>);
+pub struct StoneTexture(pub Handle<Image>);
 
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<NimChoice>()

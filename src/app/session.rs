@@ -12,6 +12,7 @@ use bevy::tasks::{AsyncComputeTaskPool, Task, block_on, poll_once};
 use tabula_engine::core::replay::{self, LevelSource, Replay, Seat};
 use tabula_engine::core::{Agent, AgentRegistry, AgentSpec, GameRng, derive_seed, rng_from_seed};
 use tabula_engine::level::{GameKind, LevelFile};
+use tabula_engine::mancala::Mancala;
 use tabula_engine::nim::Nim;
 use tabula_engine::{Game, Outcome, Player};
 
@@ -30,6 +31,12 @@ pub trait SessionGame: AgentRegistry {
     fn rules_text(&self) -> String;
     /// Why the game ended, with the seats' names.
     fn outcome_text(&self, names: &[String]) -> String;
+    /// How a human plays this board, for the help line.
+    const CONTROLS: &'static str;
+    /// What a move did beyond the move itself ("extra turn"), if anything.
+    fn effect_note(_effects: &Self::Effects) -> Option<String> {
+        None
+    }
 }
 
 /// Who plays a seat.
@@ -171,6 +178,17 @@ pub struct Agents<G: Game> {
     cooldown: f32,
 }
 
+impl<G: Game> Agents<G> {
+    /// Each seat's agent's note on its last choice (none for humans, or while
+    /// the agent is thinking).
+    pub fn notes(&self) -> Vec<Option<String>> {
+        self.seats
+            .iter()
+            .map(|seat| seat.as_ref().and_then(|a| a.try_lock().ok()).and_then(|a| a.note()))
+            .collect()
+    }
+}
+
 /// Watching controls.
 #[derive(Resource, Debug, Default)]
 pub struct Watch {
@@ -265,7 +283,7 @@ pub(super) fn plugin(app: &mut App) {
         .add_systems(Update, handle_requests.in_set(SessionSet::Requests))
         .add_systems(OnEnter(Screen::Menu), end_sessions)
         .configure_sets(Update, (SessionSet::Requests, SessionSet::Moves, SessionSet::View).chain())
-        .add_plugins(game_plugin::<Nim>);
+        .add_plugins((game_plugin::<Nim>, game_plugin::<Mancala>));
 }
 
 /// Order within a frame: requests, then moves, then what the view does.
@@ -290,12 +308,15 @@ fn game_plugin<G: SessionGame>(app: &mut App) {
 fn end_sessions(mut commands: Commands) {
     commands.remove_resource::<Session<Nim>>();
     commands.remove_resource::<Agents<Nim>>();
+    commands.remove_resource::<Session<Mancala>>();
+    commands.remove_resource::<Agents<Mancala>>();
 }
 
 /// Starts a session on `plan`, replacing any running one.
 pub fn begin(world: &mut World, plan: SessionPlan) -> Result<(), String> {
     match plan.level.kind() {
         GameKind::Nim => begin_game::<Nim>(world, plan),
+        GameKind::Mancala => begin_game::<Mancala>(world, plan),
         other => Err(format!("{} is not built yet", other.title())),
     }
 }
@@ -307,6 +328,9 @@ fn begin_game<G: SessionGame>(world: &mut World, plan: SessionPlan) -> Result<()
         None => Vec::new(),
     };
     let session = Session::<G>::new(&plan, level, replay_moves)?;
+    // Only one game's session at a time.
+    world.remove_resource::<Session<Nim>>();
+    world.remove_resource::<Session<Mancala>>();
     let mut seats = Vec::new();
     for seat in &session.seats {
         seats.push(match &seat.controller {
@@ -555,7 +579,8 @@ fn apply_moves<G: SessionGame>(
                     session.redo.clear();
                 }
                 session.moves.push(mv);
-                status.info(format!("{}: {}", session.name_of(by), mv));
+                let note = G::effect_note(&effects).map(|n| format!(" ({n})")).unwrap_or_default();
+                status.info(format!("{}: {mv}{note}", session.name_of(by)));
                 applied.write(MoveApplied { by, mv, effects });
                 if let Some(outcome) = session.game.outcome() {
                     let text = session.game.outcome_text(&session.names());
@@ -573,10 +598,13 @@ fn apply_moves<G: SessionGame>(
 
 impl SessionGame for Nim {
     const KIND: GameKind = GameKind::Nim;
+    const CONTROLS: &'static str = "Click a stone to choose it and every stone to its right; click again or press Enter to take. \
+        Keys: Up/Down pile · Left/Right or digits count · Enter take";
 
     fn level_of(file: &LevelFile) -> Option<&Self::Level> {
         match file {
             LevelFile::Nim(l) => Some(l),
+            _ => None,
         }
     }
 
@@ -606,4 +634,52 @@ impl SessionGame for Nim {
 /// How long an animation of `base` seconds lasts at the chosen speed.
 pub fn animation_time(settings: &Settings, base: f32) -> Duration {
     Duration::from_secs_f32(base / settings.animation_speed)
+}
+
+impl SessionGame for Mancala {
+    const KIND: GameKind = GameKind::Mancala;
+    const CONTROLS: &'static str = "Hover one of your pits to see where its last stone lands; click to sow. Keys: Left/Right or digits pit · Enter sow";
+
+    fn level_of(file: &LevelFile) -> Option<&Self::Level> {
+        match file {
+            LevelFile::Mancala(l) => Some(l),
+            _ => None,
+        }
+    }
+
+    fn wrap_level(level: Self::Level) -> LevelFile {
+        LevelFile::Mancala(level)
+    }
+
+    fn rules_text(&self) -> String {
+        super::mancala_view::rules_line(self.capture_rule(), self.sweeps())
+    }
+
+    fn effect_note(fx: &Self::Effects) -> Option<String> {
+        let mut notes = Vec::new();
+        if fx.extra_turn {
+            notes.push("extra turn".to_owned());
+        }
+        if fx.captured > 0 {
+            notes.push(format!("captured {}", fx.captured));
+        }
+        if fx.swept {
+            notes.push("the rest swept to the stores".to_owned());
+        }
+        (!notes.is_empty()).then(|| notes.join(", "))
+    }
+
+    fn outcome_text(&self, names: &[String]) -> String {
+        let name = |p: Player| names.get(p.index()).cloned().unwrap_or_else(|| p.to_string());
+        let (a, b) = (self.store(Player::ONE), self.store(Player::TWO));
+        match self.outcome() {
+            Some(Outcome::Win(p)) => {
+                let (w, l) = if p == Player::ONE { (a, b) } else { (b, a) };
+                format!("{} wins, {w} stones to {l}", name(p))
+            }
+            Some(Outcome::Draw) if a == b => format!("A draw, {a} stones each"),
+            Some(Outcome::Draw) => format!("A draw: the move cap was reached at {a} to {b}"),
+            None => String::new(),
+        }
+    }
 }

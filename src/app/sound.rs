@@ -5,6 +5,7 @@ use std::f32::consts::TAU;
 
 use bevy::audio::{AudioSource, Volume};
 use bevy::prelude::*;
+use tabula_engine::mancala::Mancala;
 use tabula_engine::nim::Nim;
 
 use super::session::{GameEnded, MoveApplied, MoveRefused, SessionSet};
@@ -20,8 +21,12 @@ struct Sounds {
 }
 
 pub(super) fn plugin(app: &mut App) {
-    app.add_systems(Startup, make_sounds)
-        .add_systems(Update, play_sounds::<Nim>.in_set(SessionSet::View).run_if(resource_exists::<Sounds>));
+    app.add_systems(Startup, make_sounds).add_systems(
+        Update,
+        (play_sounds::<Nim>, play_sounds::<Mancala>)
+            .in_set(SessionSet::View)
+            .run_if(resource_exists::<Sounds>),
+    );
 }
 
 fn make_sounds(mut commands: Commands, mut sources: ResMut<Assets<AudioSource>>) {

@@ -10,6 +10,7 @@ use crate::core::replay::{self, Replay, ReplayError};
 use crate::core::runner::{GameRecord, MatchConfig, MatchError, MatchSummary, run_match};
 use crate::core::{AgentRegistry, AgentSpec, Game, Outcome, perft::perft};
 use crate::level::LevelFile;
+use crate::mancala::Mancala;
 use crate::nim::Nim;
 
 /// One game of a match, with the moves as JSON so callers need not know the
@@ -59,12 +60,14 @@ pub fn play_match(
     }
     match level {
         LevelFile::Nim(l) => go::<Nim>(l, agents, config, sink, progress),
+        LevelFile::Mancala(l) => go::<Mancala>(l, agents, config, sink, progress),
     }
 }
 
 pub fn perft_level(level: &LevelFile, depth: u32) -> u64 {
     match level {
         LevelFile::Nim(l) => perft(&Nim::new(l, 0).expect("validated level"), depth),
+        LevelFile::Mancala(l) => perft(&Mancala::new(l, 0).expect("validated level"), depth),
     }
 }
 
@@ -94,6 +97,17 @@ pub fn replay_file(
         LevelFile::Nim(l) => {
             let replay: Replay<<Nim as Game>::Move> = replay::parse(&text, &file)?;
             step_through::<Nim>(&l, &replay, each, |nim| serde_json::json!({ "piles": nim.piles() }))
+        }
+        LevelFile::Mancala(l) => {
+            let replay: Replay<<Mancala as Game>::Move> = replay::parse(&text, &file)?;
+            step_through::<Mancala>(&l, &replay, each, |m| {
+                let n = m.pits();
+                let cells = m.cells();
+                serde_json::json!({
+                    "pits": [&cells[..n], &cells[n + 1..2 * n + 1]],
+                    "stores": [cells[n], cells[2 * n + 1]],
+                })
+            })
         }
     }
 }

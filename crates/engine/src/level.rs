@@ -8,6 +8,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::core::Game;
 use crate::core::replay::ReplayError;
+use crate::mancala::{Mancala, MancalaLevel};
 use crate::nim::{Nim, NimLevel};
 
 /// Any game's level. In a file the variant is written like a struct:
@@ -15,6 +16,7 @@ use crate::nim::{Nim, NimLevel};
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub enum LevelFile {
     Nim(NimLevel),
+    Mancala(MancalaLevel),
 }
 
 /// The games tabula knows, for menus and level folders.
@@ -50,7 +52,7 @@ impl GameKind {
     }
 
     pub fn is_playable(self) -> bool {
-        matches!(self, GameKind::Nim)
+        matches!(self, GameKind::Nim | GameKind::Mancala)
     }
 }
 
@@ -58,12 +60,14 @@ impl LevelFile {
     pub fn kind(&self) -> GameKind {
         match self {
             LevelFile::Nim(_) => GameKind::Nim,
+            LevelFile::Mancala(_) => GameKind::Mancala,
         }
     }
 
     pub fn name(&self) -> &str {
         match self {
             LevelFile::Nim(l) => &l.name,
+            LevelFile::Mancala(l) => &l.name,
         }
     }
 
@@ -71,6 +75,7 @@ impl LevelFile {
     pub fn validate(&self) -> Result<(), String> {
         match self {
             LevelFile::Nim(l) => Nim::new(l, 0).map(drop).map_err(|e| e.0),
+            LevelFile::Mancala(l) => Mancala::new(l, 0).map(drop).map_err(|e| e.0),
         }
     }
 }
@@ -204,6 +209,6 @@ mod tests {
                 }
             }
         }
-        assert!(count >= 5, "found only {count} levels");
+        assert!(count >= 10, "found only {count} levels");
     }
 }

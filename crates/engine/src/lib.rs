@@ -5,6 +5,7 @@
 pub mod core;
 pub mod games;
 pub mod level;
+pub mod mancala;
 pub mod nim;
 
 pub use crate::core::{Game, Outcome, Player, PlayerView};

@@ -10,6 +10,12 @@ use super::{Game, GameRng, PlayerView};
 pub trait Agent<G: Game>: Send {
     /// The move to play, or `None` when there is no legal move.
     fn choose(&mut self, view: &G::View<'_>, rng: &mut GameRng) -> Option<G::Move>;
+
+    /// What the agent found out about its last choice (a searched depth, a
+    /// proven value), for the window and logs.
+    fn note(&self) -> Option<String> {
+        None
+    }
 }
 
 /// An agent named as on the command line: `random`, `optimal`, `optimal:0.3`.
@@ -104,6 +110,10 @@ pub struct ParamInfo {
 /// The agents a game offers.
 pub trait AgentRegistry: Game {
     fn agents() -> &'static [AgentInfo];
+    /// The agent a player meets by default: the strongest that answers quickly.
+    fn default_opponent() -> &'static str {
+        "random"
+    }
     fn build_agent(spec: &AgentSpec) -> Result<Box<dyn Agent<Self>>, AgentError>;
 
     /// Builds an agent from text such as `optimal:0.3`.

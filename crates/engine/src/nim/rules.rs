@@ -207,6 +207,10 @@ impl AgentRegistry for Nim {
         AGENTS
     }
 
+    fn default_opponent() -> &'static str {
+        "optimal"
+    }
+
     fn build_agent(spec: &AgentSpec) -> Result<Box<dyn Agent<Nim>>, AgentError> {
         match spec.name.as_str() {
             "random" => {

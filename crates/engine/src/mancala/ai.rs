@@ -1,0 +1,668 @@
+//! Mancala's agents: `greedy`, `minimax` (alpha-beta with iterative
+//! deepening, a transposition table and move ordering, depth or time), `mcts`
+//! (UCT with random playouts) and `solve` (exact play, with the proven value,
+//! on boards small enough).
+
+use std::time::{Duration, Instant};
+
+use rand::Rng;
+
+use super::rules::{Mancala, Sow};
+use crate::core::agent::{Agent, AgentError, AgentInfo, AgentRegistry, AgentSpec, ParamInfo, RANDOM_INFO};
+use crate::core::{Game, GameRng, Outcome, Player};
+
+/// A won game scores beyond any store difference.
+const WIN: i32 = 100_000;
+const TT_BITS: u32 = 18;
+pub const DEFAULT_DEPTH: u32 = 9;
+pub const DEFAULT_PLAYOUTS: u32 = 2000;
+/// Nodes `solve` may search before it admits a board is too large.
+const SOLVE_NODES: u64 = 30_000_000;
+
+struct Random;
+
+impl Agent<Mancala> for Random {
+    fn choose(&mut self, view: &&Mancala, rng: &mut GameRng) -> Option<Sow> {
+        view.random_sow(rng)
+    }
+}
+
+/// The move that puts the most stones in the mover's store at once; ties go
+/// to a random one of them.
+pub struct Greedy;
+
+impl Agent<Mancala> for Greedy {
+    fn choose(&mut self, view: &&Mancala, rng: &mut GameRng) -> Option<Sow> {
+        let board: &Mancala = view;
+        let me = board.current_player();
+        let mut moves = Vec::new();
+        board.legal_moves(&mut moves);
+        let gain = |mv: &Sow| {
+            let mut next = *board;
+            next.apply(*mv).expect("legal");
+            next.store(me) as i32 - board.store(me) as i32
+        };
+        let best = moves.iter().map(gain).max()?;
+        let top: Vec<Sow> = moves.into_iter().filter(|m| gain(m) == best).collect();
+        Some(top[rng.random_range(0..top.len())])
+    }
+}
+
+/// The value of a position for the player to move: the store difference,
+/// or a win or loss beyond it once the game is over.
+fn evaluate(board: &Mancala) -> i32 {
+    let me = board.current_player();
+    let diff = board.store(me) as i32 - board.store(me.next(2)) as i32;
+    match board.outcome() {
+        None | Some(Outcome::Draw) => diff,
+        Some(Outcome::Win(p)) if p == me => WIN + diff,
+        Some(Outcome::Win(_)) => -WIN + diff,
+    }
+}
+
+fn hash(board: &Mancala) -> u64 {
+    // FxHash-style mixing of the cells and the player to move.
+    let mut h: u64 = board.current_player().0 as u64 + 1;
+    for &c in board.cells() {
+        h = (h.rotate_left(5) ^ c as u64).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+    h
+}
+
+#[derive(Clone, Copy, Default)]
+struct Entry {
+    key: u64,
+    value: i32,
+    depth: u8,
+    /// 0 exact, 1 lower bound, 2 upper bound.
+    bound: u8,
+    /// The subtree was searched to the end of every line: exact at any depth.
+    complete: bool,
+    best: u8,
+}
+
+/// Alpha-beta search shared by `minimax` and `solve`.
+struct Search {
+    table: Vec<Entry>,
+    nodes: u64,
+    deadline: Option<Instant>,
+    node_limit: u64,
+    aborted: bool,
+}
+
+struct Found {
+    value: i32,
+    complete: bool,
+}
+
+impl Search {
+    fn new() -> Search {
+        Search {
+            table: vec![Entry::default(); 1 << TT_BITS],
+            nodes: 0,
+            deadline: None,
+            node_limit: u64::MAX,
+            aborted: false,
+        }
+    }
+
+    fn out_of_time(&mut self) -> bool {
+        if self.nodes >= self.node_limit {
+            self.aborted = true;
+        }
+        if self.nodes & 1023 == 0 && self.deadline.is_some_and(|d| Instant::now() >= d) {
+            self.aborted = true;
+        }
+        self.aborted
+    }
+
+    /// Moves, best first: the table's move, then extra turns, then captures,
+    /// then the pits nearest the store.
+    fn ordered(&self, board: &Mancala, table_best: Option<u8>) -> ([Sow; 16], usize) {
+        let mut moves = Vec::with_capacity(16);
+        board.legal_moves(&mut moves);
+        let n = board.pits();
+        let me = board.current_player();
+        let mut keyed: [(i32, Sow); 16] = [(0, Sow { side: 0, pit: 0 }); 16];
+        for (i, &mv) in moves.iter().enumerate() {
+            let cell = board.pit_cell(mv.side, mv.pit);
+            let stones = board.cells()[cell] as usize;
+            let to_store = n - mv.pit as usize;
+            let mut key = mv.pit as i32;
+            if stones == to_store {
+                key += 1000;
+            } else if stones < to_store {
+                let last = cell + stones;
+                if board.cells()[last] == 0 && board.cells()[board.opposite(last)] > 0 {
+                    key += 500;
+                }
+            }
+            if table_best == Some(mv.pit) {
+                key += 10_000;
+            }
+            keyed[i] = (key, mv);
+        }
+        let count = moves.len();
+        keyed[..count].sort_by_key(|(k, _)| -k);
+        let mut out = [Sow { side: me.0, pit: 0 }; 16];
+        for i in 0..count {
+            out[i] = keyed[i].1;
+        }
+        (out, count)
+    }
+
+    fn search(&mut self, board: &Mancala, depth: u32, mut alpha: i32, beta: i32) -> Found {
+        self.nodes += 1;
+        if board.outcome().is_some() {
+            return Found { value: evaluate(board), complete: true };
+        }
+        if depth == 0 {
+            return Found { value: evaluate(board), complete: false };
+        }
+        if self.out_of_time() {
+            return Found { value: 0, complete: false };
+        }
+        let key = hash(board);
+        let slot = (key >> (64 - TT_BITS)) as usize;
+        let entry = self.table[slot];
+        let mut table_best = None;
+        if entry.key == key {
+            table_best = Some(entry.best);
+            if entry.complete || entry.depth as u32 >= depth {
+                let usable = match entry.bound {
+                    0 => true,
+                    1 => entry.value >= beta,
+                    _ => entry.value <= alpha,
+                };
+                if usable {
+                    return Found { value: entry.value, complete: entry.complete };
+                }
+            }
+        }
+        let alpha_start = alpha;
+        let (moves, count) = self.ordered(board, table_best);
+        let mut best = Found { value: i32::MIN, complete: true };
+        let mut best_pit = moves[0].pit;
+        for &mv in &moves[..count] {
+            let mut child = *board;
+            child.apply(mv).expect("legal move");
+            let found = if child.current_player() == board.current_player() && child.outcome().is_none() {
+                self.search(&child, depth - 1, alpha, beta)
+            } else {
+                let f = self.search(&child, depth - 1, -beta, -alpha);
+                // The child's value is for whoever moves there.
+                let same = child.current_player() == board.current_player();
+                Found { value: if same { f.value } else { -f.value }, complete: f.complete }
+            };
+            if self.aborted {
+                return Found { value: 0, complete: false };
+            }
+            best.complete &= found.complete;
+            if found.value > best.value {
+                best.value = found.value;
+                best_pit = mv.pit;
+            }
+            alpha = alpha.max(found.value);
+            if alpha >= beta {
+                break;
+            }
+        }
+        let bound = if best.value <= alpha_start {
+            2
+        } else if best.value >= beta {
+            1
+        } else {
+            0
+        };
+        // "Complete" means no line stopped at the depth horizon; whether the
+        // value is exact or a bound is the entry's `bound`.
+        let complete = best.complete;
+        self.table[slot] =
+            Entry { key, value: best.value, depth: depth.min(255) as u8, bound, complete, best: best_pit };
+        Found { value: best.value, complete }
+    }
+
+    /// Iterative deepening from 1 to `max_depth`; the best move of the last
+    /// finished iteration, its value and depth, and whether it is proven.
+    fn best_move(&mut self, board: &Mancala, max_depth: u32) -> Option<(Sow, i32, u32, bool)> {
+        let mut result = None;
+        self.aborted = false;
+        self.nodes = 0;
+        for depth in 1..=max_depth {
+            let (moves, count) = self.ordered(board, result.map(|(m, _, _, _): (Sow, i32, u32, bool)| m.pit));
+            if count == 0 {
+                return None;
+            }
+            let mut alpha = -i32::MAX;
+            let mut best: Option<(Sow, i32)> = None;
+            let mut complete = true;
+            for &mv in &moves[..count] {
+                let mut child = *board;
+                child.apply(mv).expect("legal move");
+                let same = child.current_player() == board.current_player();
+                let f = if same && child.outcome().is_none() {
+                    self.search(&child, depth - 1, alpha, i32::MAX)
+                } else {
+                    let f = self.search(&child, depth - 1, -i32::MAX, -alpha);
+                    Found { value: if same { f.value } else { -f.value }, complete: f.complete }
+                };
+                if self.aborted {
+                    break;
+                }
+                complete &= f.complete;
+                if best.is_none_or(|(_, v)| f.value > v) {
+                    best = Some((mv, f.value));
+                    alpha = f.value;
+                }
+            }
+            if self.aborted {
+                break;
+            }
+            let (mv, value) = best.expect("there were moves");
+            result = Some((mv, value, depth, complete));
+            if complete {
+                break;
+            }
+        }
+        result
+    }
+}
+
+/// `minimax:D` searches D plies; `minimax:500ms` or `minimax:2s` searches as
+/// deep as it can in that time.
+pub struct Minimax {
+    depth: u32,
+    budget: Option<Duration>,
+    search: Search,
+    note: Option<String>,
+}
+
+impl Agent<Mancala> for Minimax {
+    fn choose(&mut self, view: &&Mancala, _rng: &mut GameRng) -> Option<Sow> {
+        self.search.deadline = self.budget.map(|b| Instant::now() + b);
+        let max_depth = if self.budget.is_some() { 64 } else { self.depth };
+        let (mv, value, depth, proven) = self.search.best_move(view, max_depth)?;
+        let proven = if proven { ", proven" } else { "" };
+        self.note = Some(format!("depth {depth}, value {value:+}{proven}"));
+        Some(mv)
+    }
+
+    fn note(&self) -> Option<String> {
+        self.note.clone()
+    }
+}
+
+/// Exact play: searches to the end of every line. On a board too large for
+/// that it plays the deepest move it found and says so.
+pub struct Solve {
+    search: Search,
+    note: Option<String>,
+}
+
+impl Agent<Mancala> for Solve {
+    fn choose(&mut self, view: &&Mancala, _rng: &mut GameRng) -> Option<Sow> {
+        let board: &Mancala = view;
+        self.search.node_limit = SOLVE_NODES;
+        self.search.deadline = None;
+        let (mv, value, depth, proven) = self.search.best_move(board, 255)?;
+        let who = board.current_player();
+        self.note = Some(if proven {
+            describe_proof(who, value)
+        } else {
+            format!("not proven: the board is too large; best found at depth {depth}, value {value:+}")
+        });
+        Some(mv)
+    }
+
+    fn note(&self) -> Option<String> {
+        self.note.clone()
+    }
+}
+
+/// "Player 1 wins by 4", from a proven value for the player to move.
+fn describe_proof(to_move: Player, value: i32) -> String {
+    let margin = |v: i32| if v.abs() >= WIN / 2 { v.abs() - WIN } else { v.abs() };
+    match value {
+        v if v > WIN / 2 => format!("proven: {to_move} wins by {}", margin(v)),
+        v if v < -WIN / 2 => format!("proven: {to_move} loses by {}", margin(-v)),
+        _ => "proven: a draw with best play".into(),
+    }
+}
+
+/// The value of the start of `level` with best play, for the player to move,
+/// if it can be proven within the solver's budget.
+pub fn solve_value(board: &Mancala) -> Option<i32> {
+    let mut search = Search::new();
+    search.node_limit = SOLVE_NODES;
+    let (_, value, _, proven) = search.best_move(board, 255)?;
+    proven.then_some(value)
+}
+
+/// UCT: `playouts` random games per move, the tree kept from the root.
+pub struct Mcts {
+    playouts: u32,
+}
+
+struct Node {
+    mv: Option<Sow>,
+    /// Who made the move into this node.
+    by: Player,
+    visits: u32,
+    /// Sum of rewards for `by`: 1 a win, 0.5 a draw.
+    wins: f32,
+    children: Vec<usize>,
+    untried: Vec<Sow>,
+}
+
+impl Mcts {
+    fn playout(mut board: Mancala, rng: &mut GameRng) -> Option<Outcome> {
+        while board.outcome().is_none() {
+            let mv = board.random_sow(rng)?;
+            board.apply(mv).expect("legal");
+        }
+        board.outcome()
+    }
+}
+
+impl Agent<Mancala> for Mcts {
+    fn choose(&mut self, view: &&Mancala, rng: &mut GameRng) -> Option<Sow> {
+        let root_board: Mancala = **view;
+        let mut untried = Vec::new();
+        root_board.legal_moves(&mut untried);
+        if untried.is_empty() {
+            return None;
+        }
+        if untried.len() == 1 {
+            return untried.pop();
+        }
+        let mut nodes = vec![Node {
+            mv: None,
+            by: root_board.current_player().next(2),
+            visits: 0,
+            wins: 0.0,
+            children: Vec::new(),
+            untried,
+        }];
+        let mut path = Vec::new();
+        for _ in 0..self.playouts {
+            let mut board = root_board;
+            let mut at = 0;
+            path.clear();
+            path.push(0);
+            // Select by UCB1 while the node is fully expanded.
+            while nodes[at].untried.is_empty() && !nodes[at].children.is_empty() {
+                let log_n = (nodes[at].visits.max(1) as f32).ln();
+                at = *nodes[at]
+                    .children
+                    .iter()
+                    .max_by(|&&a, &&b| {
+                        let ucb = |i: usize| {
+                            let n = &nodes[i];
+                            n.wins / n.visits as f32 + 1.4 * (log_n / n.visits as f32).sqrt()
+                        };
+                        ucb(a).total_cmp(&ucb(b))
+                    })
+                    .expect("children");
+                board.apply(nodes[at].mv.expect("child move")).expect("legal");
+                path.push(at);
+            }
+            // Expand one untried move.
+            if !nodes[at].untried.is_empty() {
+                let i = rng.random_range(0..nodes[at].untried.len());
+                let mv = nodes[at].untried.swap_remove(i);
+                let by = board.current_player();
+                board.apply(mv).expect("legal");
+                let mut untried = Vec::new();
+                board.legal_moves(&mut untried);
+                nodes.push(Node { mv: Some(mv), by, visits: 0, wins: 0.0, children: Vec::new(), untried });
+                let child = nodes.len() - 1;
+                nodes[at].children.push(child);
+                at = child;
+                path.push(at);
+            }
+            let outcome = Self::playout(board, rng);
+            for &i in &path {
+                let node = &mut nodes[i];
+                node.visits += 1;
+                node.wins += match outcome {
+                    Some(Outcome::Win(p)) if p == node.by => 1.0,
+                    Some(Outcome::Draw) => 0.5,
+                    _ => 0.0,
+                };
+            }
+            let _ = at;
+        }
+        // The most visited move.
+        nodes[0].children.iter().max_by_key(|&&c| nodes[c].visits).and_then(|&c| nodes[c].mv)
+    }
+}
+
+const AGENTS: &[AgentInfo] = &[
+    RANDOM_INFO,
+    AgentInfo {
+        name: "greedy",
+        about: "the move that puts the most stones in its store at once",
+        param: None,
+    },
+    AgentInfo {
+        name: "minimax",
+        about: "alpha-beta search with a transposition table; minimax:D searches D plies, minimax:500ms or minimax:2s searches for that long",
+        param: Some(ParamInfo {
+            about: "search depth in plies",
+            min: 1.0,
+            max: 20.0,
+            default: DEFAULT_DEPTH as f64,
+        }),
+    },
+    AgentInfo {
+        name: "mcts",
+        about: "Monte Carlo tree search (UCT) with random playouts",
+        param: Some(ParamInfo {
+            about: "playouts per move",
+            min: 10.0,
+            max: 100_000.0,
+            default: DEFAULT_PLAYOUTS as f64,
+        }),
+    },
+    AgentInfo { name: "solve", about: "exact play on small boards, with the proven value", param: None },
+];
+
+/// `500ms`, `2s`, `1.5s` as a duration.
+fn parse_duration(text: &str) -> Option<Duration> {
+    let (number, scale) = if let Some(ms) = text.strip_suffix("ms") {
+        (ms, 0.001)
+    } else if let Some(s) = text.strip_suffix('s') {
+        (s, 1.0)
+    } else {
+        return None;
+    };
+    let value: f64 = number.parse().ok()?;
+    (value > 0.0 && value <= 600.0).then(|| Duration::from_secs_f64(value * scale))
+}
+
+impl AgentRegistry for Mancala {
+    fn agents() -> &'static [AgentInfo] {
+        AGENTS
+    }
+
+    fn default_opponent() -> &'static str {
+        "minimax"
+    }
+
+    fn build_agent(spec: &AgentSpec) -> Result<Box<dyn Agent<Mancala>>, AgentError> {
+        match spec.name.as_str() {
+            "random" => {
+                spec.no_param()?;
+                Ok(Box::new(Random))
+            }
+            "greedy" => {
+                spec.no_param()?;
+                Ok(Box::new(Greedy))
+            }
+            "minimax" => {
+                let budget = spec.param.as_deref().and_then(parse_duration);
+                let depth = match budget {
+                    Some(_) => DEFAULT_DEPTH,
+                    None => spec.number(DEFAULT_DEPTH as f64, (1.0, 20.0)).map_err(|_| {
+                        AgentError::BadParameter {
+                            spec: spec.to_string(),
+                            expected: "a depth from 1 to 20, or a time such as 500ms or 2s".into(),
+                        }
+                    })? as u32,
+                };
+                Ok(Box::new(Minimax { depth, budget, search: Search::new(), note: None }))
+            }
+            "mcts" => {
+                let playouts = spec.number(DEFAULT_PLAYOUTS as f64, (10.0, 100_000.0))? as u32;
+                Ok(Box::new(Mcts { playouts }))
+            }
+            "solve" => {
+                spec.no_param()?;
+                Ok(Box::new(Solve { search: Search::new(), note: None }))
+            }
+            _ => Err(Self::unknown_agent(spec)),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::rng_from_seed;
+    use crate::mancala::{Capture, MancalaLevel};
+
+    fn level(pits: u8, stones: u16, capture: Capture, sweep: bool) -> MancalaLevel {
+        MancalaLevel {
+            name: String::new(),
+            description: String::new(),
+            pits,
+            stones,
+            capture,
+            sweep,
+            move_cap: 2000,
+        }
+    }
+
+    /// Plain negamax to the end, no pruning: the reference for the solver.
+    fn brute(board: &Mancala) -> i32 {
+        if board.outcome().is_some() {
+            return evaluate(board);
+        }
+        let mut moves = Vec::new();
+        board.legal_moves(&mut moves);
+        moves
+            .into_iter()
+            .map(|mv| {
+                let mut child = *board;
+                child.apply(mv).unwrap();
+                let v = brute(&child);
+                if child.current_player() == board.current_player() { v } else { -v }
+            })
+            .max()
+            .unwrap()
+    }
+
+    #[test]
+    fn the_solver_agrees_with_brute_force_on_small_boards() {
+        for capture in [Capture::None, Capture::Standard, Capture::Empty] {
+            for sweep in [false, true] {
+                for (pits, stones) in [(2, 2), (3, 1), (3, 2), (2, 4)] {
+                    let board = Mancala::new(&level(pits, stones, capture, sweep), 0).unwrap();
+                    let exact = brute(&board);
+                    assert_eq!(solve_value(&board), Some(exact), "{pits}x{stones} {capture:?} sweep {sweep}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn the_solver_keeps_its_proven_value_through_a_game() {
+        let board = Mancala::new(&level(3, 2, Capture::None, false), 0).unwrap();
+        let value = solve_value(&board).unwrap();
+        let mut solver = Mancala::build_agent(&"solve".parse().unwrap()).unwrap();
+        let mut rng = rng_from_seed(1);
+        let mut game = board;
+        // The solver plays both sides: the outcome must match the proof.
+        while game.outcome().is_none() {
+            let mv = solver.choose(&&game, &mut rng).unwrap();
+            game.apply(mv).unwrap();
+        }
+        let diff = game.store(Player::ONE) as i32 - game.store(Player::TWO) as i32;
+        let proven_diff = if value.abs() > WIN / 2 { value - value.signum() * WIN } else { value };
+        assert_eq!(diff, proven_diff);
+        assert!(solver.note().unwrap().starts_with("proven"));
+    }
+
+    #[test]
+    fn minimax_finds_an_extra_turn_then_a_capture() {
+        // Player 1: A3 (1 stone) reaches the store for another turn; then A1
+        // (1 stone) lands in empty A2 facing 9 stones.
+        let mut board = Mancala::new(&level(3, 1, Capture::Standard, false), 0).unwrap();
+        let _ = &mut board;
+        let lvl = level(3, 1, Capture::Standard, false);
+        let mut m = Mancala::new(&lvl, 0).unwrap();
+        let mut rng = rng_from_seed(0);
+        let mut agent = Mancala::build_agent(&"minimax:4".parse().unwrap()).unwrap();
+        let first = agent.choose(&&m, &mut rng).unwrap();
+        m.apply(first).unwrap();
+        assert_eq!(first, Sow { side: 0, pit: 2 }, "the extra turn first");
+        assert!(agent.note().unwrap().starts_with("depth"));
+    }
+
+    #[test]
+    fn agents_parse_their_parameters() {
+        assert!(Mancala::build_agent(&"minimax:6".parse().unwrap()).is_ok());
+        assert!(Mancala::build_agent(&"minimax:250ms".parse().unwrap()).is_ok());
+        assert!(Mancala::build_agent(&"minimax:0".parse().unwrap()).is_err());
+        assert!(Mancala::build_agent(&"mcts:300".parse().unwrap()).is_ok());
+        assert!(Mancala::build_agent(&"mcts:5".parse().unwrap()).is_err());
+        assert!(Mancala::build_agent(&"greedy:1".parse().unwrap()).is_err());
+        assert!(Mancala::build_agent(&"optimal".parse().unwrap()).is_err());
+        assert_eq!(parse_duration("1.5s"), Some(Duration::from_millis(1500)));
+        assert_eq!(parse_duration("5m"), None);
+    }
+
+    #[test]
+    fn greedy_takes_the_biggest_gain() {
+        let lvl = level(6, 4, Capture::Standard, true);
+        let board = Mancala::new(&lvl, 0).unwrap();
+        let mut rng = rng_from_seed(0);
+        // From the start A3 to A6 each put one stone in the store; A1 and A2 none.
+        for _ in 0..50 {
+            let mv = Greedy.choose(&&board, &mut rng).unwrap();
+            assert!(mv.pit >= 2, "{mv}");
+        }
+        // A1 into empty A2 captures B2's four (five in all); A3 scores one.
+        let m = crate::mancala::rules::tests::board(
+            3,
+            &[1, 0, 1, 0, 1, 4, 1, 0],
+            Capture::Standard,
+            false,
+            Player::ONE,
+        );
+        assert_eq!(Greedy.choose(&&m, &mut rng), Some(Sow { side: 0, pit: 0 }));
+    }
+
+    #[test]
+    fn mcts_prefers_winning_moves() {
+        // Kalah(6,4) endgame-like small board: mcts should beat random clearly.
+        let lvl = level(4, 3, Capture::Standard, true);
+        let mut wins = 0;
+        for seed in 0..40u64 {
+            let mut game = Mancala::new(&lvl, 0).unwrap();
+            let mut rng = rng_from_seed(seed);
+            let mut mcts = Mcts { playouts: 300 };
+            let mcts_seat = Player((seed % 2) as u8);
+            while game.outcome().is_none() {
+                let mv = if game.current_player() == mcts_seat {
+                    mcts.choose(&&game, &mut rng).unwrap()
+                } else {
+                    game.random_sow(&mut rng).unwrap()
+                };
+                game.apply(mv).unwrap();
+            }
+            wins += (game.outcome() == Some(Outcome::Win(mcts_seat))) as u32;
+        }
+        assert!(wins >= 34, "mcts won only {wins} of 40 against random");
+    }
+}

@@ -1,0 +1,13 @@
+//! Mancala / Kalah (RULES.md section 2, seed 003): sow counter-clockwise,
+//! extra turn in your own store, captures and the final sweep as the level
+//! says.
+
+pub mod ai;
+pub mod level;
+pub mod rules;
+
+#[cfg(test)]
+mod naive;
+
+pub use level::{Capture, MancalaLevel};
+pub use rules::{Mancala, MancalaError, Sow, Sown};

@@ -1,0 +1,535 @@
+//! Mancala's state, moves and their application.
+//!
+//! The board is one array of cells: player 1's pits `0..n`, player 1's store
+//! `n`, player 2's pits `n+1..=2n`, player 2's store `2n+1`. Sowing runs up
+//! the indices (counter-clockwise) and wraps, skipping the opponent's store.
+
+use std::fmt;
+
+use rand::Rng;
+use serde::{Deserialize, Serialize};
+
+use super::level::{Capture, MancalaLevel};
+use crate::core::{Game, GameRng, Outcome, Player, RuleViolation};
+
+pub const CELLS: usize = 32;
+
+/// Sow the stones of pit `pit` (0-based from the row owner's left, in sowing
+/// order) of row `side` (0 is player 1's row). Shown as "A3", "B1".
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Sow {
+    pub side: u8,
+    pub pit: u8,
+}
+
+impl fmt::Display for Sow {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let row = if self.side == 0 { 'A' } else { 'B' };
+        write!(f, "sow pit {row}{}", self.pit as u32 + 1)
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum MancalaError {
+    #[error("there is no pit {pit} in row {row}: the rows have pits 1 to {pits}")]
+    NoSuchPit { row: char, pit: u32, pits: u8 },
+    #[error("pit {row}{pit} is not yours: you sow from row {yours}")]
+    NotYourPit { row: char, pit: u32, yours: char },
+    #[error("pit {row}{pit} is empty")]
+    EmptyPit { row: char, pit: u32 },
+    #[error("the game is over")]
+    GameOver,
+}
+
+/// What a sowing did; enough to animate it stone by stone.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Sown {
+    pub by: Player,
+    pub sow: Sow,
+    /// The cell the stones were taken from and how many there were.
+    pub from: u8,
+    pub stones: u16,
+    /// The cell of the last stone.
+    pub last: u8,
+    pub extra_turn: bool,
+    /// Stones moved to the store by a capture (the last stone included), and
+    /// the opposite cell they came from.
+    pub captured: u16,
+    pub opposite: u8,
+    /// The game ended with this move and its remaining stones were swept.
+    pub swept: bool,
+    pub ended: bool,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Mancala {
+    cells: [u16; CELLS],
+    pits: u8,
+    capture: Capture,
+    sweep: bool,
+    to_move: Player,
+    plies: u32,
+    move_cap: u32,
+    outcome: Option<Outcome>,
+}
+
+fn row_char(side: u8) -> char {
+    if side == 0 { 'A' } else { 'B' }
+}
+
+impl Mancala {
+    pub fn pits(&self) -> usize {
+        self.pits as usize
+    }
+
+    pub fn cells(&self) -> &[u16] {
+        &self.cells[..2 * self.pits as usize + 2]
+    }
+
+    /// The store cell of `player`.
+    pub fn store_cell(&self, player: Player) -> usize {
+        let n = self.pits as usize;
+        if player == Player::ONE { n } else { 2 * n + 1 }
+    }
+
+    pub fn store(&self, player: Player) -> u16 {
+        self.cells[self.store_cell(player)]
+    }
+
+    /// The cell of pit `pit` of row `side`.
+    pub fn pit_cell(&self, side: u8, pit: u8) -> usize {
+        side as usize * (self.pits as usize + 1) + pit as usize
+    }
+
+    /// The cell facing `cell` across the board.
+    pub fn opposite(&self, cell: usize) -> usize {
+        2 * self.pits as usize - cell
+    }
+
+    pub fn capture_rule(&self) -> Capture {
+        self.capture
+    }
+
+    pub fn sweeps(&self) -> bool {
+        self.sweep
+    }
+
+    pub fn plies(&self) -> u32 {
+        self.plies
+    }
+
+    /// The cell after `cell` when `player` sows (their opponent's store is
+    /// skipped).
+    pub fn next_cell(&self, cell: usize, player: Player) -> usize {
+        let cells = 2 * self.pits as usize + 2;
+        let skip = self.store_cell(player.next(2));
+        let mut next = (cell + 1) % cells;
+        if next == skip {
+            next = (next + 1) % cells;
+        }
+        next
+    }
+
+    /// Checks a sowing without performing it.
+    pub fn check(&self, sow: Sow) -> Result<usize, MancalaError> {
+        if self.outcome.is_some() {
+            return Err(MancalaError::GameOver);
+        }
+        let row = row_char(sow.side);
+        if sow.side > 1 || sow.pit >= self.pits {
+            return Err(MancalaError::NoSuchPit { row, pit: sow.pit as u32 + 1, pits: self.pits });
+        }
+        let mine = self.to_move.0;
+        if sow.side != mine {
+            return Err(MancalaError::NotYourPit { row, pit: sow.pit as u32 + 1, yours: row_char(mine) });
+        }
+        let cell = self.pit_cell(sow.side, sow.pit);
+        if self.cells[cell] == 0 {
+            return Err(MancalaError::EmptyPit { row, pit: sow.pit as u32 + 1 });
+        }
+        Ok(cell)
+    }
+
+    /// Where the last stone from `sow` would land and what it would do,
+    /// without changing anything (for the hover preview).
+    pub fn preview(&self, sow: Sow) -> Result<Sown, MancalaError> {
+        let mut copy = *self;
+        copy.apply(sow)
+    }
+
+    fn side_empty(&self, side: usize) -> bool {
+        let n = self.pits as usize;
+        let start = side * (n + 1);
+        self.cells[start..start + n].iter().all(|&c| c == 0)
+    }
+
+    /// Own non-empty pits as a bit set over pit numbers.
+    fn playable(&self) -> u32 {
+        let n = self.pits as usize;
+        let start = self.to_move.index() * (n + 1);
+        let mut bits = 0;
+        for (i, &c) in self.cells[start..start + n].iter().enumerate() {
+            bits |= ((c != 0) as u32) << i;
+        }
+        bits
+    }
+
+    /// A uniformly random legal sowing.
+    pub fn random_sow(&self, rng: &mut GameRng) -> Option<Sow> {
+        if self.outcome.is_some() {
+            return None;
+        }
+        let mut bits = self.playable();
+        let count = bits.count_ones();
+        if count == 0 {
+            return None;
+        }
+        for _ in 0..rng.random_range(0..count) {
+            bits &= bits - 1;
+        }
+        Some(Sow { side: self.to_move.0, pit: bits.trailing_zeros() as u8 })
+    }
+}
+
+impl Game for Mancala {
+    type Move = Sow;
+    type Error = MancalaError;
+    type Effects = Sown;
+    type Level = MancalaLevel;
+    type View<'a> = &'a Mancala;
+
+    const NAME: &'static str = "Mancala";
+
+    fn new(level: &MancalaLevel, _seed: u64) -> Result<Mancala, RuleViolation> {
+        level.check().map_err(RuleViolation)?;
+        let n = level.pits as usize;
+        let mut cells = [0; CELLS];
+        for (i, cell) in cells.iter_mut().enumerate().take(2 * n + 1) {
+            if i != n {
+                *cell = level.stones;
+            }
+        }
+        Ok(Mancala {
+            cells,
+            pits: level.pits,
+            capture: level.capture,
+            sweep: level.sweep,
+            to_move: Player::ONE,
+            plies: 0,
+            move_cap: level.move_cap,
+            outcome: None,
+        })
+    }
+
+    fn num_players(&self) -> usize {
+        2
+    }
+
+    fn current_player(&self) -> Player {
+        self.to_move
+    }
+
+    fn legal_moves(&self, out: &mut Vec<Sow>) {
+        if self.outcome.is_some() {
+            return;
+        }
+        let mut bits = self.playable();
+        while bits != 0 {
+            out.push(Sow { side: self.to_move.0, pit: bits.trailing_zeros() as u8 });
+            bits &= bits - 1;
+        }
+    }
+
+    fn apply(&mut self, sow: Sow) -> Result<Sown, MancalaError> {
+        let from = self.check(sow)?;
+        let n = self.pits as usize;
+        let me = self.to_move;
+        let my_store = self.store_cell(me);
+        let their_store = self.store_cell(me.next(2));
+        let stones = self.cells[from];
+        self.cells[from] = 0;
+        // Whole laps put one stone in every cell but the opponent's store.
+        let cycle = (2 * n + 1) as u16;
+        let (laps, rest) = (stones / cycle, stones % cycle);
+        if laps > 0 {
+            for (i, cell) in self.cells.iter_mut().enumerate().take(2 * n + 2) {
+                if i != their_store {
+                    *cell += laps;
+                }
+            }
+        }
+        let mut last = from;
+        for _ in 0..rest {
+            last = self.next_cell(last, me);
+            self.cells[last] += 1;
+        }
+        let mut fx = Sown {
+            by: me,
+            sow,
+            from: from as u8,
+            stones,
+            last: last as u8,
+            extra_turn: false,
+            captured: 0,
+            opposite: 0,
+            swept: false,
+            ended: false,
+        };
+        let own_pit = last / (n + 1) == me.index() && last != my_store;
+        if own_pit && self.cells[last] == 1 && self.capture != Capture::None {
+            let opposite = self.opposite(last);
+            if self.cells[opposite] > 0 || self.capture == Capture::Empty {
+                fx.captured = self.cells[opposite] + 1;
+                fx.opposite = opposite as u8;
+                self.cells[my_store] += fx.captured;
+                self.cells[last] = 0;
+                self.cells[opposite] = 0;
+            }
+        }
+        self.plies += 1;
+        if self.side_empty(0) || self.side_empty(1) {
+            if self.sweep {
+                for side in 0..2 {
+                    let start = side * (n + 1);
+                    let left: u16 = self.cells[start..start + n].iter().sum();
+                    self.cells[start..start + n].fill(0);
+                    self.cells[start + n] += left;
+                }
+                fx.swept = true;
+            }
+            let (a, b) = (self.store(Player::ONE), self.store(Player::TWO));
+            self.outcome = Some(match a.cmp(&b) {
+                std::cmp::Ordering::Greater => Outcome::Win(Player::ONE),
+                std::cmp::Ordering::Less => Outcome::Win(Player::TWO),
+                std::cmp::Ordering::Equal => Outcome::Draw,
+            });
+            fx.ended = true;
+        } else if self.plies >= self.move_cap {
+            self.outcome = Some(Outcome::Draw);
+            fx.ended = true;
+        } else if last == my_store {
+            fx.extra_turn = true;
+        } else {
+            self.to_move = me.next(2);
+        }
+        Ok(fx)
+    }
+
+    fn outcome(&self) -> Option<Outcome> {
+        self.outcome
+    }
+
+    fn view(&self, _player: Player) -> &Mancala {
+        self
+    }
+
+    fn move_bound(&self) -> u64 {
+        if self.outcome.is_some() { 0 } else { (self.move_cap - self.plies) as u64 }
+    }
+
+    fn scores(&self) -> Vec<i64> {
+        vec![self.store(Player::ONE) as i64, self.store(Player::TWO) as i64]
+    }
+
+    fn probe_moves(&self, out: &mut Vec<Sow>) {
+        for side in 0..=2 {
+            for pit in 0..=self.pits {
+                out.push(Sow { side, pit });
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use super::*;
+    use crate::core::{conformance, perft::perft};
+
+    pub(crate) fn level(pits: u8, stones: u16, capture: Capture, sweep: bool) -> MancalaLevel {
+        MancalaLevel {
+            name: String::new(),
+            description: String::new(),
+            pits,
+            stones,
+            capture,
+            sweep,
+            move_cap: super::super::level::DEFAULT_MOVE_CAP,
+        }
+    }
+
+    pub(crate) fn board(pits: u8, cells: &[u16], capture: Capture, sweep: bool, to_move: Player) -> Mancala {
+        let mut m = Mancala::new(&level(pits, 1, capture, sweep), 0).unwrap();
+        m.cells = [0; CELLS];
+        m.cells[..cells.len()].copy_from_slice(cells);
+        m.to_move = to_move;
+        m
+    }
+
+    #[test]
+    fn kalah_6_4_perft_matches_the_published_start() {
+        let kalah = Mancala::new(&level(6, 4, Capture::Standard, true), 0).unwrap();
+        let counts: Vec<u64> = (1..=4).map(|d| perft(&kalah, d)).collect();
+        assert_eq!(counts, [6, 35, 185, 942]);
+    }
+
+    #[test]
+    fn sowing_skips_the_opponents_store_and_wraps() {
+        // Player 2 sows 5 stones from B3 (cell 6) on a 3-pit board:
+        // 7 (own store), 0, 1, 2 (A1-A3), skipping 3 (player 1's store), 4.
+        let mut m = board(3, &[0, 0, 0, 0, 1, 1, 5, 0], Capture::None, false, Player::TWO);
+        let fx = m.apply(Sow { side: 1, pit: 2 }).unwrap();
+        assert_eq!(m.cells(), &[1, 1, 1, 0, 2, 1, 0, 1]);
+        assert_eq!(fx.last, 4);
+        assert!(!fx.extra_turn);
+    }
+
+    #[test]
+    fn last_stone_in_own_store_gives_another_turn() {
+        let mut m = Mancala::new(&level(3, 2, Capture::None, false), 0).unwrap();
+        let fx = m.apply(Sow { side: 0, pit: 1 }).unwrap(); // A2: 2 stones to A3 and the store
+        assert!(fx.extra_turn);
+        assert_eq!(m.current_player(), Player::ONE);
+        assert_eq!(m.store(Player::ONE), 1);
+    }
+
+    #[test]
+    fn laps_fill_every_cell_but_the_opponents_store() {
+        // 8 stones from A1 on a 3-pit board: the cycle has 7 cells.
+        let mut m = board(3, &[8, 0, 0, 0, 1, 1, 1, 0], Capture::None, false, Player::ONE);
+        let fx = m.apply(Sow { side: 0, pit: 0 }).unwrap();
+        assert_eq!(m.cells(), &[1, 2, 1, 1, 2, 2, 2, 0]);
+        assert_eq!(fx.last, 1, "the eighth stone lands in A2, past the origin");
+    }
+
+    #[test]
+    fn captures_follow_the_level_rule() {
+        // A1 holds 1 stone; A2 is empty; B2 (cell 5), opposite A2, holds 3.
+        let cells = [1, 0, 1, 0, 1, 3, 1, 0];
+        for (capture, store, opposite_left) in
+            [(Capture::None, 0, 3), (Capture::Standard, 4, 0), (Capture::Empty, 4, 0)]
+        {
+            let mut m = board(3, &cells, capture, false, Player::ONE);
+            let fx = m.apply(Sow { side: 0, pit: 0 }).unwrap();
+            assert_eq!(m.store(Player::ONE), store, "{capture:?}");
+            assert_eq!(m.cells()[5], opposite_left, "{capture:?}");
+            assert_eq!(fx.captured, store, "{capture:?}");
+        }
+        // Opposite empty: only the Empty rule captures, the lone stone.
+        let cells = [1, 0, 1, 0, 1, 0, 1, 0];
+        let mut standard = board(3, &cells, Capture::Standard, false, Player::ONE);
+        standard.apply(Sow { side: 0, pit: 0 }).unwrap();
+        assert_eq!((standard.store(Player::ONE), standard.cells()[1]), (0, 1));
+        let mut empty = board(3, &cells, Capture::Empty, false, Player::ONE);
+        empty.apply(Sow { side: 0, pit: 0 }).unwrap();
+        assert_eq!((empty.store(Player::ONE), empty.cells()[1]), (1, 0));
+    }
+
+    #[test]
+    fn no_capture_in_a_pit_that_was_not_empty_or_on_the_other_side() {
+        let mut m = board(3, &[1, 2, 1, 0, 1, 3, 1, 0], Capture::Standard, false, Player::ONE);
+        m.apply(Sow { side: 0, pit: 0 }).unwrap();
+        assert_eq!(m.store(Player::ONE), 0);
+        // Player 2's last stone in player 1's empty pit captures nothing.
+        let mut m = board(3, &[0, 1, 1, 0, 1, 1, 2, 0], Capture::Standard, false, Player::TWO);
+        m.apply(Sow { side: 1, pit: 2 }).unwrap();
+        assert_eq!(m.store(Player::TWO), 1);
+        assert_eq!(m.cells()[0], 1);
+    }
+
+    #[test]
+    fn the_end_sweeps_or_leaves_stones_and_compares_stores() {
+        // Player 1 empties their side by sowing A3's single stone to the store.
+        let cells = [0, 0, 1, 5, 2, 0, 1, 4];
+        let mut swept = board(3, &cells, Capture::None, true, Player::ONE);
+        let fx = swept.apply(Sow { side: 0, pit: 2 }).unwrap();
+        assert!(fx.ended && fx.swept && !fx.extra_turn);
+        assert_eq!((swept.store(Player::ONE), swept.store(Player::TWO)), (6, 7));
+        assert_eq!(swept.outcome(), Some(Outcome::Win(Player::TWO)));
+        let mut kept = board(3, &cells, Capture::None, false, Player::ONE);
+        kept.apply(Sow { side: 0, pit: 2 }).unwrap();
+        assert_eq!((kept.store(Player::ONE), kept.store(Player::TWO)), (6, 4));
+        assert_eq!(kept.cells()[4], 2, "without sweep the stones stay");
+        assert_eq!(kept.outcome(), Some(Outcome::Win(Player::ONE)));
+        // Equal stores draw.
+        let mut draw = board(3, &[0, 0, 1, 3, 0, 0, 1, 4], Capture::None, false, Player::ONE);
+        draw.apply(Sow { side: 0, pit: 2 }).unwrap();
+        assert_eq!(draw.outcome(), Some(Outcome::Draw));
+    }
+
+    #[test]
+    fn the_move_cap_ends_a_game_as_a_draw() {
+        let mut lvl = level(6, 4, Capture::Standard, true);
+        lvl.move_cap = 3;
+        let mut m = Mancala::new(&lvl, 0).unwrap();
+        let mut rng = crate::core::rng_from_seed(1);
+        for _ in 0..3 {
+            let mv = m.random_sow(&mut rng).unwrap();
+            m.apply(mv).unwrap();
+        }
+        assert_eq!(m.outcome(), Some(Outcome::Draw));
+        assert_eq!(m.move_bound(), 0);
+    }
+
+    #[test]
+    fn refusals_name_the_problem_and_change_nothing() {
+        let mut m = Mancala::new(&level(3, 2, Capture::None, false), 0).unwrap();
+        let before = m;
+        assert!(matches!(m.apply(Sow { side: 1, pit: 0 }), Err(MancalaError::NotYourPit { .. })));
+        assert!(matches!(m.apply(Sow { side: 0, pit: 3 }), Err(MancalaError::NoSuchPit { .. })));
+        m.apply(Sow { side: 0, pit: 0 }).unwrap();
+        m.apply(Sow { side: 1, pit: 0 }).unwrap();
+        let err = m.apply(Sow { side: 0, pit: 0 }).unwrap_err();
+        assert_eq!(err.to_string(), "pit A1 is empty");
+        assert_ne!(before, m);
+    }
+
+    #[test]
+    fn passes_the_conformance_test_under_every_rule_option() {
+        for capture in [Capture::None, Capture::Standard, Capture::Empty] {
+            for sweep in [false, true] {
+                conformance::check_random_games::<Mancala>(&level(6, 4, capture, sweep), 60, 3);
+                conformance::check_random_games::<Mancala>(&level(3, 2, capture, sweep), 60, 4);
+                conformance::check_random_games::<Mancala>(&level(2, 9, capture, sweep), 30, 5);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod perft_table {
+    use super::tests::level;
+    use super::*;
+    use crate::core::perft::perft;
+    use crate::mancala::naive::Naive;
+
+    /// Kalah(6,4), Standard capture, sweep: depths 1 to 10. Depths 1-4 are
+    /// the published figures; the rest agree with the plain implementation.
+    pub const KALAH_6_4: [u64; 10] = [6, 35, 185, 942, 4690, 23233, 114430, 563055, 2763490, 13519608];
+
+    #[test]
+    fn engine_and_plain_implementation_agree_to_depth_10() {
+        let kalah = Mancala::new(&level(6, 4, Capture::Standard, true), 0).unwrap();
+        let naive = Naive::new(6, 4, Capture::Standard, true);
+        for (d, &expected) in (1..=10).zip(KALAH_6_4.iter()) {
+            assert_eq!(perft(&kalah, d), expected, "engine, depth {d}");
+            assert_eq!(naive.perft(d), expected, "plain implementation, depth {d}");
+        }
+    }
+
+    #[test]
+    fn every_rule_option_agrees_with_the_plain_implementation() {
+        for capture in [Capture::None, Capture::Standard, Capture::Empty] {
+            for sweep in [false, true] {
+                for (pits, stones, depth) in [(3, 2, 9), (4, 3, 7), (6, 6, 5), (2, 7, 8)] {
+                    let engine = Mancala::new(&level(pits, stones, capture, sweep), 0).unwrap();
+                    let naive = Naive::new(pits as usize, stones as u32, capture, sweep);
+                    assert_eq!(
+                        perft(&engine, depth),
+                        naive.perft(depth),
+                        "{pits} pits, {stones} stones, {capture:?}, sweep {sweep}, depth {depth}"
+                    );
+                }
+            }
+        }
+    }
+}

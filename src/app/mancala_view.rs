@@ -1,0 +1,632 @@
+//! The Mancala board: two rows of pits with a store at each end, every stone
+//! an entity. Hovering one of your pits previews where its last stone lands
+//! ("extra turn", "capture"); sowing is animated stone by stone, then the
+//! capture and the final sweep.
+
+use bevy::asset::RenderAssetUsages;
+use bevy::camera::ScalingMode;
+use bevy::prelude::*;
+use bevy::render::render_resource::{Extent3d, TextureDimension, TextureFormat};
+use bevy::window::PrimaryWindow;
+use bevy_egui::input::{egui_wants_any_keyboard_input, egui_wants_any_pointer_input};
+use tabula_engine::mancala::{Capture, Mancala, Sow, Sown};
+use tabula_engine::{Game, Player};
+
+use super::nim_view::StoneTexture;
+use super::session::{BoardBusy, BoardHint, BoardReset, MoveApplied, RequestMove, Session, SessionSet};
+use super::settings::Settings;
+use super::{BoardCamera, Screen};
+
+const PIT: f32 = 112.0;
+const SPACING: f32 = 132.0;
+const ROW_Y: f32 = 78.0;
+const STORE_SIZE: Vec2 = Vec2::new(112.0, 250.0);
+const STONE: f32 = 24.0;
+const MARGIN: f32 = 60.0;
+const LABEL_GAP: f32 = 72.0;
+const TAG_GAP: f32 = 100.0;
+/// Seconds between two stones of one sowing, and for one stone's flight.
+const SOW_STEP: f32 = 0.16;
+const FLIGHT: f32 = 0.32;
+const WELL_TEXTURE: u32 = 96;
+
+const BOARD_COLOR: Color = Color::srgb(0.42, 0.27, 0.15);
+const WELL_COLOR: Color = Color::srgb(0.85, 0.72, 0.55);
+const WELL_HOVER: Color = Color::srgb(1.0, 0.9, 0.65);
+const WELL_TARGET: Color = Color::srgb(0.55, 0.95, 0.6);
+const LABEL_COLOR: Color = Color::srgb(0.95, 0.92, 0.85);
+const SEAT_COLORS: [Color; 2] = [Color::srgb(0.47, 0.75, 1.0), Color::srgb(1.0, 0.67, 0.43)];
+/// Glass-bead colours, picked per stone.
+const BEADS: [Color; 6] = [
+    Color::srgb(0.93, 0.38, 0.33),
+    Color::srgb(0.33, 0.62, 0.93),
+    Color::srgb(0.98, 0.80, 0.30),
+    Color::srgb(0.42, 0.80, 0.45),
+    Color::srgb(0.78, 0.50, 0.92),
+    Color::srgb(0.95, 0.95, 0.92),
+];
+
+/// A stone and the cell it is in (or flying to).
+#[derive(Component, Debug)]
+pub struct Bead {
+    pub cell: usize,
+}
+
+/// A pit or store well.
+#[derive(Component, Debug)]
+struct Well(usize);
+
+#[derive(Component, Debug)]
+struct CellCount(usize);
+
+#[derive(Component, Debug)]
+struct BoardPart;
+
+/// A stone on its way: it waits `delay`, then flies for `duration`.
+#[derive(Component, Debug)]
+struct Flight {
+    from: Vec3,
+    to: Vec3,
+    delay: f32,
+    elapsed: f32,
+    duration: f32,
+}
+
+/// The pit the player points at or has chosen by key, on their own row.
+#[derive(Resource, Debug, Default)]
+pub struct PitChoice {
+    pub pit: u8,
+    pub hover: Option<u8>,
+    pub keyed: bool,
+}
+
+/// Where each cell is drawn, for the current board size.
+#[derive(Resource, Debug, Default, Clone)]
+pub struct MancalaLayout {
+    pub pits: usize,
+    pub width: f32,
+    pub height: f32,
+}
+
+impl MancalaLayout {
+    fn new(pits: usize) -> MancalaLayout {
+        let width = SPACING * pits as f32 + 2.0 * (STORE_SIZE.x + 30.0);
+        MancalaLayout { pits, width, height: 2.0 * (ROW_Y + TAG_GAP + 64.0) }
+    }
+
+    /// Centre of a cell: player 1's row at the bottom left to right and their
+    /// store on the right; player 2's row at the top right to left and their
+    /// store on the left (counter-clockwise sowing).
+    pub fn cell_position(&self, cell: usize) -> Vec2 {
+        let n = self.pits;
+        let x = |i: usize| SPACING * (i as f32 - (n as f32 - 1.0) / 2.0);
+        let store_x = SPACING * n as f32 / 2.0 + STORE_SIZE.x / 2.0 + 10.0;
+        match cell {
+            c if c < n => Vec2::new(x(c), -ROW_Y),
+            c if c == n => Vec2::new(store_x, 0.0),
+            c if c < 2 * n + 1 => Vec2::new(x(2 * n - c), ROW_Y),
+            _ => Vec2::new(-store_x, 0.0),
+        }
+    }
+
+    fn is_store(&self, cell: usize) -> bool {
+        cell == self.pits || cell == 2 * self.pits + 1
+    }
+
+    /// Where the `slot`-th stone of a cell sits: a sunflower spiral, stretched
+    /// to fill a store.
+    pub fn stone_position(&self, cell: usize, slot: usize) -> Vec2 {
+        let angle = slot as f32 * 2.399_963;
+        let r = 12.5 * (slot as f32).sqrt();
+        let (sx, sy) = if self.is_store(cell) { (0.85, 2.1) } else { (1.0, 1.0) };
+        let r = r.min(if self.is_store(cell) { 46.0 } else { 44.0 });
+        self.cell_position(cell) + Vec2::new(angle.cos() * r * sx, angle.sin() * r * sy)
+    }
+
+    /// The cell under a world point, if any.
+    pub fn cell_at(&self, point: Vec2) -> Option<usize> {
+        (0..2 * self.pits + 2).find(|&c| {
+            let d = point - self.cell_position(c);
+            let half = if self.is_store(c) { STORE_SIZE / 2.0 } else { Vec2::splat(PIT / 2.0) };
+            d.x.abs() <= half.x && d.y.abs() <= half.y
+        })
+    }
+}
+
+/// The level's rule options in words.
+pub fn rules_line(capture: Capture, sweep: bool) -> String {
+    let capture = match capture {
+        Capture::None => "no captures",
+        Capture::Standard => "captures when the opposite pit has stones",
+        Capture::Empty => "captures even when the opposite pit is empty",
+    };
+    let sweep = if sweep { "stones left at the end go to their side's store" } else { "no final sweep" };
+    format!("last stone in your store: play again · {capture} · {sweep}")
+}
+
+#[derive(Resource)]
+struct WellTexture(Handle<Image>);
+
+pub(super) fn plugin(app: &mut App) {
+    app.init_resource::<PitChoice>()
+        .init_resource::<MancalaLayout>()
+        .add_systems(Startup, make_well_texture)
+        .add_systems(
+            Update,
+            (rebuild_board, sow_stones, (fly_stones, count_busy, paint_wells, update_counts, describe_pit))
+                .chain()
+                .in_set(SessionSet::View)
+                .run_if(in_state(Screen::Game).and_then(resource_exists::<Session<Mancala>>)),
+        );
+}
+
+/// Mouse and keyboard on the board; needs a window and egui.
+pub fn input_plugin(app: &mut App) {
+    app.add_systems(
+        Update,
+        (
+            point_at_pits.run_if(not(egui_wants_any_pointer_input)),
+            choose_pit_with_keys.run_if(not(egui_wants_any_keyboard_input)),
+        )
+            .in_set(SessionSet::Requests)
+            .run_if(in_state(Screen::Game).and_then(resource_exists::<Session<Mancala>>)),
+    );
+}
+
+fn make_well_texture(mut commands: Commands, images: Option<ResMut<Assets<Image>>>) {
+    let Some(mut images) = images else { return };
+    let image = Image::new(
+        Extent3d { width: WELL_TEXTURE, height: WELL_TEXTURE, depth_or_array_layers: 1 },
+        TextureDimension::D2,
+        well_pixels(WELL_TEXTURE),
+        TextureFormat::Rgba8UnormSrgb,
+        RenderAssetUsages::RENDER_WORLD,
+    );
+    commands.insert_resource(WellTexture(images.add(image)));
+}
+
+/// RGBA pixels of a hollow carved in wood: shadowed at the top, lit at the
+/// bottom, with a soft rim.
+pub fn well_pixels(size: u32) -> Vec<u8> {
+    let mut data = Vec::with_capacity((size * size * 4) as usize);
+    let r = size as f32 / 2.0;
+    for y in 0..size {
+        for x in 0..size {
+            let dx = (x as f32 + 0.5 - r) / r;
+            let dy = (y as f32 + 0.5 - r) / r;
+            let d = (dx * dx + dy * dy).sqrt();
+            let alpha = ((1.0 - d) * r * 0.8).clamp(0.0, 1.0);
+            let inner = 0.55 + 0.3 * dy - 0.25 * (1.0 - d).powi(2);
+            let rim = if d > 0.86 { 0.25 * (d - 0.86) / 0.14 } else { 0.0 };
+            let v = ((inner + rim).clamp(0.2, 1.0) * 255.0) as u8;
+            data.extend_from_slice(&[v, v, v, (alpha * 255.0) as u8]);
+        }
+    }
+    data
+}
+
+fn bead_color(index: usize) -> Color {
+    BEADS[(index * 7 + index / 6) % BEADS.len()]
+}
+
+type Parts = Or<(With<Bead>, With<Well>, With<CellCount>, With<BoardPart>)>;
+
+fn rebuild_board(
+    mut commands: Commands,
+    mut resets: MessageReader<BoardReset>,
+    session: Res<Session<Mancala>>,
+    old: Query<Entity, Parts>,
+    stone_texture: Option<Res<StoneTexture>>,
+    well_texture: Option<Res<WellTexture>>,
+    mut layout: ResMut<MancalaLayout>,
+    mut cameras: Query<&mut Projection, With<BoardCamera>>,
+) {
+    if resets.read().count() == 0 {
+        return;
+    }
+    for entity in &old {
+        commands.entity(entity).despawn();
+    }
+    let board = &session.game;
+    let n = board.pits();
+    *layout = MancalaLayout::new(n);
+    for mut projection in &mut cameras {
+        if let Projection::Orthographic(ortho) = &mut *projection {
+            ortho.scaling_mode = ScalingMode::AutoMin {
+                min_width: layout.width + 2.0 * MARGIN,
+                min_height: layout.height + 2.0 * MARGIN,
+            };
+        }
+    }
+    let stone = stone_texture.map(|t| t.0.clone()).unwrap_or_default();
+    let well = well_texture.map(|t| t.0.clone()).unwrap_or_default();
+    let spawn_part = |commands: &mut Commands, bundle: (Sprite, Transform)| {
+        commands.spawn((BoardPart, bundle.0, bundle.1, DespawnOnExit(Screen::Game)));
+    };
+    spawn_part(
+        &mut commands,
+        (
+            Sprite::from_color(BOARD_COLOR, Vec2::new(layout.width, STORE_SIZE.y + 50.0)),
+            Transform::from_xyz(0.0, 0.0, 0.0),
+        ),
+    );
+    let mut index = 0;
+    for cell in 0..2 * n + 2 {
+        let at = layout.cell_position(cell);
+        let size = if layout.is_store(cell) { STORE_SIZE } else { Vec2::splat(PIT) };
+        commands.spawn((
+            Well(cell),
+            Sprite { image: well.clone(), color: WELL_COLOR, custom_size: Some(size), ..default() },
+            Transform::from_xyz(at.x, at.y, 1.0),
+            DespawnOnExit(Screen::Game),
+        ));
+        let label_at = if layout.is_store(cell) {
+            at + Vec2::new(0.0, STORE_SIZE.y / 2.0 + 28.0)
+        } else if cell < n {
+            at - Vec2::new(0.0, LABEL_GAP)
+        } else {
+            at + Vec2::new(0.0, LABEL_GAP)
+        };
+        commands.spawn((
+            CellCount(cell),
+            Text2d::new(board.cells()[cell].to_string()),
+            TextFont::from_font_size(if layout.is_store(cell) { 34.0 } else { 26.0 }),
+            TextColor(LABEL_COLOR),
+            Transform::from_xyz(label_at.x, label_at.y, 3.0),
+            DespawnOnExit(Screen::Game),
+        ));
+        if !layout.is_store(cell) {
+            let (row, pit) = if cell < n { ('A', cell + 1) } else { ('B', cell - n) };
+            let tag_at = if cell < n {
+                at - Vec2::new(0.0, PIT / 2.0 + 14.0)
+            } else {
+                at + Vec2::new(0.0, PIT / 2.0 + 14.0)
+            };
+            commands.spawn((
+                BoardPart,
+                Text2d::new(format!("{row}{pit}")),
+                TextFont::from_font_size(16.0),
+                TextColor(LABEL_COLOR.with_alpha(0.6)),
+                Transform::from_xyz(tag_at.x, tag_at.y, 3.0),
+                DespawnOnExit(Screen::Game),
+            ));
+        }
+        for slot in 0..board.cells()[cell] as usize {
+            let p = layout.stone_position(cell, slot);
+            commands.spawn((
+                Bead { cell },
+                Sprite {
+                    image: stone.clone(),
+                    color: bead_color(index),
+                    custom_size: Some(Vec2::splat(STONE)),
+                    ..default()
+                },
+                Transform::from_xyz(p.x, p.y, 2.0 + slot as f32 * 0.001),
+                DespawnOnExit(Screen::Game),
+            ));
+            index += 1;
+        }
+    }
+    // Each player's name on their side of the board.
+    for (player, y) in [
+        (Player::ONE, -(STORE_SIZE.y / 2.0 + LABEL_GAP + 20.0)),
+        (Player::TWO, STORE_SIZE.y / 2.0 + LABEL_GAP + 20.0),
+    ] {
+        let store = layout.cell_position(board.store_cell(player));
+        commands.spawn((
+            BoardPart,
+            Text2d::new(format!(
+                "{} · row {}",
+                session.name_of(player),
+                if player == Player::ONE { 'A' } else { 'B' }
+            )),
+            TextFont::from_font_size(30.0),
+            TextColor(SEAT_COLORS[player.index()]),
+            Transform::from_xyz(store.x * 0.55, y, 3.0),
+            DespawnOnExit(Screen::Game),
+        ));
+    }
+}
+
+/// Schedules each stone's flight: the sowing one stone after another, then
+/// the capture, then the sweep, so the board ends as the engine says.
+fn sow_stones(
+    mut commands: Commands,
+    mut applied: MessageReader<MoveApplied<Mancala>>,
+    beads: Query<(Entity, &Bead, &Transform)>,
+    session: Res<Session<Mancala>>,
+    layout: Res<MancalaLayout>,
+    settings: Res<Settings>,
+) {
+    let moves: Vec<Sown> = applied.read().map(|m| m.effects).collect();
+    if moves.is_empty() {
+        return;
+    }
+    let speed = settings.animation_speed;
+    let n = layout.pits;
+    // Where each stone is headed, as the view knows it before these moves.
+    let mut in_cell: Vec<Vec<(Entity, Vec3)>> = vec![Vec::new(); 2 * n + 2];
+    for (entity, bead, transform) in &beads {
+        in_cell[bead.cell].push((entity, transform.translation));
+    }
+    let mut counts: Vec<usize> = in_cell.iter().map(Vec::len).collect();
+    let mut clock = 0.0;
+    let fly = |commands: &mut Commands,
+               counts: &mut Vec<usize>,
+               entity: Entity,
+               from: Vec3,
+               cell: usize,
+               delay: f32| {
+        let slot = counts[cell];
+        counts[cell] += 1;
+        let to = layout.stone_position(cell, slot).extend(2.0 + slot as f32 * 0.001);
+        commands
+            .entity(entity)
+            .insert((Bead { cell }, Flight { from, to, delay, elapsed: 0.0, duration: FLIGHT / speed }));
+        (entity, to)
+    };
+    for fx in moves {
+        let mover = fx.by;
+        let from = fx.from as usize;
+        let mut hand: Vec<(Entity, Vec3)> = std::mem::take(&mut in_cell[from]);
+        counts[from] = 0;
+        let mut cell = from;
+        for k in 0..fx.stones as usize {
+            cell = session.game.next_cell(cell, mover);
+            let Some((entity, pos)) = hand.pop() else { break };
+            let landed =
+                fly(&mut commands, &mut counts, entity, pos, cell, clock + k as f32 * SOW_STEP / speed);
+            in_cell[cell].push(landed);
+        }
+        clock += fx.stones as f32 * SOW_STEP / speed + FLIGHT / speed;
+        let store = session.game.store_cell(mover);
+        if fx.captured > 0 {
+            for source in [fx.last as usize, fx.opposite as usize] {
+                for (i, (entity, pos)) in std::mem::take(&mut in_cell[source]).into_iter().enumerate() {
+                    let landed =
+                        fly(&mut commands, &mut counts, entity, pos, store, clock + i as f32 * 0.03 / speed);
+                    in_cell[store].push(landed);
+                }
+                counts[source] = 0;
+            }
+            clock += 2.0 * FLIGHT / speed;
+        }
+        if fx.swept {
+            for source in (0..2 * n + 2).filter(|&c| !layout.is_store(c)) {
+                let target = if source < n { n } else { 2 * n + 1 };
+                for (i, (entity, pos)) in std::mem::take(&mut in_cell[source]).into_iter().enumerate() {
+                    let landed =
+                        fly(&mut commands, &mut counts, entity, pos, target, clock + i as f32 * 0.03 / speed);
+                    in_cell[target].push(landed);
+                }
+                counts[source] = 0;
+            }
+            clock += 2.0 * FLIGHT / speed;
+        }
+    }
+}
+
+fn fly_stones(
+    mut commands: Commands,
+    time: Res<Time>,
+    mut flights: Query<(Entity, &mut Flight, &mut Transform)>,
+) {
+    for (entity, mut flight, mut transform) in &mut flights {
+        flight.elapsed += time.delta_secs();
+        let t = ((flight.elapsed - flight.delay) / flight.duration).clamp(0.0, 1.0);
+        if flight.elapsed < flight.delay {
+            continue;
+        }
+        let ease = t * t * (3.0 - 2.0 * t);
+        let lift = 40.0 * (std::f32::consts::PI * t).sin();
+        transform.translation = flight.from.lerp(flight.to, ease) + Vec3::new(0.0, lift, 8.0 * (1.0 - t));
+        transform.scale = Vec3::splat(1.0 + 0.3 * (std::f32::consts::PI * t).sin());
+        if t >= 1.0 {
+            transform.translation = flight.to;
+            transform.scale = Vec3::ONE;
+            commands.entity(entity).remove::<Flight>();
+        }
+    }
+}
+
+fn count_busy(flights: Query<(), With<Flight>>, mut busy: ResMut<BoardBusy>) {
+    busy.0 = flights.iter().count() as u32;
+}
+
+/// Counts follow the stones as they land, and agree with the engine at rest.
+fn update_counts(
+    beads: Query<&Bead, Without<Flight>>,
+    flying: Query<(), With<Flight>>,
+    mut labels: Query<(&CellCount, &mut Text2d)>,
+    session: Res<Session<Mancala>>,
+    layout: Res<MancalaLayout>,
+) {
+    let mut counts = vec![0u32; 2 * layout.pits + 2];
+    if flying.is_empty() {
+        for (i, &c) in session.game.cells().iter().enumerate() {
+            counts[i] = c as u32;
+        }
+    } else {
+        for bead in &beads {
+            counts[bead.cell] += 1;
+        }
+    }
+    for (label, mut text) in &mut labels {
+        let value = counts.get(label.0).copied().unwrap_or(0).to_string();
+        if text.0 != value {
+            text.0 = value;
+        }
+    }
+}
+
+/// The human seat that is to move, if any.
+fn human_to_move(session: &Session<Mancala>) -> Option<Player> {
+    let to_move = session.game.current_player();
+    (!session.replay && session.game.outcome().is_none() && session.is_human(to_move)).then_some(to_move)
+}
+
+fn chosen_pit(choice: &PitChoice) -> Option<u8> {
+    choice.hover.or(choice.keyed.then_some(choice.pit))
+}
+
+fn paint_wells(
+    session: Res<Session<Mancala>>,
+    choice: Res<PitChoice>,
+    busy: Res<BoardBusy>,
+    mut wells: Query<(&Well, &mut Sprite)>,
+) {
+    let human = human_to_move(&session);
+    let preview = human.zip(chosen_pit(&choice)).filter(|_| busy.0 == 0).and_then(|(p, pit)| {
+        let sow = Sow { side: p.0, pit };
+        session.game.preview(sow).ok().map(|fx| (session.game.pit_cell(p.0, pit), fx))
+    });
+    for (well, mut sprite) in &mut wells {
+        sprite.color = match preview {
+            Some((from, _)) if well.0 == from => WELL_HOVER,
+            Some((_, fx)) if well.0 == fx.last as usize => WELL_TARGET,
+            _ => WELL_COLOR,
+        };
+    }
+}
+
+/// Says where the pointed pit's last stone will land and what it will do.
+fn describe_pit(session: Res<Session<Mancala>>, choice: Res<PitChoice>, mut hint: ResMut<BoardHint>) {
+    let text = match (human_to_move(&session), chosen_pit(&choice)) {
+        (Some(p), Some(pit)) => match session.game.preview(Sow { side: p.0, pit }) {
+            Ok(fx) => {
+                let n = session.game.pits();
+                let last = fx.last as usize;
+                let place = if last == session.game.store_cell(p) {
+                    "your store".to_owned()
+                } else if last == session.game.store_cell(p.next(2)) {
+                    "the other store".to_owned()
+                } else if last < n {
+                    format!("pit A{}", last + 1)
+                } else {
+                    format!("pit B{}", last - n)
+                };
+                let mut text =
+                    format!("{}: the last of {} stones lands in {place}", Sow { side: p.0, pit }, fx.stones);
+                if fx.extra_turn {
+                    text.push_str(" — extra turn");
+                }
+                if fx.captured > 0 {
+                    text.push_str(&format!(" — capture {} stones", fx.captured));
+                }
+                if fx.ended {
+                    text.push_str(" — ends the game");
+                }
+                text
+            }
+            Err(e) => format!("{}: {e}", Sow { side: p.0, pit }),
+        },
+        (Some(_), None) => "Point at one of your pits to see where its stones go; click to sow.".into(),
+        _ => String::new(),
+    };
+    if hint.0 != text {
+        hint.0 = text;
+    }
+}
+
+/// Who a request from this screen is made for: the human to move, else the
+/// first human seat (so the engine can say it is not their turn).
+fn requester(session: &Session<Mancala>) -> Option<Player> {
+    human_to_move(session)
+        .or_else(|| (0..session.seats.len()).map(|i| Player(i as u8)).find(|&p| session.is_human(p)))
+}
+
+fn point_at_pits(
+    window: Single<&Window, With<PrimaryWindow>>,
+    cameras: Query<(&Camera, &GlobalTransform), With<BoardCamera>>,
+    mouse: Res<ButtonInput<MouseButton>>,
+    session: Res<Session<Mancala>>,
+    layout: Res<MancalaLayout>,
+    mut choice: ResMut<PitChoice>,
+    mut requests: MessageWriter<RequestMove<Mancala>>,
+) {
+    let Ok((camera, camera_transform)) = cameras.single() else { return };
+    let point = window.cursor_position().and_then(|c| camera.viewport_to_world_2d(camera_transform, c).ok());
+    let n = layout.pits;
+    let cell = point.and_then(|p| layout.cell_at(p)).filter(|&c| !layout.is_store(c));
+    let side = session.game.current_player().0;
+    // Hover counts only on the mover's own row; clicks anywhere ask the engine.
+    let pit_of = |c: usize| if c < n { (0u8, c as u8) } else { (1u8, (c - n - 1) as u8) };
+    let hover = cell.map(pit_of).filter(|(s, _)| *s == side).map(|(_, p)| p);
+    if choice.hover != hover {
+        choice.hover = hover;
+        if hover.is_some() {
+            choice.keyed = false;
+        }
+    }
+    if mouse.just_pressed(MouseButton::Left)
+        && let Some(c) = cell
+        && let Some(by) = requester(&session)
+    {
+        let (side, pit) = pit_of(c);
+        requests.write(RequestMove { by, mv: Sow { side, pit } });
+    }
+}
+
+fn choose_pit_with_keys(
+    keys: Res<ButtonInput<KeyCode>>,
+    session: Res<Session<Mancala>>,
+    mut choice: ResMut<PitChoice>,
+    mut requests: MessageWriter<RequestMove<Mancala>>,
+) {
+    let n = session.game.pits() as u8;
+    // Player 2's row runs right to left on screen, so the arrows follow it.
+    let flip = session.game.current_player() == Player::TWO;
+    let (right, left) = (keys.just_pressed(KeyCode::ArrowRight), keys.just_pressed(KeyCode::ArrowLeft));
+    if right || left {
+        let forward = right != flip;
+        choice.pit = if forward { (choice.pit + 1) % n } else { (choice.pit + n - 1) % n };
+        choice.keyed = true;
+    }
+    for (i, key) in DIGITS.iter().enumerate() {
+        if keys.just_pressed(*key) && (i as u8) < n {
+            choice.pit = i as u8;
+            choice.keyed = true;
+        }
+    }
+    choice.pit = choice.pit.min(n - 1);
+    if (keys.just_pressed(KeyCode::Enter) || keys.just_pressed(KeyCode::NumpadEnter))
+        && let Some(by) = requester(&session)
+    {
+        let side = session.game.current_player().0;
+        requests.write(RequestMove { by, mv: Sow { side, pit: choice.pit } });
+    }
+}
+
+const DIGITS: [KeyCode; 9] = [
+    KeyCode::Digit1,
+    KeyCode::Digit2,
+    KeyCode::Digit3,
+    KeyCode::Digit4,
+    KeyCode::Digit5,
+    KeyCode::Digit6,
+    KeyCode::Digit7,
+    KeyCode::Digit8,
+    KeyCode::Digit9,
+];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cells_go_round_counter_clockwise_and_are_found_again() {
+        let layout = MancalaLayout::new(6);
+        // Player 1's row left to right at the bottom, then their store on the right.
+        assert!(layout.cell_position(0).x < layout.cell_position(5).x);
+        assert!(layout.cell_position(0).y < 0.0);
+        assert!(layout.cell_position(6).x > layout.cell_position(5).x);
+        // Player 2's row right to left at the top, then their store on the left.
+        assert!(layout.cell_position(7).x > layout.cell_position(12).x);
+        assert!(layout.cell_position(7).y > 0.0);
+        assert!(layout.cell_position(13).x < layout.cell_position(12).x);
+        for cell in 0..14 {
+            assert_eq!(layout.cell_at(layout.cell_position(cell)), Some(cell));
+        }
+        assert_eq!(layout.cell_at(Vec2::new(0.0, 0.0)), None);
+    }
+}
