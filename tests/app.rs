@@ -370,7 +370,12 @@ mod mancala {
         let dir = temp_dir("mancala");
         let mut app = headless(&dir);
         app.world_mut().resource_mut::<Settings>().animation_speed = 4.0;
-        start(&mut app, kalah(6, 4, Capture::Standard, true), None, vec![seat("Ann", None), seat("Bob", None)]);
+        start(
+            &mut app,
+            kalah(6, 4, Capture::Standard, true),
+            None,
+            vec![seat("Ann", None), seat("Bob", None)],
+        );
         assert_eq!(beads(&mut app), board(&app).game.cells());
         // Random games to the end: sowings, laps, extra turns, captures, sweep.
         let mut rng = rng_from_seed(3);
@@ -396,13 +401,19 @@ mod mancala {
     fn pointing_at_a_pit_previews_an_extra_turn_and_a_refusal_changes_nothing() {
         let dir = temp_dir("preview");
         let mut app = headless(&dir);
-        start(&mut app, kalah(6, 4, Capture::Standard, true), None, vec![seat("Ann", None), seat("Bob", None)]);
+        start(
+            &mut app,
+            kalah(6, 4, Capture::Standard, true),
+            None,
+            vec![seat("Ann", None), seat("Bob", None)],
+        );
         *app.world_mut().resource_mut::<PitChoice>() = PitChoice { pit: 2, hover: None, keyed: true };
         frames(&mut app, 1);
         let hint = app.world().resource::<BoardHint>().0.clone();
         assert!(hint.contains("lands in your store") && hint.contains("extra turn"), "{hint}");
         let before = board(&app).game;
-        app.world_mut().write_message(RequestMove::<Mancala> { by: Player::ONE, mv: Sow { side: 1, pit: 0 } });
+        app.world_mut()
+            .write_message(RequestMove::<Mancala> { by: Player::ONE, mv: Sow { side: 1, pit: 0 } });
         frames(&mut app, 1);
         assert_eq!(board(&app).game, before);
         let status = app.world().resource::<StatusLine>().text.clone();

@@ -50,4 +50,91 @@ fn nim_perft(c: &mut Criterion) {
 }
 
 criterion_group!(benches, nim_match, nim_optimal, nim_perft);
-criterion_main!(benches);
+
+mod mancala_benches {
+    use super::*;
+    use tabula_engine::core::rng_from_seed;
+    use tabula_engine::mancala::ai::DEFAULT_DEPTH;
+    use tabula_engine::mancala::{Capture, Mancala, MancalaLevel};
+
+    pub fn kalah(stones: u16) -> MancalaLevel {
+        MancalaLevel {
+            name: String::new(),
+            description: String::new(),
+            pits: 6,
+            stones,
+            capture: Capture::Standard,
+            sweep: true,
+            move_cap: 2000,
+        }
+    }
+
+    pub fn perft_kalah(c: &mut Criterion) {
+        let board = Mancala::new(&kalah(4), 0).unwrap();
+        let mut group = c.benchmark_group("mancala_perft_kalah_6_4");
+        group.throughput(Throughput::Elements(perft(&board, 8)));
+        group.sample_size(10);
+        group.bench_function("depth_8", |b| b.iter(|| perft(black_box(&board), 8)));
+        group.finish();
+    }
+
+    pub fn playouts(c: &mut Criterion) {
+        let start = Mancala::new(&kalah(4), 0).unwrap();
+        // Plies in the measured batch, counted once outside the timing.
+        let batch = |seed: u64| {
+            let mut rng = rng_from_seed(seed);
+            let mut plies = 0u64;
+            for _ in 0..1000 {
+                let mut board = start;
+                while let Some(mv) = board.random_sow(&mut rng) {
+                    board.apply(mv).unwrap();
+                    plies += 1;
+                }
+            }
+            plies
+        };
+        let mut group = c.benchmark_group("mancala_random_playouts_kalah_6_4");
+        group.throughput(Throughput::Elements(batch(7)));
+        group.bench_function("1000_games", |b| b.iter(|| batch(black_box(7))));
+        group.finish();
+    }
+
+    pub fn random_match(c: &mut Criterion) {
+        const GAMES: u64 = 200_000;
+        let agents: Vec<AgentSpec> = ["random", "random"].iter().map(|a| a.parse().unwrap()).collect();
+        let mut group = c.benchmark_group("mancala_match_kalah_6_4_random_vs_random");
+        group.throughput(Throughput::Elements(GAMES));
+        group.sample_size(10);
+        for jobs in [1, 2] {
+            let config = MatchConfig { games: GAMES, seed: 1, jobs, record_moves: false };
+            group.bench_function(format!("jobs_{jobs}"), |b| {
+                b.iter(|| run_match::<Mancala>(&kalah(4), &agents, &config, &mut |_| {}, &|_| {}).unwrap())
+            });
+        }
+        group.finish();
+    }
+
+    pub fn minimax_move(c: &mut Criterion) {
+        use tabula_engine::core::AgentRegistry;
+        let board = Mancala::new(&kalah(6), 0).unwrap();
+        let mut group = c.benchmark_group("mancala_minimax_default_kalah_6_6");
+        group.sample_size(10);
+        group.bench_function(format!("depth_{DEFAULT_DEPTH}_first_move"), |b| {
+            b.iter(|| {
+                // A fresh agent each time: no table carried over.
+                let mut agent = Mancala::agent_from_str("minimax").unwrap();
+                agent.choose(&&board, &mut rng_from_seed(0))
+            })
+        });
+        group.finish();
+    }
+}
+
+criterion_group!(
+    mancala,
+    mancala_benches::perft_kalah,
+    mancala_benches::playouts,
+    mancala_benches::random_match,
+    mancala_benches::minimax_move
+);
+criterion_main!(benches, mancala);

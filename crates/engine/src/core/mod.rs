@@ -30,7 +30,9 @@ impl Player {
 
     /// The seat after this one in turn order, among `players` seats.
     pub fn next(self, players: usize) -> Player {
-        Player(((self.index() + 1) % players) as u8)
+        // No division: this runs on every move of every game.
+        let next = self.0 + 1;
+        Player(if next as usize >= players { 0 } else { next })
     }
 }
 

@@ -4,20 +4,26 @@
 use super::Game;
 
 pub fn perft<G: Game>(game: &G, depth: u32) -> u64 {
+    // One move list per level, reused across the whole walk.
+    let mut lists: Vec<Vec<G::Move>> = (0..depth).map(|_| Vec::with_capacity(32)).collect();
+    walk(game, depth, &mut lists)
+}
+
+fn walk<G: Game>(game: &G, depth: u32, lists: &mut [Vec<G::Move>]) -> u64 {
     if depth == 0 || game.outcome().is_some() {
         return 1;
     }
-    let mut moves = Vec::new();
-    game.legal_moves(&mut moves);
+    let (moves, deeper) = lists.split_first_mut().expect("one list per level");
+    moves.clear();
+    game.legal_moves(moves);
     if depth == 1 {
         return moves.len() as u64;
     }
-    moves
-        .iter()
-        .map(|&mv| {
-            let mut next = game.clone();
-            next.apply(mv).expect("a legal move applies");
-            perft(&next, depth - 1)
-        })
-        .sum()
+    let mut total = 0;
+    for &mv in moves.iter() {
+        let mut next = game.clone();
+        next.apply(mv).expect("a legal move applies");
+        total += walk(&next, depth - 1, deeper);
+    }
+    total
 }

@@ -9,7 +9,7 @@ use std::fmt;
 use rand::Rng;
 use serde::{Deserialize, Serialize};
 
-use super::level::{Capture, MancalaLevel};
+use super::level::{Capture, MAX_PITS, MancalaLevel};
 use crate::core::{Game, GameRng, Outcome, Player, RuleViolation};
 
 pub const CELLS: usize = 32;
@@ -71,6 +71,54 @@ pub struct Mancala {
     plies: u32,
     move_cap: u32,
     outcome: Option<Outcome>,
+}
+
+/// For one board size, what sowing fewer stones than a lap does: for each
+/// player, starting cell and count, the stones added to each cell and the
+/// cell of the last one.
+struct SowTable {
+    cells: usize,
+    cycle: usize,
+    adds: Vec<[u16; CELLS]>,
+    last: Vec<u8>,
+}
+
+impl SowTable {
+    fn new(pits: usize) -> SowTable {
+        let cells = 2 * pits + 2;
+        let cycle = cells - 1;
+        let mut table = SowTable { cells, cycle, adds: Vec::new(), last: Vec::new() };
+        for player in 0..2 {
+            let their_store = if player == 0 { 2 * pits + 1 } else { pits };
+            for from in 0..cells {
+                for rest in 0..cycle {
+                    let mut adds = [0; CELLS];
+                    let mut at = from;
+                    for _ in 0..rest {
+                        at = (at + 1) % cells;
+                        if at == their_store {
+                            at = (at + 1) % cells;
+                        }
+                        adds[at] += 1;
+                    }
+                    table.adds.push(adds);
+                    table.last.push(at as u8);
+                }
+            }
+        }
+        table
+    }
+
+    fn index(&self, player: Player, from: usize, rest: usize) -> usize {
+        (player.index() * self.cells + from) * self.cycle + rest
+    }
+}
+
+/// The table for `pits` pits a side, built the first time it is needed.
+fn sow_table(pits: u8) -> &'static SowTable {
+    static TABLES: [std::sync::OnceLock<SowTable>; MAX_PITS as usize + 1] =
+        [const { std::sync::OnceLock::new() }; MAX_PITS as usize + 1];
+    TABLES[pits as usize].get_or_init(|| SowTable::new(pits as usize))
 }
 
 fn row_char(side: u8) -> char {
@@ -160,7 +208,8 @@ impl Mancala {
     fn side_empty(&self, side: usize) -> bool {
         let n = self.pits as usize;
         let start = side * (n + 1);
-        self.cells[start..start + n].iter().all(|&c| c == 0)
+        // An OR over the row, without early exit, compiles to a few vector ops.
+        self.cells[start..start + n].iter().fold(0, |acc, &c| acc | c) == 0
     }
 
     /// Own non-empty pits as a bit set over pit numbers.
@@ -179,15 +228,19 @@ impl Mancala {
         if self.outcome.is_some() {
             return None;
         }
-        let mut bits = self.playable();
-        let count = bits.count_ones();
+        let n = self.pits as usize;
+        let start = self.to_move.index() * (n + 1);
+        let mut playable = [0u8; MAX_PITS as usize];
+        let mut count = 0;
+        for (pit, &stones) in self.cells[start..start + n].iter().enumerate() {
+            playable[count] = pit as u8;
+            count += (stones != 0) as usize;
+        }
         if count == 0 {
             return None;
         }
-        for _ in 0..rng.random_range(0..count) {
-            bits &= bits - 1;
-        }
-        Some(Sow { side: self.to_move.0, pit: bits.trailing_zeros() as u8 })
+        let pit = playable[rng.random_range(0..count)];
+        Some(Sow { side: self.to_move.0, pit })
     }
 }
 
@@ -248,21 +301,29 @@ impl Game for Mancala {
         let their_store = self.store_cell(me.next(2));
         let stones = self.cells[from];
         self.cells[from] = 0;
-        // Whole laps put one stone in every cell but the opponent's store.
+        let cells = 2 * n + 2;
         let cycle = (2 * n + 1) as u16;
-        let (laps, rest) = (stones / cycle, stones % cycle);
-        if laps > 0 {
-            for (i, cell) in self.cells.iter_mut().enumerate().take(2 * n + 2) {
+        // Whole laps put one stone in every cell but the opponent's store.
+        let rest = if stones >= cycle {
+            let laps = stones / cycle;
+            for (i, cell) in self.cells.iter_mut().enumerate().take(cells) {
                 if i != their_store {
                     *cell += laps;
                 }
             }
+            stones % cycle
+        } else {
+            stones
+        };
+        // The rest (less than a lap) adds one stone to a fixed set of cells:
+        // looked up, then added to the whole board at once. No loop whose
+        // length depends on the move, so no mispredicted branches.
+        let table = sow_table(self.pits);
+        let entry = table.index(me, from, rest as usize);
+        for (cell, add) in self.cells.iter_mut().zip(&table.adds[entry]) {
+            *cell += add;
         }
-        let mut last = from;
-        for _ in 0..rest {
-            last = self.next_cell(last, me);
-            self.cells[last] += 1;
-        }
+        let last = table.last[entry] as usize;
         let mut fx = Sown {
             by: me,
             sow,
@@ -275,7 +336,7 @@ impl Game for Mancala {
             swept: false,
             ended: false,
         };
-        let own_pit = last / (n + 1) == me.index() && last != my_store;
+        let own_pit = if me == Player::ONE { last < n } else { last > n && last < 2 * n + 1 };
         if own_pit && self.cells[last] == 1 && self.capture != Capture::None {
             let opposite = self.opposite(last);
             if self.cells[opposite] > 0 || self.capture == Capture::Empty {
