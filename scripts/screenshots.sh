@@ -77,7 +77,27 @@ sleep 8
 shot nim-end
 quit
 
-# 5. A broken edit of the open level file, shown in the window.
+# 5. Mancala: Kalah (6,4) against minimax; pointing at A3 previews an extra
+#    turn; then A6 is sown, caught mid-flight.
+launch play levels/mancala/kalah-6-4.ron
+keys 3
+sleep 0.5
+shot mancala-preview
+keys Return
+sleep 1.5
+keys 6 Return
+sleep 0.35
+shot mancala-sowing
+quit
+
+# 6. Watching minimax against mcts on Kalah (6,6), from the menu.
+launch
+keys Right Down Down 1 1 1 2 Return
+sleep 9
+shot mancala-watch
+quit
+
+# 7. A broken edit of the open level file, shown in the window.
 cp levels/nim/traditional-3-4-5.ron "$work/level.ron"
 launch play "$work/level.ron"
 sed -i 's/piles: \[3, 4, 5\]/piles: [3, 4 5]/' "$work/level.ron"

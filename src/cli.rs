@@ -172,7 +172,13 @@ fn run_match(
     for (seat, &wins) in summary.seat_wins.iter().enumerate() {
         println!("  player {} won {:.2}% of games", seat + 1, pct(wins));
     }
-    println!("  mean length {:.2} moves", summary.mean_plies());
+    println!(
+        "  mean length {:.2} moves; median {}, 90% of games within {}, longest {}",
+        summary.mean_plies(),
+        summary.length_quantile(0.5),
+        summary.length_quantile(0.9),
+        summary.lengths.len().saturating_sub(1)
+    );
     println!("  {:.0} games/s ({secs:.3} s)", summary.games as f64 / secs.max(1e-9));
     if let Some(p) = out {
         println!("  games written to {}", p.display());

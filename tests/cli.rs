@@ -207,3 +207,36 @@ fn recorded_playthroughs_replay_to_the_recorded_states() {
     }
     assert!(checked >= 2);
 }
+
+/// Seed 003's finding, by measurement: on its 3x2 board most random games
+/// are over in fewer than 15 moves, around 10.
+#[test]
+fn seed_003_games_are_mostly_over_within_15_moves() {
+    let run = tabula(&[
+        "match",
+        "levels/mancala/seed-003-3x2.ron",
+        "--p1",
+        "random",
+        "--p2",
+        "random",
+        "--games",
+        "20000",
+    ]);
+    let stdout = text(&run.stdout);
+    assert!(run.status.success(), "{stdout}{}", text(&run.stderr));
+    let number_after = |label: &str| -> u64 {
+        let at = stdout.find(label).unwrap_or_else(|| panic!("no {label} in {stdout}")) + label.len();
+        stdout[at..].split(|c: char| !c.is_ascii_digit()).next().unwrap().parse().unwrap()
+    };
+    let median = number_after("median ");
+    assert!((8..15).contains(&median), "median {median}: {stdout}");
+}
+
+#[test]
+fn mancala_perft_matches_the_published_counts() {
+    let run = tabula(&["perft", "levels/mancala/kalah-6-4.ron", "--depth", "4"]);
+    let stdout = text(&run.stdout);
+    for line in ["depth 1: 6 ", "depth 2: 35 ", "depth 3: 185 ", "depth 4: 942 "] {
+        assert!(stdout.contains(line), "{stdout}");
+    }
+}

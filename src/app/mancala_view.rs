@@ -23,8 +23,10 @@ const ROW_Y: f32 = 78.0;
 const STORE_SIZE: Vec2 = Vec2::new(112.0, 250.0);
 const STONE: f32 = 24.0;
 const MARGIN: f32 = 60.0;
-const LABEL_GAP: f32 = 72.0;
-const TAG_GAP: f32 = 100.0;
+/// From a row's centre: stone counts outside the board, pit names inside.
+const LABEL_GAP: f32 = 94.0;
+const TAG_GAP: f32 = 64.0;
+const NAME_GAP: f32 = 150.0;
 /// Seconds between two stones of one sowing, and for one stone's flight.
 const SOW_STEP: f32 = 0.16;
 const FLIGHT: f32 = 0.32;
@@ -65,6 +67,8 @@ struct BoardPart;
 /// A stone on its way: it waits `delay`, then flies for `duration`.
 #[derive(Component, Debug)]
 struct Flight {
+    /// The cell it leaves, where it is counted until it lifts off.
+    from_cell: usize,
     from: Vec3,
     to: Vec3,
     delay: f32,
@@ -91,7 +95,7 @@ pub struct MancalaLayout {
 impl MancalaLayout {
     fn new(pits: usize) -> MancalaLayout {
         let width = SPACING * pits as f32 + 2.0 * (STORE_SIZE.x + 30.0);
-        MancalaLayout { pits, width, height: 2.0 * (ROW_Y + TAG_GAP + 64.0) }
+        MancalaLayout { pits, width, height: 2.0 * (ROW_Y + NAME_GAP + 30.0) }
     }
 
     /// Centre of a cell: player 1's row at the bottom left to right and their
@@ -277,16 +281,12 @@ fn rebuild_board(
         ));
         if !layout.is_store(cell) {
             let (row, pit) = if cell < n { ('A', cell + 1) } else { ('B', cell - n) };
-            let tag_at = if cell < n {
-                at - Vec2::new(0.0, PIT / 2.0 + 14.0)
-            } else {
-                at + Vec2::new(0.0, PIT / 2.0 + 14.0)
-            };
+            let tag_at = if cell < n { at - Vec2::new(0.0, TAG_GAP) } else { at + Vec2::new(0.0, TAG_GAP) };
             commands.spawn((
                 BoardPart,
                 Text2d::new(format!("{row}{pit}")),
-                TextFont::from_font_size(16.0),
-                TextColor(LABEL_COLOR.with_alpha(0.6)),
+                TextFont::from_font_size(15.0),
+                TextColor(LABEL_COLOR.with_alpha(0.55)),
                 Transform::from_xyz(tag_at.x, tag_at.y, 3.0),
                 DespawnOnExit(Screen::Game),
             ));
@@ -308,15 +308,12 @@ fn rebuild_board(
         }
     }
     // Each player's name on their side of the board.
-    for (player, y) in [
-        (Player::ONE, -(STORE_SIZE.y / 2.0 + LABEL_GAP + 20.0)),
-        (Player::TWO, STORE_SIZE.y / 2.0 + LABEL_GAP + 20.0),
-    ] {
+    for (player, y) in [(Player::ONE, -(ROW_Y + NAME_GAP)), (Player::TWO, ROW_Y + NAME_GAP)] {
         let store = layout.cell_position(board.store_cell(player));
         commands.spawn((
             BoardPart,
             Text2d::new(format!(
-                "{} · row {}",
+                "{} (row {})",
                 session.name_of(player),
                 if player == Player::ONE { 'A' } else { 'B' }
             )),
@@ -353,16 +350,16 @@ fn sow_stones(
     let mut clock = 0.0;
     let fly = |commands: &mut Commands,
                counts: &mut Vec<usize>,
-               entity: Entity,
-               from: Vec3,
+               (entity, from, from_cell): (Entity, Vec3, usize),
                cell: usize,
                delay: f32| {
         let slot = counts[cell];
         counts[cell] += 1;
         let to = layout.stone_position(cell, slot).extend(2.0 + slot as f32 * 0.001);
-        commands
-            .entity(entity)
-            .insert((Bead { cell }, Flight { from, to, delay, elapsed: 0.0, duration: FLIGHT / speed }));
+        commands.entity(entity).insert((
+            Bead { cell },
+            Flight { from_cell, from, to, delay, elapsed: 0.0, duration: FLIGHT / speed },
+        ));
         (entity, to)
     };
     for fx in moves {
@@ -374,8 +371,13 @@ fn sow_stones(
         for k in 0..fx.stones as usize {
             cell = session.game.next_cell(cell, mover);
             let Some((entity, pos)) = hand.pop() else { break };
-            let landed =
-                fly(&mut commands, &mut counts, entity, pos, cell, clock + k as f32 * SOW_STEP / speed);
+            let landed = fly(
+                &mut commands,
+                &mut counts,
+                (entity, pos, from),
+                cell,
+                clock + k as f32 * SOW_STEP / speed,
+            );
             in_cell[cell].push(landed);
         }
         clock += fx.stones as f32 * SOW_STEP / speed + FLIGHT / speed;
@@ -383,8 +385,13 @@ fn sow_stones(
         if fx.captured > 0 {
             for source in [fx.last as usize, fx.opposite as usize] {
                 for (i, (entity, pos)) in std::mem::take(&mut in_cell[source]).into_iter().enumerate() {
-                    let landed =
-                        fly(&mut commands, &mut counts, entity, pos, store, clock + i as f32 * 0.03 / speed);
+                    let landed = fly(
+                        &mut commands,
+                        &mut counts,
+                        (entity, pos, source),
+                        store,
+                        clock + i as f32 * 0.03 / speed,
+                    );
                     in_cell[store].push(landed);
                 }
                 counts[source] = 0;
@@ -395,8 +402,13 @@ fn sow_stones(
             for source in (0..2 * n + 2).filter(|&c| !layout.is_store(c)) {
                 let target = if source < n { n } else { 2 * n + 1 };
                 for (i, (entity, pos)) in std::mem::take(&mut in_cell[source]).into_iter().enumerate() {
-                    let landed =
-                        fly(&mut commands, &mut counts, entity, pos, target, clock + i as f32 * 0.03 / speed);
+                    let landed = fly(
+                        &mut commands,
+                        &mut counts,
+                        (entity, pos, source),
+                        target,
+                        clock + i as f32 * 0.03 / speed,
+                    );
                     in_cell[target].push(landed);
                 }
                 counts[source] = 0;
@@ -433,22 +445,27 @@ fn count_busy(flights: Query<(), With<Flight>>, mut busy: ResMut<BoardBusy>) {
     busy.0 = flights.iter().count() as u32;
 }
 
-/// Counts follow the stones as they land, and agree with the engine at rest.
+/// Counts follow the stones: a stone counts where it rests or waits to lift
+/// off, not while in the air; at rest the counts are the engine's.
 fn update_counts(
-    beads: Query<&Bead, Without<Flight>>,
-    flying: Query<(), With<Flight>>,
+    beads: Query<(&Bead, Option<&Flight>)>,
     mut labels: Query<(&CellCount, &mut Text2d)>,
     session: Res<Session<Mancala>>,
     layout: Res<MancalaLayout>,
+    busy: Res<BoardBusy>,
 ) {
     let mut counts = vec![0u32; 2 * layout.pits + 2];
-    if flying.is_empty() {
+    if busy.0 == 0 {
         for (i, &c) in session.game.cells().iter().enumerate() {
             counts[i] = c as u32;
         }
     } else {
-        for bead in &beads {
-            counts[bead.cell] += 1;
+        for (bead, flight) in &beads {
+            match flight {
+                None => counts[bead.cell] += 1,
+                Some(f) if f.elapsed < f.delay => counts[f.from_cell] += 1,
+                Some(_) => {}
+            }
         }
     }
     for (label, mut text) in &mut labels {

@@ -49,6 +49,8 @@ pub struct MatchSummary {
     pub seat_wins: Vec<u64>,
     pub draws: u64,
     pub plies: u64,
+    /// `lengths[k]`: games that lasted k moves.
+    pub lengths: Vec<u64>,
 }
 
 impl MatchSummary {
@@ -59,6 +61,11 @@ impl MatchSummary {
     fn add<M>(&mut self, record: &GameRecord<M>) {
         self.games += 1;
         self.plies += record.plies;
+        let k = record.plies as usize;
+        if self.lengths.len() <= k {
+            self.lengths.resize(k + 1, 0);
+        }
+        self.lengths[k] += 1;
         match record.outcome {
             Outcome::Win(seat) => {
                 self.wins[record.seats[seat.index()]] += 1;
@@ -78,6 +85,26 @@ impl MatchSummary {
         for (a, b) in self.seat_wins.iter_mut().zip(&other.seat_wins) {
             *a += b;
         }
+        if self.lengths.len() < other.lengths.len() {
+            self.lengths.resize(other.lengths.len(), 0);
+        }
+        for (a, b) in self.lengths.iter_mut().zip(&other.lengths) {
+            *a += b;
+        }
+    }
+
+    /// The game length (in moves) that a fraction `q` of the games do not
+    /// exceed: 0.5 is the median.
+    pub fn length_quantile(&self, q: f64) -> u64 {
+        let wanted = (q * self.games as f64).ceil().max(1.0) as u64;
+        let mut seen = 0;
+        for (k, &n) in self.lengths.iter().enumerate() {
+            seen += n;
+            if seen >= wanted {
+                return k as u64;
+            }
+        }
+        0
     }
 
     pub fn mean_plies(&self) -> f64 {
@@ -253,6 +280,9 @@ mod tests {
         assert!(starts_and_wins);
         assert!(summary.wins[0] > 1900, "{summary:?}");
         assert_eq!(summary.wins.iter().sum::<u64>() + summary.draws, 2000);
+        assert_eq!(summary.lengths.iter().sum::<u64>(), 2000);
+        let median = summary.length_quantile(0.5);
+        assert!(summary.length_quantile(0.1) <= median && median <= summary.length_quantile(0.9));
     }
 
     #[test]
