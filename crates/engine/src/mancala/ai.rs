@@ -666,3 +666,34 @@ mod tests {
         assert!(wins >= 34, "mcts won only {wins} of 40 against random");
     }
 }
+
+#[cfg(test)]
+mod strength {
+    use crate::core::AgentSpec;
+    use crate::core::runner::{MatchConfig, run_match};
+    use crate::mancala::{Capture, Mancala, MancalaLevel};
+
+    fn win_rate(opponent: &str, games: u64) -> f64 {
+        let level = MancalaLevel {
+            name: String::new(),
+            description: String::new(),
+            pits: 6,
+            stones: 4,
+            capture: Capture::Standard,
+            sweep: true,
+            move_cap: 2000,
+        };
+        let agents: Vec<AgentSpec> = ["minimax", opponent].iter().map(|a| a.parse().unwrap()).collect();
+        let config = MatchConfig { games, seed: 99, jobs: 2, record_moves: false };
+        let summary = run_match::<Mancala>(&level, &agents, &config, &mut |_| {}, &|_| {}).unwrap();
+        summary.wins[0] as f64 / games as f64
+    }
+
+    /// The README's table plays 1,000 games a pairing; this is a quicker
+    /// sample of the same claim, sides swapped every game.
+    #[test]
+    fn default_minimax_beats_random_and_greedy_on_kalah_6_4() {
+        assert!(win_rate("random", 200) >= 0.99);
+        assert!(win_rate("greedy", 200) >= 0.90);
+    }
+}
