@@ -64,6 +64,8 @@ pub struct Sown {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Mancala {
     cells: [u16; CELLS],
+    /// Stones in each row's pits, kept so the end is spotted without a scan.
+    row_stones: [u16; 2],
     pits: u8,
     capture: Capture,
     sweep: bool,
@@ -81,15 +83,47 @@ struct SowTable {
     cycle: usize,
     adds: Vec<[u16; CELLS]>,
     last: Vec<u8>,
+    /// Stones each entry adds to each row's pits.
+    row_adds: Vec<[u16; 2]>,
+    /// Per starting cell: all ones but zero there, to empty it with an AND.
+    keep: Vec<[u16; CELLS]>,
+    /// Per player: one in every cell a lap reaches (all but the other store).
+    lap: [[u16; CELLS]; 2],
 }
 
 impl SowTable {
     fn new(pits: usize) -> SowTable {
         let cells = 2 * pits + 2;
         let cycle = cells - 1;
-        let mut table = SowTable { cells, cycle, adds: Vec::new(), last: Vec::new() };
+        let mut table = SowTable {
+            cells,
+            cycle,
+            adds: Vec::new(),
+            last: Vec::new(),
+            row_adds: Vec::new(),
+            keep: Vec::new(),
+            lap: [[0; CELLS]; 2],
+        };
+        for from in 0..cells {
+            let mut keep = [0; CELLS];
+            keep[..cells].fill(u16::MAX);
+            keep[from] = 0;
+            table.keep.push(keep);
+        }
+        let row_of = |cell: usize| {
+            if cell < pits {
+                Some(0)
+            } else if cell > pits && cell < 2 * pits + 1 {
+                Some(1)
+            } else {
+                None
+            }
+        };
         for player in 0..2 {
             let their_store = if player == 0 { 2 * pits + 1 } else { pits };
+            for cell in 0..cells {
+                table.lap[player][cell] = (cell != their_store) as u16;
+            }
             for from in 0..cells {
                 for rest in 0..cycle {
                     let mut adds = [0; CELLS];
@@ -101,8 +135,15 @@ impl SowTable {
                         }
                         adds[at] += 1;
                     }
+                    let mut row_adds = [0; 2];
+                    for (cell, &n) in adds.iter().enumerate() {
+                        if let Some(row) = row_of(cell) {
+                            row_adds[row] += n;
+                        }
+                    }
                     table.adds.push(adds);
                     table.last.push(at as u8);
+                    table.row_adds.push(row_adds);
                 }
             }
         }
@@ -205,13 +246,6 @@ impl Mancala {
         copy.apply(sow)
     }
 
-    fn side_empty(&self, side: usize) -> bool {
-        let n = self.pits as usize;
-        let start = side * (n + 1);
-        // An OR over the row, without early exit, compiles to a few vector ops.
-        self.cells[start..start + n].iter().fold(0, |acc, &c| acc | c) == 0
-    }
-
     /// Own non-empty pits as a bit set over pit numbers.
     fn playable(&self) -> u32 {
         let n = self.pits as usize;
@@ -239,7 +273,8 @@ impl Mancala {
         if count == 0 {
             return None;
         }
-        let pit = playable[rng.random_range(0..count)];
+        // A u32 range: Lemire's method without 128-bit products.
+        let pit = playable[rng.random_range(0..count as u32) as usize];
         Some(Sow { side: self.to_move.0, pit })
     }
 }
@@ -262,8 +297,10 @@ impl Game for Mancala {
                 *cell = level.stones;
             }
         }
+        let row = level.pits as u16 * level.stones;
         Ok(Mancala {
             cells,
+            row_stones: [row, row],
             pits: level.pits,
             capture: level.capture,
             sweep: level.sweep,
@@ -298,36 +335,26 @@ impl Game for Mancala {
         let n = self.pits as usize;
         let me = self.to_move;
         let my_store = self.store_cell(me);
-        let their_store = self.store_cell(me.next(2));
         let stones = self.cells[from];
-        self.cells[from] = 0;
-        let cells = 2 * n + 2;
         let cycle = (2 * n + 1) as u16;
-        // Whole laps put one stone in every cell but the opponent's store.
-        let rest = if stones >= cycle {
-            let laps = stones / cycle;
-            for (i, cell) in self.cells.iter_mut().enumerate().take(cells) {
-                if i != their_store {
-                    *cell += laps;
-                }
-            }
-            stones % cycle
-        } else {
-            stones
-        };
-        // The rest (less than a lap) adds one stone to a fixed set of cells:
-        // looked up, then added to the whole board at once. No loop whose
-        // length depends on the move, so no mispredicted branches.
+        let (laps, rest) = (stones / cycle, stones % cycle);
         let table = sow_table(self.pits);
         let entry = table.index(me, from, rest as usize);
-        // On a copy in registers the 32 additions become a few vector adds.
-        let adds = &table.adds[entry];
+        // The whole move as vector operations on a copy of the board: empty
+        // the pit with a mask, add the laps, add the rest from the table. No
+        // loop whose length depends on the move, no partial writes to reread.
+        let (keep, lap, adds) = (&table.keep[from], &table.lap[me.index()], &table.adds[entry]);
         let mut board = self.cells;
         for i in 0..CELLS {
-            board[i] = board[i].wrapping_add(adds[i]);
+            board[i] = (board[i] & keep[i]).wrapping_add(lap[i] * laps).wrapping_add(adds[i]);
         }
         self.cells = board;
-        let last = table.last[entry] as usize;
+        let row_adds = table.row_adds[entry];
+        self.row_stones[me.index()] -= stones;
+        for (row, add) in self.row_stones.iter_mut().zip(row_adds) {
+            *row += laps * n as u16 + add;
+        }
+        let last = if rest == 0 { from } else { table.last[entry] as usize };
         let mut fx = Sown {
             by: me,
             sow,
@@ -346,20 +373,22 @@ impl Game for Mancala {
             if self.cells[opposite] > 0 || self.capture == Capture::Empty {
                 fx.captured = self.cells[opposite] + 1;
                 fx.opposite = opposite as u8;
+                self.row_stones[me.index()] -= 1;
+                self.row_stones[me.next(2).index()] -= self.cells[opposite];
                 self.cells[my_store] += fx.captured;
                 self.cells[last] = 0;
                 self.cells[opposite] = 0;
             }
         }
         self.plies += 1;
-        if self.side_empty(0) || self.side_empty(1) {
+        if self.row_stones[0] == 0 || self.row_stones[1] == 0 {
             if self.sweep {
                 for side in 0..2 {
                     let start = side * (n + 1);
-                    let left: u16 = self.cells[start..start + n].iter().sum();
                     self.cells[start..start + n].fill(0);
-                    self.cells[start + n] += left;
+                    self.cells[start + n] += self.row_stones[side];
                 }
+                self.row_stones = [0, 0];
                 fx.swept = true;
             }
             let (a, b) = (self.store(Player::ONE), self.store(Player::TWO));
@@ -426,6 +455,8 @@ pub(crate) mod tests {
         let mut m = Mancala::new(&level(pits, 1, capture, sweep), 0).unwrap();
         m.cells = [0; CELLS];
         m.cells[..cells.len()].copy_from_slice(cells);
+        let n = pits as usize;
+        m.row_stones = [cells[..n].iter().sum(), cells[n + 1..2 * n + 1].iter().sum()];
         m.to_move = to_move;
         m
     }
