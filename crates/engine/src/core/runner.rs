@@ -58,17 +58,18 @@ impl MatchSummary {
         MatchSummary { wins: vec![0; agents], seat_wins: vec![0; agents], ..Default::default() }
     }
 
-    fn add<M>(&mut self, record: &GameRecord<M>) {
+    /// Counts one game; `winner` is the winning seat's agent (unused on a draw).
+    fn add(&mut self, outcome: Outcome, winner: usize, plies: u64) {
         self.games += 1;
-        self.plies += record.plies;
-        let k = record.plies as usize;
+        self.plies += plies;
+        let k = plies as usize;
         if self.lengths.len() <= k {
             self.lengths.resize(k + 1, 0);
         }
         self.lengths[k] += 1;
-        match record.outcome {
+        match outcome {
             Outcome::Win(seat) => {
-                self.wins[record.seats[seat.index()]] += 1;
+                self.wins[winner] += 1;
                 self.seat_wins[seat.index()] += 1;
             }
             Outcome::Draw => self.draws += 1,
@@ -191,13 +192,14 @@ fn play_chunk<G: AgentRegistry>(
         let seed = derive_seed(config.seed, index);
         let mut game = G::new(level, seed).map_err(|e| MatchError::Setup(e.0))?;
         let mut rng = rng_from_seed(derive_seed(seed, u64::MAX));
-        let seats: Vec<usize> = (0..n).map(|s| (s + index as usize) % n).collect();
+        // Who sits where: agent (s + index) % n in seat s.
+        let seat_agent = |s: usize| (s + index as usize) % n;
         let bound = game.move_bound();
         let mut plies = 0u64;
         moves.clear();
         while game.outcome().is_none() {
             let seat = game.current_player();
-            let agent = seats[seat.index()];
+            let agent = seat_agent(seat.index());
             let problem =
                 |problem: String| MatchError::Agent { index, seed, agent: specs[agent].to_string(), problem };
             let mv = agents[agent]
@@ -212,18 +214,19 @@ fn play_chunk<G: AgentRegistry>(
                 moves.push(mv);
             }
         }
-        let record = GameRecord {
-            index,
-            seed,
-            seats,
-            outcome: game.outcome().expect("loop ends on an outcome"),
-            scores: game.scores(),
-            plies,
-            moves: if config.record_moves { moves.clone() } else { Vec::new() },
-        };
-        summary.add(&record);
+        let outcome = game.outcome().expect("loop ends on an outcome");
+        summary.add(outcome, seat_agent(outcome.winner().map_or(0, |p| p.index())), plies);
+        // Records (with their allocations) only when they are wanted.
         if config.record_moves {
-            records.push(record);
+            records.push(GameRecord {
+                index,
+                seed,
+                seats: (0..n).map(seat_agent).collect(),
+                outcome,
+                scores: game.scores(),
+                plies,
+                moves: moves.clone(),
+            });
         }
     }
     Ok((summary, records))
