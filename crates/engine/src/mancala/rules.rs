@@ -349,11 +349,15 @@ impl Game for Mancala {
             board[i] = (board[i] & keep[i]).wrapping_add(lap[i] * laps).wrapping_add(adds[i]);
         }
         self.cells = board;
+        // Row totals in locals, written back once: a narrow store followed
+        // by a wider load of the same bytes would stall the pipeline.
         let row_adds = table.row_adds[entry];
-        self.row_stones[me.index()] -= stones;
-        for (row, add) in self.row_stones.iter_mut().zip(row_adds) {
-            *row += laps * n as u16 + add;
-        }
+        let mine = (me == Player::ONE) as u16;
+        let lap_add = laps * n as u16;
+        let mut rows = [
+            self.row_stones[0] + lap_add + row_adds[0] - stones * mine,
+            self.row_stones[1] + lap_add + row_adds[1] - stones * (1 - mine),
+        ];
         let last = if rest == 0 { from } else { table.last[entry] as usize };
         let mut fx = Sown {
             by: me,
@@ -367,21 +371,29 @@ impl Game for Mancala {
             swept: false,
             ended: false,
         };
+        // The capture, computed without branches: whether it happens is as
+        // random as the move, so a branch would be mispredicted often.
         let own_pit = if me == Player::ONE { last < n } else { last > n && last < 2 * n + 1 };
-        if own_pit && self.cells[last] == 1 && self.capture != Capture::None {
-            let opposite = self.opposite(last);
-            if self.cells[opposite] > 0 || self.capture == Capture::Empty {
-                fx.captured = self.cells[opposite] + 1;
-                fx.opposite = opposite as u8;
-                self.row_stones[me.index()] -= 1;
-                self.row_stones[me.next(2).index()] -= self.cells[opposite];
-                self.cells[my_store] += fx.captured;
-                self.cells[last] = 0;
-                self.cells[opposite] = 0;
-            }
-        }
+        let opposite = (2 * n).wrapping_sub(last) & (CELLS - 1);
+        let across = self.cells[opposite];
+        let captures = own_pit
+            & (self.cells[last] == 1)
+            & match self.capture {
+                Capture::None => false,
+                Capture::Standard => across > 0,
+                Capture::Empty => true,
+            };
+        let take = captures as u16;
+        fx.captured = (across + 1) * take;
+        fx.opposite = (opposite as u8) * take as u8;
+        rows[0] -= take * mine + across * take * (1 - mine);
+        rows[1] -= take * (1 - mine) + across * take * mine;
+        self.row_stones = rows;
+        self.cells[my_store] += fx.captured;
+        self.cells[last] -= take;
+        self.cells[opposite] -= across * take;
         self.plies += 1;
-        if self.row_stones[0] == 0 || self.row_stones[1] == 0 {
+        if rows[0] == 0 || rows[1] == 0 {
             if self.sweep {
                 for side in 0..2 {
                     let start = side * (n + 1);
@@ -401,10 +413,9 @@ impl Game for Mancala {
         } else if self.plies >= self.move_cap {
             self.outcome = Some(Outcome::Draw);
             fx.ended = true;
-        } else if last == my_store {
-            fx.extra_turn = true;
         } else {
-            self.to_move = me.next(2);
+            fx.extra_turn = last == my_store;
+            self.to_move = if fx.extra_turn { me } else { me.next(2) };
         }
         Ok(fx)
     }
