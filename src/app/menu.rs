@@ -369,8 +369,14 @@ fn seats_column(ui: &mut egui::Ui, menu: &mut Menu, settings: &mut Settings) {
             if let Some(info) = choice.agent.and_then(|i| agents.get(i)) {
                 ui.label(egui::RichText::new(info.about).weak());
                 if let Some(p) = info.param {
-                    ui.add(egui::Slider::new(&mut choice.strength, p.min..=p.max).text("strength"))
-                        .on_hover_text(p.about);
+                    let slider = egui::Slider::new(&mut choice.strength, p.min..=p.max).text(p.name);
+                    // Depths and playout counts are whole numbers.
+                    let slider = if p.max - p.min >= 10.0 {
+                        slider.integer().logarithmic(p.max >= 1000.0)
+                    } else {
+                        slider
+                    };
+                    ui.add(slider).on_hover_text(p.about);
                 }
             }
         });

@@ -101,6 +101,8 @@ pub struct AgentInfo {
 
 #[derive(Clone, Copy, Debug)]
 pub struct ParamInfo {
+    /// A word for it: "strength", "depth", "playouts".
+    pub name: &'static str,
     pub about: &'static str,
     pub min: f64,
     pub max: f64,

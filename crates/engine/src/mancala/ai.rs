@@ -448,6 +448,7 @@ const AGENTS: &[AgentInfo] = &[
         name: "minimax",
         about: "alpha-beta search with a transposition table; minimax:D searches D plies, minimax:500ms or minimax:2s searches for that long",
         param: Some(ParamInfo {
+            name: "depth",
             about: "search depth in plies",
             min: 1.0,
             max: 20.0,
@@ -458,6 +459,7 @@ const AGENTS: &[AgentInfo] = &[
         name: "mcts",
         about: "Monte Carlo tree search (UCT) with random playouts",
         param: Some(ParamInfo {
+            name: "playouts",
             about: "playouts per move",
             min: 10.0,
             max: 100_000.0,

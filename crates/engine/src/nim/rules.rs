@@ -194,6 +194,7 @@ const AGENTS: &[AgentInfo] = &[
         name: "optimal",
         about: "Bouton's winning strategy, for both endings",
         param: Some(crate::core::agent::ParamInfo {
+            name: "strength",
             about: "strength: the chance of playing the best move rather than a random one",
             min: 0.0,
             max: 1.0,
