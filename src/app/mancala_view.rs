@@ -3,16 +3,14 @@
 //! ("extra turn", "capture"); sowing is animated stone by stone, then the
 //! capture and the final sweep.
 
-use bevy::asset::RenderAssetUsages;
 use bevy::camera::ScalingMode;
 use bevy::prelude::*;
-use bevy::render::render_resource::{Extent3d, TextureDimension, TextureFormat};
 use bevy::window::PrimaryWindow;
 use bevy_egui::input::{egui_wants_any_keyboard_input, egui_wants_any_pointer_input};
 use tabula_engine::mancala::{Capture, Mancala, Sow, Sown};
 use tabula_engine::{Game, Player};
 
-use super::nim_view::StoneTexture;
+use super::nim_view::{StoneTexture, texture};
 use super::session::{BoardBusy, BoardHint, BoardReset, MoveApplied, RequestMove, Session, SessionSet};
 use super::settings::Settings;
 use super::{BoardCamera, Screen};
@@ -179,14 +177,7 @@ pub fn input_plugin(app: &mut App) {
 
 fn make_well_texture(mut commands: Commands, images: Option<ResMut<Assets<Image>>>) {
     let Some(mut images) = images else { return };
-    let image = Image::new(
-        Extent3d { width: WELL_TEXTURE, height: WELL_TEXTURE, depth_or_array_layers: 1 },
-        TextureDimension::D2,
-        well_pixels(WELL_TEXTURE),
-        TextureFormat::Rgba8UnormSrgb,
-        RenderAssetUsages::RENDER_WORLD,
-    );
-    commands.insert_resource(WellTexture(images.add(image)));
+    commands.insert_resource(WellTexture(texture(&mut images, WELL_TEXTURE, well_pixels(WELL_TEXTURE))));
 }
 
 /// RGBA pixels of a hollow carved in wood: shadowed at the top, lit at the
@@ -476,12 +467,6 @@ fn update_counts(
     }
 }
 
-/// The human seat that is to move, if any.
-fn human_to_move(session: &Session<Mancala>) -> Option<Player> {
-    let to_move = session.game.current_player();
-    (!session.replay && session.game.outcome().is_none() && session.is_human(to_move)).then_some(to_move)
-}
-
 fn chosen_pit(choice: &PitChoice) -> Option<u8> {
     choice.hover.or(choice.keyed.then_some(choice.pit))
 }
@@ -492,7 +477,7 @@ fn paint_wells(
     busy: Res<BoardBusy>,
     mut wells: Query<(&Well, &mut Sprite)>,
 ) {
-    let human = human_to_move(&session);
+    let human = session.human_to_move();
     let preview = human.zip(chosen_pit(&choice)).filter(|_| busy.0 == 0).and_then(|(p, pit)| {
         let sow = Sow { side: p.0, pit };
         session.game.preview(sow).ok().map(|fx| (session.game.pit_cell(p.0, pit), fx))
@@ -508,7 +493,7 @@ fn paint_wells(
 
 /// Says where the pointed pit's last stone will land and what it will do.
 fn describe_pit(session: Res<Session<Mancala>>, choice: Res<PitChoice>, mut hint: ResMut<BoardHint>) {
-    let text = match (human_to_move(&session), chosen_pit(&choice)) {
+    let text = match (session.human_to_move(), chosen_pit(&choice)) {
         (Some(p), Some(pit)) => match session.game.preview(Sow { side: p.0, pit }) {
             Ok(fx) => {
                 let n = session.game.pits();
@@ -545,13 +530,6 @@ fn describe_pit(session: Res<Session<Mancala>>, choice: Res<PitChoice>, mut hint
     }
 }
 
-/// Who a request from this screen is made for: the human to move, else the
-/// first human seat (so the engine can say it is not their turn).
-fn requester(session: &Session<Mancala>) -> Option<Player> {
-    human_to_move(session)
-        .or_else(|| (0..session.seats.len()).map(|i| Player(i as u8)).find(|&p| session.is_human(p)))
-}
-
 fn point_at_pits(
     window: Single<&Window, With<PrimaryWindow>>,
     cameras: Query<(&Camera, &GlobalTransform), With<BoardCamera>>,
@@ -577,7 +555,7 @@ fn point_at_pits(
     }
     if mouse.just_pressed(MouseButton::Left)
         && let Some(c) = cell
-        && let Some(by) = requester(&session)
+        && let Some(by) = session.requester()
     {
         let (side, pit) = pit_of(c);
         requests.write(RequestMove { by, mv: Sow { side, pit } });
@@ -607,7 +585,7 @@ fn choose_pit_with_keys(
     }
     choice.pit = choice.pit.min(n - 1);
     if (keys.just_pressed(KeyCode::Enter) || keys.just_pressed(KeyCode::NumpadEnter))
-        && let Some(by) = requester(&session)
+        && let Some(by) = session.requester()
     {
         let side = session.game.current_player().0;
         requests.write(RequestMove { by, mv: Sow { side, pit: choice.pit } });

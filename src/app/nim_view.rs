@@ -10,7 +10,6 @@ use bevy::sprite::Anchor;
 use bevy::window::PrimaryWindow;
 use bevy_egui::input::{egui_wants_any_keyboard_input, egui_wants_any_pointer_input};
 use tabula_engine::nim::{Nim, Take};
-use tabula_engine::{Game, Player};
 
 use super::session::{
     BoardBusy, BoardHint, BoardReset, MoveApplied, MoveRefused, RequestMove, Session, SessionSet,
@@ -181,14 +180,18 @@ pub fn input_plugin(app: &mut App) {
 /// A soft, shaded stone drawn once at start-up; sprites tint it.
 fn make_stone_texture(mut commands: Commands, images: Option<ResMut<Assets<Image>>>) {
     let Some(mut images) = images else { return };
-    let image = Image::new(
-        Extent3d { width: TEXTURE, height: TEXTURE, depth_or_array_layers: 1 },
+    commands.insert_resource(StoneTexture(texture(&mut images, TEXTURE, stone_pixels(TEXTURE))));
+}
+
+/// A square texture from RGBA pixels drawn in code.
+pub fn texture(images: &mut Assets<Image>, size: u32, pixels: Vec<u8>) -> Handle<Image> {
+    images.add(Image::new(
+        Extent3d { width: size, height: size, depth_or_array_layers: 1 },
         TextureDimension::D2,
-        stone_pixels(TEXTURE),
+        pixels,
         TextureFormat::Rgba8UnormSrgb,
         RenderAssetUsages::RENDER_WORLD,
-    );
-    commands.insert_resource(StoneTexture(images.add(image)));
+    ))
 }
 
 /// RGBA pixels of a round stone lit from the upper left, with a soft edge.
@@ -349,7 +352,7 @@ fn flash_refusals(
 
 /// Says in words what Enter would do.
 fn describe_choice(session: Res<Session<Nim>>, choice: Res<NimChoice>, mut hint: ResMut<BoardHint>) {
-    let text = match human_to_move(&session) {
+    let text = match session.human_to_move() {
         Some(_) if choice.armed => {
             format!(
                 "Chosen: {}. Press Enter or click again to take.",
@@ -395,7 +398,7 @@ fn paint_board(
     mut rows: Query<(&PileRow, &mut Sprite), Without<Stone>>,
     flash: Res<RefusalFlash>,
 ) {
-    let human = human_to_move(&session).is_some();
+    let human = session.human_to_move().is_some();
     let piles = session.game.piles();
     let chosen = |pile: usize, count: u32| {
         let n = piles[pile];
@@ -462,19 +465,6 @@ fn label_width(text: &str, size: f32) -> f32 {
     text.chars().count() as f32 * 0.6 * size
 }
 
-/// The human seat that is to move, if any.
-fn human_to_move(session: &Session<Nim>) -> Option<Player> {
-    let to_move = session.game.current_player();
-    (!session.replay && session.game.outcome().is_none() && session.is_human(to_move)).then_some(to_move)
-}
-
-/// Who a request from this screen is made for: the human to move, else the
-/// first human seat (so the engine can say it is not their turn).
-fn requester(session: &Session<Nim>) -> Option<Player> {
-    human_to_move(session)
-        .or_else(|| (0..session.seats.len()).map(|i| Player(i as u8)).find(|&p| session.is_human(p)))
-}
-
 /// Hover shows what a click would take; a click chooses; a second click on
 /// the same choice confirms.
 fn point_at_stones(
@@ -500,7 +490,7 @@ fn point_at_stones(
         return;
     }
     let Some((pile, count)) = hover else { return };
-    let Some(by) = requester(&session) else { return };
+    let Some(by) = session.requester() else { return };
     if choice.armed && choice.pile == pile && choice.count == count {
         requests.write(RequestMove { by, mv: Take { pile: pile as u32, count } });
     } else {
@@ -556,7 +546,7 @@ fn choose_with_keys(
     }
     if keys.just_pressed(KeyCode::Enter) || keys.just_pressed(KeyCode::NumpadEnter) {
         choice.typed.clear();
-        if let Some(by) = requester(&session) {
+        if let Some(by) = session.requester() {
             requests.write(RequestMove { by, mv: Take { pile: choice.pile as u32, count: choice.count } });
         }
     }

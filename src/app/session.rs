@@ -5,7 +5,6 @@
 
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
-use std::time::Duration;
 
 use bevy::prelude::*;
 use bevy::tasks::{AsyncComputeTaskPool, Task, block_on, poll_once};
@@ -122,6 +121,20 @@ impl<G: SessionGame> Session<G> {
 
     pub fn is_human(&self, player: Player) -> bool {
         self.seats.get(player.index()).is_some_and(|s| s.controller == Controller::Human)
+    }
+
+    /// The human seat that is to move, if any (none in a replay or once the
+    /// game is over).
+    pub fn human_to_move(&self) -> Option<Player> {
+        let to_move = self.game.current_player();
+        (!self.replay && self.game.outcome().is_none() && self.is_human(to_move)).then_some(to_move)
+    }
+
+    /// Who a request from the board is made for: the human to move, else the
+    /// first human seat (so the engine can say it is not their turn).
+    pub fn requester(&self) -> Option<Player> {
+        self.human_to_move()
+            .or_else(|| (0..self.seats.len()).map(|i| Player(i as u8)).find(|&p| self.is_human(p)))
     }
 
     pub fn has_human(&self) -> bool {
@@ -629,11 +642,6 @@ impl SessionGame for Nim {
             }
         }
     }
-}
-
-/// How long an animation of `base` seconds lasts at the chosen speed.
-pub fn animation_time(settings: &Settings, base: f32) -> Duration {
-    Duration::from_secs_f32(base / settings.animation_speed)
 }
 
 impl SessionGame for Mancala {
