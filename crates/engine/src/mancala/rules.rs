@@ -162,6 +162,24 @@ fn sow_table(pits: u8) -> &'static SowTable {
     TABLES[pits as usize].get_or_init(|| SowTable::new(pits as usize))
 }
 
+/// `KTH_BIT[mask][k]`: the position of the k-th set bit of `mask`.
+static KTH_BIT: [[u8; 8]; 256] = {
+    let mut table = [[0u8; 8]; 256];
+    let mut mask = 0;
+    while mask < 256 {
+        let (mut bit, mut k) = (0, 0);
+        while bit < 8 {
+            if mask & (1 << bit) != 0 {
+                table[mask][k] = bit as u8;
+                k += 1;
+            }
+            bit += 1;
+        }
+        mask += 1;
+    }
+    table
+};
+
 fn row_char(side: u8) -> char {
     if side == 0 { 'A' } else { 'B' }
 }
@@ -264,6 +282,19 @@ impl Mancala {
         }
         let n = self.pits as usize;
         let start = self.to_move.index() * (n + 1);
+        if n <= 8 {
+            // Up to 8 pits: the non-empty ones as a byte, and a table names
+            // its k-th set bit. No loop, no mispredicted branch.
+            let mut mask = 0usize;
+            for (pit, &stones) in self.cells[start..start + n].iter().enumerate() {
+                mask |= ((stones != 0) as usize) << pit;
+            }
+            if mask == 0 {
+                return None;
+            }
+            let k = rng.random_range(0..mask.count_ones());
+            return Some(Sow { side: self.to_move.0, pit: KTH_BIT[mask][k as usize] });
+        }
         let mut playable = [0u8; MAX_PITS as usize];
         let mut count = 0;
         for (pit, &stones) in self.cells[start..start + n].iter().enumerate() {
@@ -337,7 +368,8 @@ impl Game for Mancala {
         let my_store = self.store_cell(me);
         let stones = self.cells[from];
         let cycle = (2 * n + 1) as u16;
-        let (laps, rest) = (stones / cycle, stones % cycle);
+        // Laps are rare: skip the division unless there is one.
+        let (laps, rest) = if stones < cycle { (0, stones) } else { (stones / cycle, stones % cycle) };
         let table = sow_table(self.pits);
         let entry = table.index(me, from, rest as usize);
         // The whole move as vector operations on a copy of the board: empty
@@ -561,6 +593,29 @@ pub(crate) mod tests {
         let mut draw = board(3, &[0, 0, 1, 3, 0, 0, 1, 4], Capture::None, false, Player::ONE);
         draw.apply(Sow { side: 0, pit: 2 }).unwrap();
         assert_eq!(draw.outcome(), Some(Outcome::Draw));
+    }
+
+    #[test]
+    fn random_sowing_is_uniform_over_legal_moves() {
+        let mut rng = crate::core::rng_from_seed(11);
+        for m in [
+            board(6, &[0, 3, 0, 1, 5, 0, 9, 1, 1, 1, 1, 1, 1, 0], Capture::Standard, true, Player::ONE),
+            board(6, &[1, 1, 1, 1, 1, 1, 0, 0, 2, 0, 0, 7, 1, 0], Capture::Standard, true, Player::TWO),
+            Mancala::new(&level(12, 2, Capture::None, false), 0).unwrap(),
+        ] {
+            let mut legal = Vec::new();
+            m.legal_moves(&mut legal);
+            let mut counts = std::collections::HashMap::new();
+            let draws = 12_000 * legal.len();
+            for _ in 0..draws {
+                *counts.entry(m.random_sow(&mut rng).unwrap()).or_insert(0usize) += 1;
+            }
+            assert_eq!(counts.len(), legal.len());
+            for mv in legal {
+                let n = counts[&mv];
+                assert!((11_000..13_000).contains(&n), "{mv}: {n}");
+            }
+        }
     }
 
     #[test]
