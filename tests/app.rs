@@ -421,6 +421,26 @@ mod mancala {
     }
 
     #[test]
+    fn editing_the_stones_in_the_level_file_rebuilds_the_board() {
+        let dir = temp_dir("mancala-reload");
+        let mut app = headless(&dir);
+        let path = dir.join("kalah.ron");
+        let text = |stones: u32| {
+            format!("Mancala(name: \"k\", pits: 6, stones: {stones}, capture: Standard, sweep: true)\n")
+        };
+        std::fs::write(&path, text(4)).unwrap();
+        let level = level::load(&path).unwrap();
+        start(&mut app, level, Some(path.clone()), vec![seat("Ann", None), seat("Bob", Some("minimax:2"))]);
+        assert_eq!(beads(&mut app).iter().sum::<u16>(), 48);
+        std::thread::sleep(Duration::from_millis(20));
+        std::fs::write(&path, text(6)).unwrap();
+        frames(&mut app, 20);
+        assert_eq!(board(&app).game.cells()[0], 6);
+        frames(&mut app, 2);
+        assert_eq!(beads(&mut app).iter().sum::<u16>(), 72, "one bead entity per stone of the new level");
+    }
+
+    #[test]
     fn an_agent_plays_mancala_in_the_window() {
         let dir = temp_dir("mancala-agent");
         let mut app = headless(&dir);
