@@ -162,9 +162,10 @@ fn sow_table(pits: u8) -> &'static SowTable {
     TABLES[pits as usize].get_or_init(|| SowTable::new(pits as usize))
 }
 
-/// `KTH_BIT[mask][k]`: the position of the k-th set bit of `mask`.
-static KTH_BIT: [[u8; 8]; 256] = {
-    let mut table = [[0u8; 8]; 256];
+/// `KTH_BIT[mask][k]`: the position of the k-th set bit of `mask`; entry 8
+/// is the number of set bits (the target has no popcount instruction).
+static KTH_BIT: [[u8; 9]; 256] = {
+    let mut table = [[0u8; 9]; 256];
     let mut mask = 0;
     while mask < 256 {
         let (mut bit, mut k) = (0, 0);
@@ -175,6 +176,7 @@ static KTH_BIT: [[u8; 8]; 256] = {
             }
             bit += 1;
         }
+        table[mask][8] = k as u8;
         mask += 1;
     }
     table
@@ -292,8 +294,9 @@ impl Mancala {
             if mask == 0 {
                 return None;
             }
-            let k = rng.random_range(0..mask.count_ones());
-            return Some(Sow { side: self.to_move.0, pit: KTH_BIT[mask][k as usize] });
+            let bits = &KTH_BIT[mask];
+            let k = rng.random_range(0..bits[8] as u32);
+            return Some(Sow { side: self.to_move.0, pit: bits[k as usize] });
         }
         let mut playable = [0u8; MAX_PITS as usize];
         let mut count = 0;
