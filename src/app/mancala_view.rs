@@ -316,6 +316,41 @@ fn rebuild_board(
     }
 }
 
+/// The stones of each cell as the animation will leave them, and the flights
+/// that take them there.
+struct Choreography<'a> {
+    layout: &'a MancalaLayout,
+    speed: f32,
+    in_cell: Vec<Vec<(Entity, Vec3)>>,
+}
+
+impl Choreography<'_> {
+    /// Sends a stone from `from_cell` to `cell`, lifting off after `delay`.
+    fn fly(
+        &mut self,
+        commands: &mut Commands,
+        (entity, from): (Entity, Vec3),
+        from_cell: usize,
+        cell: usize,
+        delay: f32,
+    ) {
+        let slot = self.in_cell[cell].len();
+        let to = self.layout.stone_position(cell, slot).extend(2.0 + slot as f32 * 0.001);
+        let duration = FLIGHT / self.speed;
+        commands
+            .entity(entity)
+            .insert((Bead { cell }, Flight { from_cell, from, to, delay, elapsed: 0.0, duration }));
+        self.in_cell[cell].push((entity, to));
+    }
+
+    /// Every stone of `source` to `target`, in quick succession from `clock`.
+    fn empty(&mut self, commands: &mut Commands, source: usize, target: usize, clock: f32) {
+        for (i, stone) in std::mem::take(&mut self.in_cell[source]).into_iter().enumerate() {
+            self.fly(commands, stone, source, target, clock + i as f32 * 0.03 / self.speed);
+        }
+    }
+}
+
 /// Schedules each stone's flight: the sowing one stone after another, then
 /// the capture, then the sweep, so the board ends as the engine says.
 fn sow_stones(
@@ -332,77 +367,30 @@ fn sow_stones(
     }
     let speed = settings.animation_speed;
     let n = layout.pits;
-    // Where each stone is headed, as the view knows it before these moves.
-    let mut in_cell: Vec<Vec<(Entity, Vec3)>> = vec![Vec::new(); 2 * n + 2];
+    let mut plan = Choreography { layout: &layout, speed, in_cell: vec![Vec::new(); 2 * n + 2] };
     for (entity, bead, transform) in &beads {
-        in_cell[bead.cell].push((entity, transform.translation));
+        plan.in_cell[bead.cell].push((entity, transform.translation));
     }
-    let mut counts: Vec<usize> = in_cell.iter().map(Vec::len).collect();
     let mut clock = 0.0;
-    let fly = |commands: &mut Commands,
-               counts: &mut Vec<usize>,
-               (entity, from, from_cell): (Entity, Vec3, usize),
-               cell: usize,
-               delay: f32| {
-        let slot = counts[cell];
-        counts[cell] += 1;
-        let to = layout.stone_position(cell, slot).extend(2.0 + slot as f32 * 0.001);
-        commands.entity(entity).insert((
-            Bead { cell },
-            Flight { from_cell, from, to, delay, elapsed: 0.0, duration: FLIGHT / speed },
-        ));
-        (entity, to)
-    };
     for fx in moves {
-        let mover = fx.by;
         let from = fx.from as usize;
-        let mut hand: Vec<(Entity, Vec3)> = std::mem::take(&mut in_cell[from]);
-        counts[from] = 0;
+        let mut hand = std::mem::take(&mut plan.in_cell[from]);
         let mut cell = from;
         for k in 0..fx.stones as usize {
-            cell = session.game.next_cell(cell, mover);
-            let Some((entity, pos)) = hand.pop() else { break };
-            let landed = fly(
-                &mut commands,
-                &mut counts,
-                (entity, pos, from),
-                cell,
-                clock + k as f32 * SOW_STEP / speed,
-            );
-            in_cell[cell].push(landed);
+            cell = session.game.next_cell(cell, fx.by);
+            let Some(stone) = hand.pop() else { break };
+            plan.fly(&mut commands, stone, from, cell, clock + k as f32 * SOW_STEP / speed);
         }
         clock += fx.stones as f32 * SOW_STEP / speed + FLIGHT / speed;
-        let store = session.game.store_cell(mover);
         if fx.captured > 0 {
-            for source in [fx.last as usize, fx.opposite as usize] {
-                for (i, (entity, pos)) in std::mem::take(&mut in_cell[source]).into_iter().enumerate() {
-                    let landed = fly(
-                        &mut commands,
-                        &mut counts,
-                        (entity, pos, source),
-                        store,
-                        clock + i as f32 * 0.03 / speed,
-                    );
-                    in_cell[store].push(landed);
-                }
-                counts[source] = 0;
-            }
+            let store = session.game.store_cell(fx.by);
+            plan.empty(&mut commands, fx.last as usize, store, clock);
+            plan.empty(&mut commands, fx.opposite as usize, store, clock);
             clock += 2.0 * FLIGHT / speed;
         }
         if fx.swept {
             for source in (0..2 * n + 2).filter(|&c| !layout.is_store(c)) {
-                let target = if source < n { n } else { 2 * n + 1 };
-                for (i, (entity, pos)) in std::mem::take(&mut in_cell[source]).into_iter().enumerate() {
-                    let landed = fly(
-                        &mut commands,
-                        &mut counts,
-                        (entity, pos, source),
-                        target,
-                        clock + i as f32 * 0.03 / speed,
-                    );
-                    in_cell[target].push(landed);
-                }
-                counts[source] = 0;
+                plan.empty(&mut commands, source, if source < n { n } else { 2 * n + 1 }, clock);
             }
             clock += 2.0 * FLIGHT / speed;
         }

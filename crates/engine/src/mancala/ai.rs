@@ -531,19 +531,8 @@ impl AgentRegistry for Mancala {
 mod tests {
     use super::*;
     use crate::core::rng_from_seed;
-    use crate::mancala::{Capture, MancalaLevel};
-
-    fn level(pits: u8, stones: u16, capture: Capture, sweep: bool) -> MancalaLevel {
-        MancalaLevel {
-            name: String::new(),
-            description: String::new(),
-            pits,
-            stones,
-            capture,
-            sweep,
-            move_cap: 2000,
-        }
-    }
+    use crate::mancala::Capture;
+    use crate::mancala::rules::tests::level;
 
     /// Plain negamax to the end, no pruning: the reference for the solver.
     fn brute(board: &Mancala) -> i32 {
