@@ -16,6 +16,12 @@ pub trait Agent<G: Game>: Send {
     fn note(&self) -> Option<String> {
         None
     }
+
+    /// The agent plays `Game::random_move`, so the match runner may call
+    /// that directly, without a virtual call per move.
+    fn plays_random_moves(&self) -> bool {
+        false
+    }
 }
 
 /// An agent named as on the command line: `random`, `optimal`, `optimal:0.3`.
@@ -140,6 +146,10 @@ pub struct RandomAgent;
 impl<G: Game> Agent<G> for RandomAgent {
     fn choose(&mut self, view: &G::View<'_>, rng: &mut GameRng) -> Option<G::Move> {
         view.random_move(rng)
+    }
+
+    fn plays_random_moves(&self) -> bool {
+        true
     }
 }
 

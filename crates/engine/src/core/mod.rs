@@ -105,6 +105,13 @@ pub trait Game: Clone + fmt::Debug + Send + Sync + 'static {
     /// Moves to try in tests and input validation: every legal move and
     /// some illegal ones.
     fn probe_moves(&self, out: &mut Vec<Self::Move>);
+    /// A move drawn uniformly from the legal moves; games override it with
+    /// a way that lists nothing.
+    fn random_move(&self, rng: &mut GameRng) -> Option<Self::Move> {
+        let mut moves = Vec::new();
+        self.legal_moves(&mut moves);
+        rng::choose(&moves, rng).copied()
+    }
 }
 
 /// What an agent may look at when it chooses.
@@ -123,8 +130,6 @@ impl<G: Game> PlayerView for &G {
     }
 
     fn random_move(&self, rng: &mut GameRng) -> Option<G::Move> {
-        let mut moves = Vec::new();
-        G::legal_moves(self, &mut moves);
-        rng::choose(&moves, rng).copied()
+        G::random_move(self, rng)
     }
 }

@@ -185,6 +185,7 @@ fn play_chunk<G: AgentRegistry>(
     let mut agents: Vec<_> =
         specs.iter().map(|s| G::build_agent(s).expect("checked before the match")).collect();
     let n = specs.len();
+    let random: Vec<bool> = agents.iter().map(|a| a.plays_random_moves()).collect();
     let mut summary = MatchSummary::new(n);
     let mut records = Vec::new();
     let mut moves = Vec::new();
@@ -202,9 +203,13 @@ fn play_chunk<G: AgentRegistry>(
             let agent = seat_agent(seat.index());
             let problem =
                 |problem: String| MatchError::Agent { index, seed, agent: specs[agent].to_string(), problem };
-            let mv = agents[agent]
-                .choose(&game.view(seat), &mut rng)
-                .ok_or_else(|| problem("found no move in a running game".into()))?;
+            // `random` needs no virtual call: the game's own fast draw.
+            let mv = if random[agent] {
+                game.random_move(&mut rng)
+            } else {
+                agents[agent].choose(&game.view(seat), &mut rng)
+            }
+            .ok_or_else(|| problem("found no move in a running game".into()))?;
             game.apply(mv).map_err(|e| problem(format!("played {mv}, refused: {e}")))?;
             plies += 1;
             if plies > bound {

@@ -19,14 +19,6 @@ pub const DEFAULT_PLAYOUTS: u32 = 2000;
 /// Nodes `solve` may search before it admits a board is too large.
 const SOLVE_NODES: u64 = 30_000_000;
 
-struct Random;
-
-impl Agent<Mancala> for Random {
-    fn choose(&mut self, view: &&Mancala, rng: &mut GameRng) -> Option<Sow> {
-        view.random_sow(rng)
-    }
-}
-
 /// The move that puts the most stones in the mover's store at once; ties go
 /// to a random one of them.
 pub struct Greedy;
@@ -495,7 +487,7 @@ impl AgentRegistry for Mancala {
         match spec.name.as_str() {
             "random" => {
                 spec.no_param()?;
-                Ok(Box::new(Random))
+                Ok(Box::new(crate::core::RandomAgent))
             }
             "greedy" => {
                 spec.no_param()?;

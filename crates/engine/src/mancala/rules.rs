@@ -471,6 +471,10 @@ impl Game for Mancala {
         vec![self.store(Player::ONE) as i64, self.store(Player::TWO) as i64]
     }
 
+    fn random_move(&self, rng: &mut GameRng) -> Option<Sow> {
+        self.random_sow(rng)
+    }
+
     fn probe_moves(&self, out: &mut Vec<Sow>) {
         for side in 0..=2 {
             for pit in 0..=self.pits {

@@ -154,6 +154,10 @@ impl Game for Nim {
         self.stones
     }
 
+    fn random_move(&self, rng: &mut GameRng) -> Option<Take> {
+        random_take(self, rng)
+    }
+
     fn probe_moves(&self, out: &mut Vec<Take>) {
         let piles = self.piles.len() as u32;
         for pile in 0..=piles {
@@ -177,15 +181,6 @@ pub(crate) fn random_take(nim: &Nim, rng: &mut GameRng) -> Option<Take> {
         k -= n as u64;
     }
     unreachable!("k < total stones")
-}
-
-/// `random` for Nim: the same distribution as the generic one, faster.
-struct NimRandom;
-
-impl Agent<Nim> for NimRandom {
-    fn choose(&mut self, view: &&Nim, rng: &mut GameRng) -> Option<Take> {
-        random_take(view, rng)
-    }
 }
 
 const AGENTS: &[AgentInfo] = &[
@@ -216,7 +211,7 @@ impl AgentRegistry for Nim {
         match spec.name.as_str() {
             "random" => {
                 spec.no_param()?;
-                Ok(Box::new(NimRandom))
+                Ok(Box::new(crate::core::RandomAgent))
             }
             "optimal" => Ok(Box::new(super::ai::OptimalAgent { strength: spec.number(1.0, (0.0, 1.0))? })),
             _ => Err(Self::unknown_agent(spec)),
@@ -312,6 +307,6 @@ mod tests {
             let n = counts[&mv];
             assert!((9_000..11_000).contains(&n), "{mv}: {n}");
         }
-        assert_eq!((&nim).random_move(&mut rng).map(|m| nim.check(m)), Some(Ok(())));
+        assert_eq!(PlayerView::random_move(&&nim, &mut rng).map(|m| nim.check(m)), Some(Ok(())));
     }
 }
