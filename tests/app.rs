@@ -463,3 +463,19 @@ mod mancala {
         assert_eq!(beads(&mut app), board(&app).game.cells());
     }
 }
+
+#[test]
+fn settings_are_saved_once_they_rest_and_read_back() {
+    use tabula::app::settings::{Settings, load};
+    let dir = temp_dir("settings");
+    let mut app = headless(&dir);
+    let file = dir.join("settings.ron");
+    for frame in 0..5 {
+        // A dragged slider: a change every frame.
+        app.world_mut().resource_mut::<Settings>().volume = 0.1 * frame as f32;
+        frames(&mut app, 1);
+    }
+    assert!(!file.exists(), "nothing is written while the value keeps changing");
+    frames(&mut app, 12); // 0.6 s of game time
+    assert_eq!(load(&file).volume, 0.4);
+}

@@ -12,6 +12,8 @@ use super::settings::Settings;
 pub struct ReplayBrowser {
     pub open: bool,
     pub path: String,
+    /// The replay files found when it opened.
+    pub files: Option<Vec<std::path::PathBuf>>,
 }
 
 /// Keys need egui's word on whether a text field has them.

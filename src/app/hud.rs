@@ -77,7 +77,7 @@ fn game_panels<G: SessionGame>(
     let top = egui::Panel::top("turn").show(&mut root, |ui| {
         ui.add_space(4.0);
         ui.horizontal(|ui| {
-            ui.heading(format!("{} · {}", G::NAME, level_name(&session)));
+            ui.heading(format!("{} · {}", G::NAME, session.level_name));
             ui.separator();
             ui.label(game.rules_text());
         });
@@ -231,10 +231,6 @@ fn full_viewport(mut camera: Single<&mut Camera, With<BoardCamera>>) {
     camera.viewport = None;
 }
 
-fn level_name<G: SessionGame>(session: &Session<G>) -> String {
-    G::wrap_level(session.level.clone()).name().to_owned()
-}
-
 fn controls_help<G: SessionGame>(session: &Session<G>) -> String {
     if session.replay {
         return "Replay: Space play/pause · . step forward · , step back · Esc menu".into();
@@ -292,16 +288,29 @@ fn replay_browser(
     mut requests: MessageWriter<SessionRequest>,
 ) -> Result {
     if !browser.open {
+        browser.files = None;
         return Ok(());
     }
     let ctx = contexts.ctx_mut()?;
+    let dir = replays_dir();
+    // Read the folder when the browser opens (or on Refresh), not every frame.
+    let files = browser
+        .files
+        .get_or_insert_with(|| {
+            // Newest first: names end in the time they were saved.
+            let mut files = super::menu::ron_files_in(&dir);
+            files.reverse();
+            files
+        })
+        .clone();
     let mut open = true;
     egui::Window::new("Open a replay").open(&mut open).collapsible(false).show(ctx, |ui| {
-        let dir = replays_dir();
-        ui.label(format!("Saved in {}", dir.display()));
-        // Newest first: names end in the time they were saved.
-        let mut files = super::menu::ron_files_in(&dir);
-        files.reverse();
+        ui.horizontal(|ui| {
+            ui.label(format!("Saved in {}", dir.display()));
+            if ui.button("Refresh").clicked() {
+                browser.files = None;
+            }
+        });
         egui::ScrollArea::vertical().max_height(300.0).show(ui, |ui| {
             if files.is_empty() {
                 ui.label("No replays saved yet.");

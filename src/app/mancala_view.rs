@@ -3,13 +3,12 @@
 //! ("extra turn", "capture"); sowing is animated stone by stone, then the
 //! capture and the final sweep.
 
-use bevy::camera::ScalingMode;
 use bevy::prelude::*;
-use bevy::window::PrimaryWindow;
 use bevy_egui::input::{egui_wants_any_keyboard_input, egui_wants_any_pointer_input};
 use tabula_engine::mancala::{Capture, Mancala, Sow, Sown};
 use tabula_engine::{Game, Player};
 
+use super::board::{BoardPointer, count_busy, digits_pressed, fit_view, playing};
 use super::nim_view::{StoneTexture, texture};
 use super::session::{BoardBusy, BoardHint, BoardReset, MoveApplied, RequestMove, Session, SessionSet};
 use super::settings::Settings;
@@ -155,10 +154,10 @@ pub(super) fn plugin(app: &mut App) {
         .add_systems(Startup, make_well_texture)
         .add_systems(
             Update,
-            (rebuild_board, sow_stones, (fly_stones, count_busy, paint_wells, update_counts, describe_pit))
+            (rebuild_board, sow_stones, (fly_stones, count_busy::<Flight>, update_counts, preview_pit))
                 .chain()
                 .in_set(SessionSet::View)
-                .run_if(in_state(Screen::Game).and_then(resource_exists::<Session<Mancala>>)),
+                .run_if(playing::<Mancala>),
         );
 }
 
@@ -171,7 +170,7 @@ pub fn input_plugin(app: &mut App) {
             choose_pit_with_keys.run_if(not(egui_wants_any_keyboard_input)),
         )
             .in_set(SessionSet::Requests)
-            .run_if(in_state(Screen::Game).and_then(resource_exists::<Session<Mancala>>)),
+            .run_if(playing::<Mancala>),
     );
 }
 
@@ -225,14 +224,7 @@ fn rebuild_board(
     let board = &session.game;
     let n = board.pits();
     *layout = MancalaLayout::new(n);
-    for mut projection in &mut cameras {
-        if let Projection::Orthographic(ortho) = &mut *projection {
-            ortho.scaling_mode = ScalingMode::AutoMin {
-                min_width: layout.width + 2.0 * MARGIN,
-                min_height: layout.height + 2.0 * MARGIN,
-            };
-        }
-    }
+    fit_view(&mut cameras, Vec2::new(layout.width, layout.height) + 2.0 * MARGIN);
     let stone = stone_texture.map(|t| t.0.clone()).unwrap_or_default();
     let well = well_texture.map(|t| t.0.clone()).unwrap_or_default();
     let spawn_part = |commands: &mut Commands, bundle: (Sprite, Transform)| {
@@ -420,10 +412,6 @@ fn fly_stones(
     }
 }
 
-fn count_busy(flights: Query<(), With<Flight>>, mut busy: ResMut<BoardBusy>) {
-    busy.0 = flights.iter().count() as u32;
-}
-
 /// Counts follow the stones: a stone counts where it rests or waits to lift
 /// off, not while in the air; at rest the counts are the engine's.
 fn update_counts(
@@ -459,76 +447,75 @@ fn chosen_pit(choice: &PitChoice) -> Option<u8> {
     choice.hover.or(choice.keyed.then_some(choice.pit))
 }
 
-fn paint_wells(
+/// Previews the chosen pit once a frame: its well and the well of its last
+/// stone light up, and the top bar says where that stone lands and what it
+/// does.
+fn preview_pit(
     session: Res<Session<Mancala>>,
     choice: Res<PitChoice>,
     busy: Res<BoardBusy>,
     mut wells: Query<(&Well, &mut Sprite)>,
+    mut hint: ResMut<BoardHint>,
 ) {
     let human = session.human_to_move();
-    let preview = human.zip(chosen_pit(&choice)).filter(|_| busy.0 == 0).and_then(|(p, pit)| {
-        let sow = Sow { side: p.0, pit };
-        session.game.preview(sow).ok().map(|fx| (session.game.pit_cell(p.0, pit), fx))
+    let chosen = human.zip(chosen_pit(&choice)).map(|(p, pit)| (p, Sow { side: p.0, pit }));
+    let preview = chosen.map(|(p, sow)| (p, sow, session.game.preview(sow)));
+    let lit = preview.as_ref().filter(|_| busy.0 == 0).and_then(|(_, sow, fx)| {
+        fx.as_ref().ok().map(|fx| (session.game.pit_cell(sow.side, sow.pit), fx.last as usize))
     });
     for (well, mut sprite) in &mut wells {
-        sprite.color = match preview {
+        sprite.color = match lit {
             Some((from, _)) if well.0 == from => WELL_HOVER,
-            Some((_, fx)) if well.0 == fx.last as usize => WELL_TARGET,
+            Some((_, last)) if well.0 == last => WELL_TARGET,
             _ => WELL_COLOR,
         };
     }
-}
-
-/// Says where the pointed pit's last stone will land and what it will do.
-fn describe_pit(session: Res<Session<Mancala>>, choice: Res<PitChoice>, mut hint: ResMut<BoardHint>) {
-    let text = match (session.human_to_move(), chosen_pit(&choice)) {
-        (Some(p), Some(pit)) => match session.game.preview(Sow { side: p.0, pit }) {
-            Ok(fx) => {
-                let n = session.game.pits();
-                let last = fx.last as usize;
-                let place = if last == session.game.store_cell(p) {
-                    "your store".to_owned()
-                } else if last == session.game.store_cell(p.next(2)) {
-                    "the other store".to_owned()
-                } else if last < n {
-                    format!("pit A{}", last + 1)
-                } else {
-                    format!("pit B{}", last - n)
-                };
-                let mut text =
-                    format!("{}: the last of {} stones lands in {place}", Sow { side: p.0, pit }, fx.stones);
-                if fx.extra_turn {
-                    text.push_str(" — extra turn");
-                }
-                if fx.captured > 0 {
-                    text.push_str(&format!(" — capture {} stones", fx.captured));
-                }
-                if fx.ended {
-                    text.push_str(" — ends the game");
-                }
-                text
-            }
-            Err(e) => format!("{}: {e}", Sow { side: p.0, pit }),
-        },
-        (Some(_), None) => "Point at one of your pits to see where its stones go; click to sow.".into(),
-        _ => String::new(),
+    let text = match (preview, human) {
+        (Some((p, sow, Ok(fx))), _) => describe_sowing(&session.game, p, sow, &fx),
+        (Some((_, sow, Err(e))), _) => format!("{sow}: {e}"),
+        (None, Some(_)) => "Point at one of your pits to see where its stones go; click to sow.".into(),
+        (None, None) => String::new(),
     };
     if hint.0 != text {
         hint.0 = text;
     }
 }
 
+/// "sow pit A3: the last of 4 stones lands in your store — extra turn".
+fn describe_sowing(board: &Mancala, p: Player, sow: Sow, fx: &Sown) -> String {
+    let n = board.pits();
+    let last = fx.last as usize;
+    let place = if last == board.store_cell(p) {
+        "your store".to_owned()
+    } else if last == board.store_cell(p.next(2)) {
+        "the other store".to_owned()
+    } else if last < n {
+        format!("pit A{}", last + 1)
+    } else {
+        format!("pit B{}", last - n)
+    };
+    let mut text = format!("{sow}: the last of {} stones lands in {place}", fx.stones);
+    if fx.extra_turn {
+        text.push_str(" — extra turn");
+    }
+    if fx.captured > 0 {
+        text.push_str(&format!(" — capture {} stones", fx.captured));
+    }
+    if fx.ended {
+        text.push_str(" — ends the game");
+    }
+    text
+}
+
 fn point_at_pits(
-    window: Single<&Window, With<PrimaryWindow>>,
-    cameras: Query<(&Camera, &GlobalTransform), With<BoardCamera>>,
+    pointer: BoardPointer,
     mouse: Res<ButtonInput<MouseButton>>,
     session: Res<Session<Mancala>>,
     layout: Res<MancalaLayout>,
     mut choice: ResMut<PitChoice>,
     mut requests: MessageWriter<RequestMove<Mancala>>,
 ) {
-    let Ok((camera, camera_transform)) = cameras.single() else { return };
-    let point = window.cursor_position().and_then(|c| camera.viewport_to_world_2d(camera_transform, c).ok());
+    let point = pointer.world();
     let n = layout.pits;
     let cell = point.and_then(|p| layout.cell_at(p)).filter(|&c| !layout.is_store(c));
     let side = session.game.current_player().0;
@@ -565,11 +552,10 @@ fn choose_pit_with_keys(
         choice.pit = if forward { (choice.pit + 1) % n } else { (choice.pit + n - 1) % n };
         choice.keyed = true;
     }
-    for (i, key) in DIGITS.iter().enumerate() {
-        if keys.just_pressed(*key) && (i as u8) < n {
-            choice.pit = i as u8;
-            choice.keyed = true;
-        }
+    // Digit d chooses pit d of the row (1-based as on the board).
+    for digit in digits_pressed(&keys).filter(|&d| d >= 1 && d <= n) {
+        choice.pit = digit - 1;
+        choice.keyed = true;
     }
     choice.pit = choice.pit.min(n - 1);
     if (keys.just_pressed(KeyCode::Enter) || keys.just_pressed(KeyCode::NumpadEnter))
@@ -579,18 +565,6 @@ fn choose_pit_with_keys(
         requests.write(RequestMove { by, mv: Sow { side, pit: choice.pit } });
     }
 }
-
-const DIGITS: [KeyCode; 9] = [
-    KeyCode::Digit1,
-    KeyCode::Digit2,
-    KeyCode::Digit3,
-    KeyCode::Digit4,
-    KeyCode::Digit5,
-    KeyCode::Digit6,
-    KeyCode::Digit7,
-    KeyCode::Digit8,
-    KeyCode::Digit9,
-];
 
 #[cfg(test)]
 mod tests {

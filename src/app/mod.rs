@@ -3,6 +3,7 @@
 //! these systems turn input into move requests and the engine's answers into
 //! entities, animations and messages.
 
+pub mod board;
 pub mod controls;
 pub mod hot_reload;
 pub mod hud;

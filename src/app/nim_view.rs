@@ -7,13 +7,11 @@ use bevy::camera::ScalingMode;
 use bevy::prelude::*;
 use bevy::render::render_resource::{Extent3d, TextureDimension, TextureFormat};
 use bevy::sprite::Anchor;
-use bevy::window::PrimaryWindow;
 use bevy_egui::input::{egui_wants_any_keyboard_input, egui_wants_any_pointer_input};
 use tabula_engine::nim::{Nim, Take};
 
-use super::session::{
-    BoardBusy, BoardHint, BoardReset, MoveApplied, MoveRefused, RequestMove, Session, SessionSet,
-};
+use super::board::{BoardPointer, count_busy, digits_pressed, fit_view, playing};
+use super::session::{BoardHint, BoardReset, MoveApplied, MoveRefused, RequestMove, Session, SessionSet};
 use super::settings::Settings;
 use super::{BoardCamera, Screen};
 
@@ -156,11 +154,11 @@ pub(super) fn plugin(app: &mut App) {
                 rebuild_board,
                 take_stones,
                 flash_refusals,
-                (lift_stones, paint_board, fit_labels, count_busy, describe_choice),
+                (lift_stones, paint_board, fit_labels, count_busy::<Leaving>, describe_choice),
             )
                 .chain()
                 .in_set(SessionSet::View)
-                .run_if(in_state(Screen::Game).and_then(resource_exists::<Session<Nim>>)),
+                .run_if(playing::<Nim>),
         );
 }
 
@@ -173,7 +171,7 @@ pub fn input_plugin(app: &mut App) {
             choose_with_keys.run_if(not(egui_wants_any_keyboard_input)),
         )
             .in_set(SessionSet::Requests)
-            .run_if(in_state(Screen::Game).and_then(resource_exists::<Session<Nim>>)),
+            .run_if(playing::<Nim>),
     );
 }
 
@@ -235,14 +233,7 @@ fn rebuild_board(
     }
     let piles = session.game.piles();
     *layout = NimLayout::new(piles);
-    for mut projection in &mut cameras {
-        if let Projection::Orthographic(ortho) = &mut *projection {
-            ortho.scaling_mode = ScalingMode::AutoMin {
-                min_width: layout.width + 2.0 * MARGIN,
-                min_height: layout.height + 2.0 * MARGIN,
-            };
-        }
-    }
+    fit_view(&mut cameras, Vec2::new(layout.width, layout.height) + 2.0 * MARGIN);
     let image = texture.map(|t| t.0.clone()).unwrap_or_default();
     for (pile, &n) in piles.iter().enumerate() {
         let y = layout.row_y(pile);
@@ -385,11 +376,6 @@ fn lift_stones(
     }
 }
 
-/// Agents and replays wait while stones are still leaving.
-fn count_busy(stones: Query<(), With<Leaving>>, mut busy: ResMut<BoardBusy>) {
-    busy.0 = stones.iter().count() as u32;
-}
-
 /// Stones to take are highlighted; the cursor's row is lit.
 fn paint_board(
     choice: Res<NimChoice>,
@@ -468,16 +454,14 @@ fn label_width(text: &str, size: f32) -> f32 {
 /// Hover shows what a click would take; a click chooses; a second click on
 /// the same choice confirms.
 fn point_at_stones(
-    window: Single<&Window, With<PrimaryWindow>>,
-    cameras: Query<(&Camera, &GlobalTransform), With<BoardCamera>>,
+    pointer: BoardPointer,
     mouse: Res<ButtonInput<MouseButton>>,
     session: Res<Session<Nim>>,
     layout: Res<NimLayout>,
     mut choice: ResMut<NimChoice>,
     mut requests: MessageWriter<RequestMove<Nim>>,
 ) {
-    let Ok((camera, camera_transform)) = cameras.single() else { return };
-    let point = window.cursor_position().and_then(|c| camera.viewport_to_world_2d(camera_transform, c).ok());
+    let point = pointer.world();
     let piles = session.game.piles();
     let hover = point.and_then(|p| layout.stone_at(p, piles)).map(|(pile, slot)| {
         let n = piles[pile];
@@ -532,17 +516,15 @@ fn choose_with_keys(
         choice.armed = true;
     }
     let now = time.elapsed_secs_f64();
-    for (i, key) in DIGITS.iter().enumerate() {
-        if keys.just_pressed(*key) {
-            if now - choice.typed_at > 1.2 || choice.typed.len() >= 7 {
-                choice.typed.clear();
-            }
-            choice.typed.push(char::from(b'0' + i as u8));
-            choice.typed_at = now;
-            // Typed counts are not clamped: the engine says what is wrong.
-            choice.count = choice.typed.parse().unwrap_or(0);
-            choice.armed = true;
+    for digit in digits_pressed(&keys) {
+        if now - choice.typed_at > 1.2 || choice.typed.len() >= 7 {
+            choice.typed.clear();
         }
+        choice.typed.push(char::from(b'0' + digit));
+        choice.typed_at = now;
+        // Typed counts are not clamped: the engine says what is wrong.
+        choice.count = choice.typed.parse().unwrap_or(0);
+        choice.armed = true;
     }
     if keys.just_pressed(KeyCode::Enter) || keys.just_pressed(KeyCode::NumpadEnter) {
         choice.typed.clear();
@@ -551,19 +533,6 @@ fn choose_with_keys(
         }
     }
 }
-
-const DIGITS: [KeyCode; 10] = [
-    KeyCode::Digit0,
-    KeyCode::Digit1,
-    KeyCode::Digit2,
-    KeyCode::Digit3,
-    KeyCode::Digit4,
-    KeyCode::Digit5,
-    KeyCode::Digit6,
-    KeyCode::Digit7,
-    KeyCode::Digit8,
-    KeyCode::Digit9,
-];
 
 #[cfg(test)]
 mod tests {

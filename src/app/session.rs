@@ -83,6 +83,8 @@ pub struct ReplayMoves {
 pub struct Session<G: SessionGame> {
     pub level_path: Option<PathBuf>,
     pub level: G::Level,
+    /// The level's name, for the top bar.
+    pub level_name: String,
     pub seed: u64,
     pub seats: Vec<SeatSetup>,
     pub game: G,
@@ -101,6 +103,7 @@ impl<G: SessionGame> Session<G> {
         redo.reverse();
         Ok(Session {
             level_path: plan.level_path.clone(),
+            level_name: plan.level.name().to_owned(),
             level,
             seed: plan.seed,
             seats: plan.seats.clone(),

@@ -97,17 +97,36 @@ pub fn save(settings: &Settings, path: &std::path::Path) -> std::io::Result<()> 
     tabula_engine::level::write_atomically(path, &text)
 }
 
+/// Seconds since the last unsaved change: a dragged slider changes the
+/// settings every frame, so they are written once it rests.
+#[derive(Resource, Default)]
+struct UnsavedFor(Option<f32>);
+
+const SAVE_AFTER: f32 = 0.5;
+
 pub(super) fn plugin(app: &mut App) {
     let file = app.world_mut().get_resource_or_init::<SettingsFile>().clone();
-    app.insert_resource(load(&file.0)).add_systems(Last, save_when_changed);
+    app.insert_resource(load(&file.0)).init_resource::<UnsavedFor>().add_systems(Last, save_when_changed);
 }
 
-fn save_when_changed(settings: Res<Settings>, file: Res<SettingsFile>) {
-    if settings.is_changed()
-        && !settings.is_added()
-        && let Err(e) = save(&settings, &file.0)
-    {
-        warn!("cannot save settings to {}: {e}", file.0.display());
+fn save_when_changed(
+    time: Res<Time>,
+    settings: Res<Settings>,
+    file: Res<SettingsFile>,
+    mut unsaved: ResMut<UnsavedFor>,
+    mut exits: MessageReader<AppExit>,
+) {
+    if settings.is_changed() && !settings.is_added() {
+        unsaved.0 = Some(0.0);
+    }
+    let exiting = exits.read().count() > 0;
+    let Some(idle) = unsaved.0.as_mut() else { return };
+    *idle += time.delta_secs();
+    if *idle >= SAVE_AFTER || exiting {
+        unsaved.0 = None;
+        if let Err(e) = save(&settings, &file.0) {
+            warn!("cannot save settings to {}: {e}", file.0.display());
+        }
     }
 }
 
