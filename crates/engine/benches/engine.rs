@@ -86,10 +86,7 @@ mod mancala_benches {
             let mut plies = 0u64;
             for _ in 0..1000 {
                 let mut board = start;
-                while let Some(mv) = board.random_sow(&mut rng) {
-                    board.apply(mv).unwrap();
-                    plies += 1;
-                }
+                plies += board.play_out(&mut rng).unwrap();
             }
             plies
         };

@@ -1,8 +1,9 @@
 //! The test every game passes, in the spirit of OpenSpiel's random
 //! simulation test: over many random games, clones are equal, states survive
 //! a serialisation round trip, replays reproduce the state, every legal move
-//! applies, every refused move leaves the state unchanged, and every game
-//! ends within its bound.
+//! applies, every refused move leaves the state unchanged, every game ends
+//! within its bound, and a fast random play-out is the same game as drawing
+//! and applying one move at a time.
 
 use serde::{Serialize, de::DeserializeOwned};
 
@@ -17,7 +18,24 @@ where
     for index in 0..games {
         let game_seed = derive_seed(seed, index);
         check_one::<G>(level, game_seed);
+        check_play_out::<G>(level, game_seed);
     }
+}
+
+fn check_play_out<G: Game + PartialEq>(level: &G::Level, seed: u64) {
+    let mut fast = G::new(level, seed).unwrap();
+    let plies = fast.play_out(&mut rng_from_seed(seed)).unwrap_or_else(|(mv, e)| {
+        panic!("seed {seed}: play_out had {mv} refused: {e}");
+    });
+    let mut slow = G::new(level, seed).unwrap();
+    let mut rng = rng_from_seed(seed);
+    let mut moves = 0;
+    while let Some(mv) = slow.random_move(&mut rng) {
+        slow.apply(mv).unwrap();
+        moves += 1;
+    }
+    assert_eq!((plies, &fast), (moves, &slow), "seed {seed}: play_out and move-by-move play differ");
+    assert!(fast.outcome().is_some(), "seed {seed}: play_out stopped before the end");
 }
 
 fn check_one<G>(level: &G::Level, seed: u64)

@@ -112,6 +112,18 @@ pub trait Game: Clone + fmt::Debug + Send + Sync + 'static {
         self.legal_moves(&mut moves);
         rng::choose(&moves, rng).copied()
     }
+    /// Plays `random_move` then `apply` until the game ends, and returns how
+    /// many moves that took; the same draws give the same game. Games
+    /// override it with a loop that skips the checks a drawn move cannot
+    /// fail. A refused move (a bug in the game) comes back with its error.
+    fn play_out(&mut self, rng: &mut GameRng) -> Result<u64, (Self::Move, Self::Error)> {
+        let mut plies = 0;
+        while let Some(mv) = self.random_move(rng) {
+            self.apply(mv).map_err(|e| (mv, e))?;
+            plies += 1;
+        }
+        Ok(plies)
+    }
 }
 
 /// What an agent may look at when it chooses.

@@ -186,6 +186,7 @@ fn play_chunk<G: AgentRegistry>(
         specs.iter().map(|s| G::build_agent(s).expect("checked before the match")).collect();
     let n = specs.len();
     let random: Vec<bool> = agents.iter().map(|a| a.plays_random_moves()).collect();
+    let all_random = random.iter().all(|&r| r);
     let mut summary = MatchSummary::new(n);
     let mut records = Vec::new();
     let mut moves = Vec::new();
@@ -198,6 +199,23 @@ fn play_chunk<G: AgentRegistry>(
         let bound = game.move_bound();
         let mut plies = 0u64;
         moves.clear();
+        if all_random && !config.record_moves {
+            // The same draws as below, in the game's own tight loop.
+            plies = game.play_out(&mut rng).map_err(|(mv, e)| MatchError::Agent {
+                index,
+                seed,
+                agent: specs[seat_agent(game.current_player().index())].to_string(),
+                problem: format!("played {mv}, refused: {e}"),
+            })?;
+            if plies > bound {
+                return Err(MatchError::Agent {
+                    index,
+                    seed,
+                    agent: specs[0].to_string(),
+                    problem: format!("game did not end within its bound of {bound} moves"),
+                });
+            }
+        }
         while game.outcome().is_none() {
             let seat = game.current_player();
             let agent = seat_agent(seat.index());
@@ -304,6 +322,16 @@ mod tests {
             assert_eq!(crate::core::Game::outcome(&nim), Some(r.outcome));
             assert_eq!(r.moves.len() as u64, r.plies);
         }
+    }
+
+    #[test]
+    fn random_play_outs_give_the_games_played_move_by_move() {
+        // Records turn the runner's fast path off; the summaries must agree.
+        let agents: Vec<AgentSpec> = ["random", "random"].iter().map(|a| a.parse().unwrap()).collect();
+        let fast = MatchConfig { games: 3000, seed: 5, jobs: 2, record_moves: false };
+        let slow = MatchConfig { record_moves: true, ..fast.clone() };
+        let summary = |config| run_match::<Nim>(&mcmorran(), &agents, config, &mut |_| {}, &|_| {}).unwrap();
+        assert_eq!(summary(&fast), summary(&slow));
     }
 
     #[test]

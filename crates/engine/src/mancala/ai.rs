@@ -348,10 +348,7 @@ struct Node {
 
 impl Mcts {
     fn playout(mut board: Mancala, rng: &mut GameRng) -> Option<Outcome> {
-        while board.outcome().is_none() {
-            let mv = board.random_sow(rng)?;
-            board.apply(mv).expect("legal");
-        }
+        board.play_out(rng).ok()?;
         board.outcome()
     }
 }

@@ -75,18 +75,23 @@ pub struct Mancala {
     outcome: Option<Outcome>,
 }
 
-/// For one board size, what sowing fewer stones than a lap does: for each
-/// player, starting cell and count, the stones added to each cell and the
-/// cell of the last one.
+/// What sowing `rest` stones (fewer than a lap) from one cell does.
+struct SowEntry {
+    /// Added to each cell, the origin's `rest` stones taken away included
+    /// (as a wrapping subtraction), so a move without a lap is one addition.
+    adds: [u16; CELLS],
+    /// The same for each row's pits.
+    row_adds: [u16; 2],
+    /// The cell of the last stone.
+    last: u8,
+}
+
+/// For one board size, every sowing of fewer stones than a lap, by player,
+/// starting cell and count.
 struct SowTable {
     cells: usize,
     cycle: usize,
-    adds: Vec<[u16; CELLS]>,
-    last: Vec<u8>,
-    /// Stones each entry adds to each row's pits.
-    row_adds: Vec<[u16; 2]>,
-    /// Per starting cell: all ones but zero there, to empty it with an AND.
-    keep: Vec<[u16; CELLS]>,
+    entries: Vec<SowEntry>,
     /// Per player: one in every cell a lap reaches (all but the other store).
     lap: [[u16; CELLS]; 2],
 }
@@ -95,21 +100,7 @@ impl SowTable {
     fn new(pits: usize) -> SowTable {
         let cells = 2 * pits + 2;
         let cycle = cells - 1;
-        let mut table = SowTable {
-            cells,
-            cycle,
-            adds: Vec::new(),
-            last: Vec::new(),
-            row_adds: Vec::new(),
-            keep: Vec::new(),
-            lap: [[0; CELLS]; 2],
-        };
-        for from in 0..cells {
-            let mut keep = [0; CELLS];
-            keep[..cells].fill(u16::MAX);
-            keep[from] = 0;
-            table.keep.push(keep);
-        }
+        let mut table = SowTable { cells, cycle, entries: Vec::new(), lap: [[0; CELLS]; 2] };
         let row_of = |cell: usize| {
             if cell < pits {
                 Some(0)
@@ -126,32 +117,31 @@ impl SowTable {
             }
             for from in 0..cells {
                 for rest in 0..cycle {
-                    let mut adds = [0; CELLS];
+                    let mut adds = [0u16; CELLS];
+                    adds[from] = adds[from].wrapping_sub(rest as u16);
                     let mut at = from;
                     for _ in 0..rest {
                         at = (at + 1) % cells;
                         if at == their_store {
                             at = (at + 1) % cells;
                         }
-                        adds[at] += 1;
+                        adds[at] = adds[at].wrapping_add(1);
                     }
-                    let mut row_adds = [0; 2];
+                    let mut row_adds = [0u16; 2];
                     for (cell, &n) in adds.iter().enumerate() {
                         if let Some(row) = row_of(cell) {
-                            row_adds[row] += n;
+                            row_adds[row] = row_adds[row].wrapping_add(n);
                         }
                     }
-                    table.adds.push(adds);
-                    table.last.push(at as u8);
-                    table.row_adds.push(row_adds);
+                    table.entries.push(SowEntry { adds, row_adds, last: at as u8 });
                 }
             }
         }
         table
     }
 
-    fn index(&self, player: Player, from: usize, rest: usize) -> usize {
-        (player.index() * self.cells + from) * self.cycle + rest
+    fn entry(&self, player: Player, from: usize, rest: usize) -> &SowEntry {
+        &self.entries[(player.index() * self.cells + from) * self.cycle + rest]
     }
 }
 
@@ -282,21 +272,29 @@ impl Mancala {
         if self.outcome.is_some() {
             return None;
         }
+        self.draw_pit(rng).map(|pit| Sow { side: self.to_move.0, pit })
+    }
+
+    /// A uniformly random non-empty pit of the player to move.
+    #[inline(always)]
+    fn draw_pit(&self, rng: &mut GameRng) -> Option<u8> {
         let n = self.pits as usize;
         let start = self.to_move.index() * (n + 1);
         if n <= 8 {
-            // Up to 8 pits: the non-empty ones as a byte, and a table names
-            // its k-th set bit. No loop, no mispredicted branch.
+            // Up to 8 pits: eight cells compared at once make a byte of the
+            // non-empty ones, and a table names its k-th set bit. No loop,
+            // no mispredicted branch.
             let mut mask = 0usize;
-            for (pit, &stones) in self.cells[start..start + n].iter().enumerate() {
+            for (pit, &stones) in self.cells[start..start + 8].iter().enumerate() {
                 mask |= ((stones != 0) as usize) << pit;
             }
+            mask &= (1 << n) - 1;
             if mask == 0 {
                 return None;
             }
             let bits = &KTH_BIT[mask];
             let k = rng.random_range(0..bits[8] as u32);
-            return Some(Sow { side: self.to_move.0, pit: bits[k as usize] });
+            return Some(bits[k as usize]);
         }
         let mut playable = [0u8; MAX_PITS as usize];
         let mut count = 0;
@@ -308,8 +306,115 @@ impl Mancala {
             return None;
         }
         // A u32 range: Lemire's method without 128-bit products.
-        let pit = playable[rng.random_range(0..count as u32) as usize];
-        Some(Sow { side: self.to_move.0, pit })
+        Some(playable[rng.random_range(0..count as u32) as usize])
+    }
+
+    /// Sows the stones of cell `from`, which `check` has found to be a
+    /// non-empty pit of the player to move in a running game.
+    #[inline(always)]
+    fn sow(&mut self, table: &SowTable, from: usize) -> Sown {
+        let n = self.pits as usize;
+        let me = self.to_move;
+        let my_store = self.store_cell(me);
+        let stones = self.cells[from];
+        let cycle = (2 * n + 1) as u16;
+        let mine = (me == Player::ONE) as u16;
+        // The whole move as vector additions on a copy of the board: no loop
+        // whose length depends on the move, no partial writes to reread.
+        let mut board = self.cells;
+        // (`board` is never indexed by a variable: that would keep it in
+        // memory and the additions scalar.)
+        let entry;
+        let mut rows;
+        if stones < cycle {
+            // Nearly every move: one addition, the origin emptied with it.
+            entry = table.entry(me, from, stones as usize);
+            let adds = &entry.adds;
+            for i in 0..CELLS {
+                board[i] = board[i].wrapping_add(adds[i]);
+            }
+            self.cells = board;
+            rows = [
+                self.row_stones[0].wrapping_add(entry.row_adds[0]),
+                self.row_stones[1].wrapping_add(entry.row_adds[1]),
+            ];
+        } else {
+            let (laps, rest) = (stones / cycle, stones % cycle);
+            entry = table.entry(me, from, rest as usize);
+            let (adds, lap) = (&entry.adds, &table.lap[me.index()]);
+            for i in 0..CELLS {
+                board[i] = board[i].wrapping_add(lap[i] * laps).wrapping_add(adds[i]);
+            }
+            // The origin gave up all its stones and got one back each lap.
+            self.cells = board;
+            self.cells[from] = laps;
+            let (lap_add, lapped) = (laps * n as u16, laps * cycle);
+            rows = [
+                self.row_stones[0].wrapping_add(entry.row_adds[0]).wrapping_add(lap_add) - lapped * mine,
+                self.row_stones[1].wrapping_add(entry.row_adds[1]).wrapping_add(lap_add)
+                    - lapped * (1 - mine),
+            ];
+        }
+        let last = entry.last as usize;
+        let mut fx = Sown {
+            by: me,
+            sow: Sow { side: me.0, pit: (from - me.index() * (n + 1)) as u8 },
+            from: from as u8,
+            stones,
+            last: last as u8,
+            extra_turn: false,
+            captured: 0,
+            opposite: 0,
+            swept: false,
+            ended: false,
+        };
+        // The capture, computed without branches: whether it happens is as
+        // random as the move, so a branch would be mispredicted often.
+        let own_pit = if me == Player::ONE { last < n } else { last > n && last < 2 * n + 1 };
+        let opposite = (2 * n).wrapping_sub(last) & (CELLS - 1);
+        let across = self.cells[opposite];
+        let captures = own_pit
+            & (self.cells[last] == 1)
+            & match self.capture {
+                Capture::None => false,
+                Capture::Standard => across > 0,
+                Capture::Empty => true,
+            };
+        let take = captures as u16;
+        fx.captured = (across + 1) * take;
+        fx.opposite = (opposite as u8) * take as u8;
+        rows[0] -= take * mine + across * take * (1 - mine);
+        rows[1] -= take * (1 - mine) + across * take * mine;
+        self.row_stones = rows;
+        self.cells[my_store] += fx.captured;
+        self.cells[last] -= take;
+        self.cells[opposite] -= across * take;
+        self.plies += 1;
+        if rows[0] == 0 || rows[1] == 0 {
+            if self.sweep {
+                for side in 0..2 {
+                    let start = side * (n + 1);
+                    self.cells[start..start + n].fill(0);
+                    self.cells[start + n] += self.row_stones[side];
+                }
+                self.row_stones = [0, 0];
+                fx.swept = true;
+            }
+            let (a, b) = (self.store(Player::ONE), self.store(Player::TWO));
+            self.outcome = Some(match a.cmp(&b) {
+                std::cmp::Ordering::Greater => Outcome::Win(Player::ONE),
+                std::cmp::Ordering::Less => Outcome::Win(Player::TWO),
+                std::cmp::Ordering::Equal => Outcome::Draw,
+            });
+            fx.ended = true;
+        } else if self.plies >= self.move_cap {
+            self.outcome = Some(Outcome::Draw);
+            fx.ended = true;
+        } else {
+            fx.extra_turn = last == my_store;
+            self.to_move = if fx.extra_turn { me } else { me.next(2) };
+        }
+        fx
     }
 }
 
@@ -366,93 +471,7 @@ impl Game for Mancala {
 
     fn apply(&mut self, sow: Sow) -> Result<Sown, MancalaError> {
         let from = self.check(sow)?;
-        let n = self.pits as usize;
-        let me = self.to_move;
-        let my_store = self.store_cell(me);
-        let stones = self.cells[from];
-        let cycle = (2 * n + 1) as u16;
-        // Laps are rare: skip the division unless there is one.
-        let (laps, rest) = if stones < cycle { (0, stones) } else { (stones / cycle, stones % cycle) };
-        let table = sow_table(self.pits);
-        let entry = table.index(me, from, rest as usize);
-        // The whole move as vector operations on a copy of the board: empty
-        // the pit with a mask, add the laps, add the rest from the table. No
-        // loop whose length depends on the move, no partial writes to reread.
-        let (keep, lap, adds) = (&table.keep[from], &table.lap[me.index()], &table.adds[entry]);
-        let mut board = self.cells;
-        for i in 0..CELLS {
-            board[i] = (board[i] & keep[i]).wrapping_add(lap[i] * laps).wrapping_add(adds[i]);
-        }
-        self.cells = board;
-        // Row totals in locals, written back once: a narrow store followed
-        // by a wider load of the same bytes would stall the pipeline.
-        let row_adds = table.row_adds[entry];
-        let mine = (me == Player::ONE) as u16;
-        let lap_add = laps * n as u16;
-        let mut rows = [
-            self.row_stones[0] + lap_add + row_adds[0] - stones * mine,
-            self.row_stones[1] + lap_add + row_adds[1] - stones * (1 - mine),
-        ];
-        let last = if rest == 0 { from } else { table.last[entry] as usize };
-        let mut fx = Sown {
-            by: me,
-            sow,
-            from: from as u8,
-            stones,
-            last: last as u8,
-            extra_turn: false,
-            captured: 0,
-            opposite: 0,
-            swept: false,
-            ended: false,
-        };
-        // The capture, computed without branches: whether it happens is as
-        // random as the move, so a branch would be mispredicted often.
-        let own_pit = if me == Player::ONE { last < n } else { last > n && last < 2 * n + 1 };
-        let opposite = (2 * n).wrapping_sub(last) & (CELLS - 1);
-        let across = self.cells[opposite];
-        let captures = own_pit
-            & (self.cells[last] == 1)
-            & match self.capture {
-                Capture::None => false,
-                Capture::Standard => across > 0,
-                Capture::Empty => true,
-            };
-        let take = captures as u16;
-        fx.captured = (across + 1) * take;
-        fx.opposite = (opposite as u8) * take as u8;
-        rows[0] -= take * mine + across * take * (1 - mine);
-        rows[1] -= take * (1 - mine) + across * take * mine;
-        self.row_stones = rows;
-        self.cells[my_store] += fx.captured;
-        self.cells[last] -= take;
-        self.cells[opposite] -= across * take;
-        self.plies += 1;
-        if rows[0] == 0 || rows[1] == 0 {
-            if self.sweep {
-                for side in 0..2 {
-                    let start = side * (n + 1);
-                    self.cells[start..start + n].fill(0);
-                    self.cells[start + n] += self.row_stones[side];
-                }
-                self.row_stones = [0, 0];
-                fx.swept = true;
-            }
-            let (a, b) = (self.store(Player::ONE), self.store(Player::TWO));
-            self.outcome = Some(match a.cmp(&b) {
-                std::cmp::Ordering::Greater => Outcome::Win(Player::ONE),
-                std::cmp::Ordering::Less => Outcome::Win(Player::TWO),
-                std::cmp::Ordering::Equal => Outcome::Draw,
-            });
-            fx.ended = true;
-        } else if self.plies >= self.move_cap {
-            self.outcome = Some(Outcome::Draw);
-            fx.ended = true;
-        } else {
-            fx.extra_turn = last == my_store;
-            self.to_move = if fx.extra_turn { me } else { me.next(2) };
-        }
-        Ok(fx)
+        Ok(self.sow(sow_table(self.pits), from))
     }
 
     fn outcome(&self) -> Option<Outcome> {
@@ -473,6 +492,18 @@ impl Game for Mancala {
 
     fn random_move(&self, rng: &mut GameRng) -> Option<Sow> {
         self.random_sow(rng)
+    }
+
+    fn play_out(&mut self, rng: &mut GameRng) -> Result<u64, (Sow, MancalaError)> {
+        // The table looked up once, and no checks: a drawn pit is legal.
+        let table = sow_table(self.pits);
+        let mut plies = 0;
+        while self.outcome.is_none() {
+            let Some(pit) = self.draw_pit(rng) else { break };
+            self.sow(table, self.pit_cell(self.to_move.0, pit));
+            plies += 1;
+        }
+        Ok(plies)
     }
 
     fn probe_moves(&self, out: &mut Vec<Sow>) {
