@@ -368,8 +368,6 @@ impl Mancala {
             swept: false,
             ended: false,
         };
-        // The capture, computed without branches: whether it happens is as
-        // random as the move, so a branch would be mispredicted often.
         let own_pit = if me == Player::ONE { last < n } else { last > n && last < 2 * n + 1 };
         let opposite = (2 * n).wrapping_sub(last) & (CELLS - 1);
         let across = self.cells[opposite];
@@ -380,15 +378,19 @@ impl Mancala {
                 Capture::Standard => across > 0,
                 Capture::Empty => true,
             };
-        let take = captures as u16;
-        fx.captured = (across + 1) * take;
-        fx.opposite = (opposite as u8) * take as u8;
-        rows[0] -= take * mine + across * take * (1 - mine);
-        rows[1] -= take * (1 - mine) + across * take * mine;
+        // A branch, not arithmetic that always writes: writing single cells
+        // on every move would make the next move's vector read of the board
+        // wait for those writes.
+        if captures {
+            fx.captured = across + 1;
+            fx.opposite = opposite as u8;
+            rows[0] -= if me == Player::ONE { 1 } else { across };
+            rows[1] -= if me == Player::ONE { across } else { 1 };
+            self.cells[my_store] += across + 1;
+            self.cells[last] = 0;
+            self.cells[opposite] = 0;
+        }
         self.row_stones = rows;
-        self.cells[my_store] += fx.captured;
-        self.cells[last] -= take;
-        self.cells[opposite] -= across * take;
         self.plies += 1;
         if rows[0] == 0 || rows[1] == 0 {
             if self.sweep {
