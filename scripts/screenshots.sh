@@ -97,7 +97,25 @@ sleep 9
 shot mancala-watch
 quit
 
-# 7. A broken edit of the open level file, shown in the window.
+# 7. Seed 003's board against the solver, played to the end: A2, then A1,
+#    A3, A2, A1 each after the solver has moved (the last one ends it).
+launch play levels/mancala/seed-003-3x2.ron --p2 solve
+for pit in 2 1 3 2 1; do
+  keys "$pit" Return
+  sleep 3.5
+done
+shot mancala-end
+quit
+
+# 8. The number of stones changed in the open level file.
+cp levels/mancala/seed-003-3x2.ron "$work/seed-003.ron"
+launch play "$work/seed-003.ron" --p2 greedy
+sed -i 's/stones: 2,/stones: 5,/' "$work/seed-003.ron"
+sleep 1.5
+shot mancala-level-edited
+quit
+
+# 9. A broken edit of the open level file, shown in the window.
 cp levels/nim/traditional-3-4-5.ron "$work/level.ron"
 launch play "$work/level.ron"
 sed -i 's/piles: \[3, 4, 5\]/piles: [3, 4 5]/' "$work/level.ron"

@@ -9,6 +9,8 @@ use anyhow::{Context, bail};
 use clap::{Parser, Subcommand};
 use indicatif::{ProgressBar, ProgressStyle};
 use tabula_engine::core::AgentSpec;
+
+use crate::app::session::Controller;
 use tabula_engine::core::runner::MatchConfig;
 use tabula_engine::games::{self, MatchRecord};
 use tabula_engine::level;
@@ -27,7 +29,15 @@ pub struct Cli {
 #[derive(Subcommand, Debug)]
 pub enum Command {
     /// Open the window on a level.
-    Play { level: PathBuf },
+    Play {
+        level: PathBuf,
+        /// Who plays seat 1: human (the default) or an agent, e.g. minimax:6
+        #[arg(long)]
+        p1: Option<String>,
+        /// Who plays seat 2: human or an agent (default: the game's default agent)
+        #[arg(long)]
+        p2: Option<String>,
+    },
     /// Play many games between two agents headless and summarise.
     Match {
         level: PathBuf,
@@ -71,9 +81,21 @@ pub enum Command {
 pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     match cli.command {
         None => crate::app::run(None),
-        Some(Command::Play { level }) => {
-            level::load(&level)?;
-            crate::app::run(Some(level))
+        Some(Command::Play { level, p1, p2 }) => {
+            let file = level::load(&level)?;
+            let seat = |choice: Option<String>| -> anyhow::Result<Option<Controller>> {
+                Ok(match choice.as_deref() {
+                    None => None,
+                    Some("human") => Some(Controller::Human),
+                    Some(text) => {
+                        let spec: AgentSpec = text.parse()?;
+                        games::check_agent(&file, &spec)?;
+                        Some(Controller::Agent(spec))
+                    }
+                })
+            };
+            let seats = [seat(p1)?, seat(p2)?];
+            crate::app::run(Some(crate::app::StartLevel { path: level, seats }))
         }
         Some(Command::Match { level, p1, p2, games, seed, jobs, out }) => {
             run_match(&level, &[p1, p2], games, seed, jobs, out)

@@ -100,6 +100,21 @@ fn match_refuses_unknown_agents_and_missing_files() {
     assert!(text(&run.stderr).contains("levels/nim/none.ron"), "{}", text(&run.stderr));
 }
 
+#[test]
+fn play_refuses_a_bad_seat_before_opening_the_window() {
+    // Were the seat accepted, the window would open (and fail without a
+    // display): the error must come first, naming the agents there are.
+    let run = tabula(&["play", "levels/mancala/kalah-6-4.ron", "--p2", "optimal"]);
+    assert!(!run.status.success());
+    let err = text(&run.stderr);
+    assert!(
+        err.contains("no agent 'optimal' for Mancala; known: random, greedy, minimax, mcts, solve"),
+        "{err}"
+    );
+    let run = tabula(&["play", "levels/mancala/kalah-6-4.ron", "--p1", "minimax:0"]);
+    assert!(text(&run.stderr).contains("bad parameter in 'minimax:0'"), "{}", text(&run.stderr));
+}
+
 fn write_replay(dir: &Path, moves: &str) -> PathBuf {
     let path = dir.join("replay.ron");
     let replay = format!(

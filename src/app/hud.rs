@@ -21,6 +21,7 @@ const SEAT_COLORS: [egui::Color32; 2] =
     [egui::Color32::from_rgb(120, 190, 255), egui::Color32::from_rgb(255, 170, 110)];
 const ERROR_COLOR: egui::Color32 = egui::Color32::from_rgb(255, 110, 100);
 const PANEL_WIDTH: f32 = 270.0;
+const END_FILL: egui::Color32 = egui::Color32::from_rgb(38, 52, 44);
 
 pub(super) fn plugin(app: &mut App) {
     app.add_systems(
@@ -209,7 +210,7 @@ fn game_panels<G: SessionGame>(
         });
     });
 
-    show_end_window(&ctx, &session, &mut requests);
+    let end = end_panel(&mut root, &session, &mut requests).unwrap_or(0.0);
     show_level_problem(&ctx, &level_watch);
 
     // The board takes what the panels leave.
@@ -217,7 +218,7 @@ fn game_panels<G: SessionGame>(
     let left_top = UVec2::new(0, (top.response.rect.height() * scale) as u32);
     let reserved = UVec2::new(
         (right.response.rect.width() * scale) as u32,
-        ((top.response.rect.height() + bottom.response.rect.height()) * scale) as u32,
+        ((top.response.rect.height() + bottom.response.rect.height() + end) * scale) as u32,
     );
     let full = UVec2::new(window.physical_width(), window.physical_height());
     if full.x > reserved.x + 50 && full.y > reserved.y + 50 {
@@ -242,33 +243,38 @@ fn controls_help<G: SessionGame>(session: &Session<G>) -> String {
     }
 }
 
-fn show_end_window<G: SessionGame>(
-    ctx: &egui::Context,
+/// The result and what to do next, as a band under the board: the board is
+/// fitted to the space left, so the band never covers a pit or a name.
+fn end_panel<G: SessionGame>(
+    root: &mut egui::Ui,
     session: &Session<G>,
     requests: &mut MessageWriter<SessionRequest>,
-) {
+) -> Option<f32> {
     if session.game.outcome().is_none() || (session.replay && !session.redo.is_empty()) {
-        return;
+        return None;
     }
-    egui::Window::new("Game over")
-        .collapsible(false)
-        .resizable(false)
-        .anchor(egui::Align2::CENTER_TOP, egui::vec2(-PANEL_WIDTH / 2.0, 90.0))
-        .show(ctx, |ui| {
-            ui.label(egui::RichText::new(session.game.outcome_text(&session.names())).size(22.0).strong());
-            ui.label(format!("{} moves", session.moves.len()));
-            ui.horizontal(|ui| {
-                if ui.button("Play again (F2)").clicked() {
-                    requests.write(SessionRequest::Restart);
-                }
-                if ui.button("Save replay").clicked() {
-                    requests.write(SessionRequest::SaveReplay);
-                }
-                if ui.button("Menu (Esc)").clicked() {
-                    requests.write(SessionRequest::BackToMenu);
-                }
-            });
+    let frame = egui::Frame::side_top_panel(root.style())
+        .fill(END_FILL)
+        .inner_margin(egui::Margin::symmetric(16, 10));
+    let band = egui::Panel::bottom("game over").frame(frame).resizable(false).show(root, |ui| {
+        ui.horizontal_wrapped(|ui| {
+            ui.label(egui::RichText::new("Game over").size(16.0).weak());
+            ui.label(egui::RichText::new(session.game.outcome_text(&session.names())).size(24.0).strong());
+            ui.label(format!("after {} moves", session.moves.len()));
         });
+        ui.horizontal(|ui| {
+            if ui.button(egui::RichText::new("Play again (F2)").size(16.0)).clicked() {
+                requests.write(SessionRequest::Restart);
+            }
+            if ui.button(egui::RichText::new("Save replay (Ctrl+S)").size(16.0)).clicked() {
+                requests.write(SessionRequest::SaveReplay);
+            }
+            if ui.button(egui::RichText::new("Menu (Esc)").size(16.0)).clicked() {
+                requests.write(SessionRequest::BackToMenu);
+            }
+        });
+    });
+    Some(band.response.rect.height())
 }
 
 fn show_level_problem(ctx: &egui::Context, watch: &LevelWatch) {

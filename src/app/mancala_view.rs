@@ -115,9 +115,10 @@ impl MancalaLayout {
     }
 
     /// Where the `slot`-th stone of a cell sits: a sunflower spiral, stretched
-    /// to fill a store.
+    /// to fill a store, turned a different way in each cell so that pits
+    /// holding the same count do not look stamped from one mould.
     pub fn stone_position(&self, cell: usize, slot: usize) -> Vec2 {
-        let angle = slot as f32 * 2.399_963;
+        let angle = slot as f32 * 2.399_963 + cell as f32 * 1.9;
         let r = 12.5 * (slot as f32).sqrt();
         let (sx, sy) = if self.is_store(cell) { (0.85, 2.1) } else { (1.0, 1.0) };
         let r = r.min(if self.is_store(cell) { 46.0 } else { 44.0 });

@@ -165,7 +165,9 @@ pub fn ron_files_in(dir: &Path) -> Vec<PathBuf> {
                 .collect()
         })
         .unwrap_or_default();
-    files.sort();
+    // By name without ".ron", so "kalah-6-4" comes before its variant
+    // "kalah-6-4-empty-capture".
+    files.sort_by(|a, b| a.file_stem().cmp(&b.file_stem()));
     files
 }
 
@@ -201,20 +203,22 @@ fn start_level_from_command_line(
     mut status: ResMut<StatusLine>,
 ) {
     commands.remove_resource::<StartLevel>();
-    match level::load(&start.0) {
+    match level::load(&start.path) {
         Ok(level) => {
             let agents = agents_of(level.kind());
             let seats = (0..2)
                 .map(|i| SeatSetup {
                     name: settings.names[i].clone(),
-                    controller: match (i, default_opponent(level.kind()).map(|a| &agents[a])) {
-                        (1, Some(info)) => Controller::Agent(AgentSpec::new(info.name, None)),
+                    controller: match (&start.seats[i], i, default_opponent(level.kind()).map(|a| &agents[a]))
+                    {
+                        (Some(chosen), _, _) => chosen.clone(),
+                        (None, 1, Some(info)) => Controller::Agent(AgentSpec::new(info.name, None)),
                         _ => Controller::Human,
                     },
                 })
                 .collect();
             let plan = SessionPlan {
-                level_path: Some(start.0.clone()),
+                level_path: Some(start.path.clone()),
                 level,
                 seats,
                 seed: seed_now(),

@@ -39,10 +39,15 @@ pub enum Screen {
 
 /// A level to open at once instead of the menu (`tabula play <level>`).
 #[derive(Resource, Clone, Debug)]
-pub struct StartLevel(pub PathBuf);
+pub struct StartLevel {
+    pub path: PathBuf,
+    /// Who plays each seat; `None` keeps the default: a person in seat 1,
+    /// the game's default agent in seat 2.
+    pub seats: [Option<session::Controller>; 2],
+}
 
 /// Opens the window and runs until it is closed.
-pub fn run(level: Option<PathBuf>) -> anyhow::Result<ExitCode> {
+pub fn run(start: Option<StartLevel>) -> anyhow::Result<ExitCode> {
     let mut app = App::new();
     app.add_plugins(DefaultPlugins.set(WindowPlugin {
         primary_window: Some(Window {
@@ -68,8 +73,8 @@ pub fn run(level: Option<PathBuf>) -> anyhow::Result<ExitCode> {
         nim_view::input_plugin,
         mancala_view::input_plugin,
     ));
-    if let Some(path) = level {
-        app.insert_resource(StartLevel(path));
+    if let Some(start) = start {
+        app.insert_resource(start);
     }
     app.add_systems(Startup, spawn_camera);
     if std::env::var_os("TABULA_REPORT_FIRST_FRAME").is_some() {

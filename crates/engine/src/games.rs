@@ -8,7 +8,7 @@ use serde::Serialize;
 
 use crate::core::replay::{self, Replay, ReplayError};
 use crate::core::runner::{GameRecord, MatchConfig, MatchError, MatchSummary, run_match};
-use crate::core::{AgentRegistry, AgentSpec, Game, Outcome, perft::perft};
+use crate::core::{AgentError, AgentRegistry, AgentSpec, Game, Outcome, perft::perft};
 use crate::level::LevelFile;
 use crate::mancala::Mancala;
 use crate::nim::Nim;
@@ -39,6 +39,15 @@ fn to_record<M: Serialize>(agents: &[AgentSpec], r: &GameRecord<M>) -> MatchReco
         score: r.scores.clone(),
         plies: r.plies,
         moves: serde_json::to_value(&r.moves).expect("moves serialise"),
+    }
+}
+
+/// Builds `spec` for the level's game, to refuse a bad agent name before a
+/// window opens or a match starts.
+pub fn check_agent(level: &LevelFile, spec: &AgentSpec) -> Result<(), AgentError> {
+    match level {
+        LevelFile::Nim(_) => Nim::build_agent(spec).map(|_| ()),
+        LevelFile::Mancala(_) => Mancala::build_agent(spec).map(|_| ()),
     }
 }
 

@@ -297,9 +297,8 @@ impl Agent<Mancala> for Solve {
         self.search.node_limit = SOLVE_NODES;
         self.search.deadline = None;
         let (mv, value, depth, proven) = self.search.best_move(board, 255)?;
-        let who = board.current_player();
         self.note = Some(if proven {
-            describe_proof(who, value)
+            describe_proof(value)
         } else {
             format!("not proven: the board is too large; best found at depth {depth}, value {value:+}")
         });
@@ -311,12 +310,13 @@ impl Agent<Mancala> for Solve {
     }
 }
 
-/// "Player 1 wins by 4", from a proven value for the player to move.
-fn describe_proof(to_move: Player, value: i32) -> String {
+/// "proven: wins by 4 with best play", from a proven value for the player to
+/// move, who is the agent: the window shows it after the agent's name.
+fn describe_proof(value: i32) -> String {
     let margin = |v: i32| if v.abs() >= WIN / 2 { v.abs() - WIN } else { v.abs() };
     match value {
-        v if v > WIN / 2 => format!("proven: {to_move} wins by {}", margin(v)),
-        v if v < -WIN / 2 => format!("proven: {to_move} loses by {}", margin(-v)),
+        v if v > WIN / 2 => format!("proven: wins by {} with best play", margin(v)),
+        v if v < -WIN / 2 => format!("proven: loses by {} against best play", margin(-v)),
         _ => "proven: a draw with best play".into(),
     }
 }
@@ -562,6 +562,11 @@ mod tests {
         let mut solver = Mancala::build_agent(&"solve".parse().unwrap()).unwrap();
         let mut rng = rng_from_seed(1);
         let mut game = board;
+        solver.choose(&&game, &mut rng).unwrap();
+        // Seed 003's board is lost by 1 for the side to move, and the note
+        // says so from the agent's side.
+        assert_eq!(value, -(WIN + 1));
+        assert_eq!(solver.note().unwrap(), "proven: loses by 1 against best play");
         // The solver plays both sides: the outcome must match the proof.
         while game.outcome().is_none() {
             let mv = solver.choose(&&game, &mut rng).unwrap();
