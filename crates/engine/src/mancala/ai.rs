@@ -274,8 +274,14 @@ impl Agent<Mancala> for Minimax {
         self.search.deadline = self.budget.map(|b| Instant::now() + b);
         let max_depth = if self.budget.is_some() { 64 } else { self.depth };
         let (mv, value, depth, proven) = self.search.best_move(view, max_depth)?;
-        let proven = if proven { ", proven" } else { "" };
-        self.note = Some(format!("depth {depth}, value {value:+}{proven}"));
+        // A value past WIN / 2 is a won or lost end found by the search: say
+        // by how much rather than show the encoding.
+        self.note = Some(if value.abs() > WIN / 2 {
+            format!("depth {depth}, {}", describe_proof(value))
+        } else {
+            let proven = if proven { ", proven" } else { "" };
+            format!("depth {depth}, value {value:+}{proven}")
+        });
         Some(mv)
     }
 
@@ -567,6 +573,10 @@ mod tests {
         // says so from the agent's side.
         assert_eq!(value, -(WIN + 1));
         assert_eq!(solver.note().unwrap(), "proven: loses by 1 against best play");
+        let mut deep = Mancala::build_agent(&"minimax:20".parse().unwrap()).unwrap();
+        deep.choose(&&game, &mut rng).unwrap();
+        let note = deep.note().unwrap();
+        assert!(note.ends_with(", proven: loses by 1 against best play"), "{note}");
         // The solver plays both sides: the outcome must match the proof.
         while game.outcome().is_none() {
             let mv = solver.choose(&&game, &mut rng).unwrap();
