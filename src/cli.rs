@@ -9,11 +9,11 @@ use anyhow::{Context, bail};
 use clap::{Parser, Subcommand};
 use indicatif::{ProgressBar, ProgressStyle};
 use tabula_engine::core::AgentSpec;
-
-use crate::app::session::Controller;
 use tabula_engine::core::runner::MatchConfig;
 use tabula_engine::games::{self, MatchRecord};
 use tabula_engine::level;
+
+use crate::app::session::Controller;
 
 #[derive(Parser, Debug)]
 #[command(

@@ -211,7 +211,7 @@ fn game_panels<G: SessionGame>(
     });
 
     let end = end_panel(&mut root, &session, &mut requests).unwrap_or(0.0);
-    show_level_problem(&ctx, &level_watch);
+    show_level_problem(&ctx, &level_watch, end);
 
     // The board takes what the panels leave.
     let scale = window.scale_factor();
@@ -277,11 +277,13 @@ fn end_panel<G: SessionGame>(
     Some(band.response.rect.height())
 }
 
-fn show_level_problem(ctx: &egui::Context, watch: &LevelWatch) {
+/// The broken level file, above the status line and the end band (`raise`
+/// high) if there is one.
+fn show_level_problem(ctx: &egui::Context, watch: &LevelWatch, raise: f32) {
     let Some(problem) = &watch.problem else { return };
     egui::Window::new("Level file error")
         .collapsible(false)
-        .anchor(egui::Align2::LEFT_BOTTOM, egui::vec2(12.0, -70.0))
+        .anchor(egui::Align2::LEFT_BOTTOM, egui::vec2(12.0, -70.0 - raise))
         .show(ctx, |ui| {
             ui.label(egui::RichText::new(problem).color(ERROR_COLOR).monospace());
             ui.label("The game keeps the last good level until the file is fixed.");

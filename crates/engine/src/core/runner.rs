@@ -208,6 +208,7 @@ fn play_chunk<G: AgentRegistry>(
                 problem: format!("played {mv}, refused: {e}"),
             })?;
             if plies > bound {
+                // Every seat plays random: any of them names the culprit.
                 return Err(MatchError::Agent {
                     index,
                     seed,
