@@ -22,6 +22,13 @@ pub trait Agent<G: Game>: Send {
     fn plays_random_moves(&self) -> bool {
         false
     }
+
+    /// The agent searches: a move takes far longer than the rules do. The
+    /// match runner then hands out games a few at a time, so that every
+    /// thread gets a share of a match of a thousand games.
+    fn searches(&self) -> bool {
+        false
+    }
 }
 
 /// An agent named as on the command line: `random`, `optimal`, `optimal:0.3`.

@@ -7,8 +7,12 @@ use rayon::prelude::*;
 
 use super::{AgentRegistry, AgentSpec, Outcome, derive_seed, rng_from_seed};
 
-/// Games per unit of work; fixed so results never depend on `jobs`.
+/// Games per unit of work; fixed by the agents, never by `jobs`, so that
+/// results do not depend on it.
 const CHUNK: u64 = 1024;
+/// The same when a seat searches: a game then takes milliseconds, and a
+/// thousand games must still spread over every thread.
+const SEARCH_CHUNK: u64 = 4;
 /// Chunks run between two deliveries of records, bounding memory.
 const BATCH: u64 = 64;
 
@@ -140,14 +144,16 @@ pub fn run_match<G: AgentRegistry>(
             agents.len()
         )));
     }
+    let mut searches = false;
     for spec in agents {
-        G::build_agent(spec).map_err(|e| MatchError::Setup(e.to_string()))?;
+        searches |= G::build_agent(spec).map_err(|e| MatchError::Setup(e.to_string()))?.searches();
     }
+    let chunk_games = if searches { SEARCH_CHUNK } else { CHUNK };
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(config.jobs.max(1))
         .build()
         .map_err(|e| MatchError::Setup(e.to_string()))?;
-    let chunks = config.games.div_ceil(CHUNK);
+    let chunks = config.games.div_ceil(chunk_games);
     let mut summary = MatchSummary::new(agents.len());
     let mut batch_start = 0;
     while batch_start < chunks {
@@ -156,8 +162,8 @@ pub fn run_match<G: AgentRegistry>(
             (batch_start..batch_end)
                 .into_par_iter()
                 .map(|chunk| {
-                    let first = chunk * CHUNK;
-                    let last = (first + CHUNK).min(config.games);
+                    let first = chunk * chunk_games;
+                    let last = (first + chunk_games).min(config.games);
                     let done = play_chunk::<G>(level, agents, config, first..last);
                     progress(last - first);
                     done
@@ -182,15 +188,23 @@ fn play_chunk<G: AgentRegistry>(
     config: &MatchConfig,
     games: std::ops::Range<u64>,
 ) -> ChunkResult<G::Move> {
-    let mut agents: Vec<_> =
-        specs.iter().map(|s| G::build_agent(s).expect("checked before the match")).collect();
+    let build =
+        || -> Vec<_> { specs.iter().map(|s| G::build_agent(s).expect("checked before the match")).collect() };
+    let mut agents = build();
     let n = specs.len();
     let random: Vec<bool> = agents.iter().map(|a| a.plays_random_moves()).collect();
     let all_random = random.iter().all(|&r| r);
+    let searches = agents.iter().any(|a| a.searches());
     let mut summary = MatchSummary::new(n);
     let mut records = Vec::new();
     let mut moves = Vec::new();
-    for index in games {
+    for index in games.clone() {
+        // Searching agents start every game afresh (their tables emptied), so
+        // a game depends only on its seed and seats; a new table costs little
+        // beside a searched game.
+        if searches && index != games.start {
+            agents = build();
+        }
         let seed = derive_seed(config.seed, index);
         let mut game = G::new(level, seed).map_err(|e| MatchError::Setup(e.0))?;
         let mut rng = rng_from_seed(derive_seed(seed, u64::MAX));

@@ -14,7 +14,7 @@ use crate::core::{Game, GameRng, Outcome, Player};
 /// A won game scores beyond any store difference.
 const WIN: i32 = 100_000;
 const TT_BITS: u32 = 18;
-pub const DEFAULT_DEPTH: u32 = 9;
+pub const DEFAULT_DEPTH: u32 = 11;
 pub const DEFAULT_PLAYOUTS: u32 = 2000;
 /// Nodes `solve` may search before it admits a board is too large.
 const SOLVE_NODES: u64 = 30_000_000;
@@ -270,6 +270,10 @@ pub struct Minimax {
 }
 
 impl Agent<Mancala> for Minimax {
+    fn searches(&self) -> bool {
+        true
+    }
+
     fn choose(&mut self, view: &&Mancala, _rng: &mut GameRng) -> Option<Sow> {
         self.search.deadline = self.budget.map(|b| Instant::now() + b);
         let max_depth = if self.budget.is_some() { 64 } else { self.depth };
@@ -298,6 +302,10 @@ pub struct Solve {
 }
 
 impl Agent<Mancala> for Solve {
+    fn searches(&self) -> bool {
+        true
+    }
+
     fn choose(&mut self, view: &&Mancala, _rng: &mut GameRng) -> Option<Sow> {
         let board: &Mancala = view;
         self.search.node_limit = SOLVE_NODES;
@@ -360,6 +368,10 @@ impl Mcts {
 }
 
 impl Agent<Mancala> for Mcts {
+    fn searches(&self) -> bool {
+        true
+    }
+
     fn choose(&mut self, view: &&Mancala, rng: &mut GameRng) -> Option<Sow> {
         let root_board: Mancala = **view;
         let mut untried = Vec::new();
@@ -690,5 +702,32 @@ mod strength {
     fn default_minimax_beats_random_and_greedy_on_kalah_6_4() {
         assert!(win_rate("random", 200) >= 0.99);
         assert!(win_rate("greedy", 200) >= 0.90);
+    }
+}
+
+#[cfg(test)]
+mod search_matches {
+    use crate::core::AgentSpec;
+    use crate::core::runner::{MatchConfig, run_match};
+    use crate::mancala::rules::tests::level;
+    use crate::mancala::{Capture, Mancala};
+
+    /// Searching agents are handed out a few games at a time and start each
+    /// game afresh: the results must not depend on `jobs`.
+    #[test]
+    fn a_match_of_searching_agents_gives_the_same_games_for_any_jobs() {
+        let agents: Vec<AgentSpec> = ["minimax:3", "mcts:30"].iter().map(|a| a.parse().unwrap()).collect();
+        let play = |jobs| {
+            let config = MatchConfig { games: 40, seed: 12, jobs, record_moves: true };
+            let mut records = Vec::new();
+            let level = level(4, 3, Capture::Standard, true);
+            let summary =
+                run_match::<Mancala>(&level, &agents, &config, &mut |r| records.push(r.clone()), &|_| {})
+                    .unwrap();
+            (summary, records)
+        };
+        let one = play(1);
+        assert_eq!(one, play(2));
+        assert_eq!(one.1.len(), 40);
     }
 }
