@@ -10,7 +10,7 @@ cargo build --quiet "$@"
 profile=debug
 [[ " $* " == *" --release "* ]] && profile=release
 display=:${TABULA_DISPLAY:-95}
-Xvfb "$display" -screen 0 1280x800x24 >/dev/null 2>&1 &
+Xvfb "$display" -screen 0 1280x800x24 -noreset >/dev/null 2>&1 &
 xvfb=$!
 trap 'kill $xvfb 2>/dev/null || true' EXIT
 sleep 1

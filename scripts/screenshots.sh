@@ -12,7 +12,9 @@ out=docs/screenshots
 mkdir -p "$out"
 
 export DISPLAY=:${TABULA_DISPLAY:-96}
-Xvfb "$DISPLAY" -screen 0 1280x800x24 >/dev/null 2>&1 &
+# -noreset: without it the server resets when the last client leaves, and
+# a game started during the reset cannot open the display.
+Xvfb "$DISPLAY" -screen 0 1280x800x24 -noreset >/dev/null 2>&1 &
 xvfb=$!
 work=$(mktemp -d)
 app=""
@@ -48,7 +50,13 @@ shot() {
   echo "wrote $out/$1.png"
 }
 quit() {
-  kill "$app"; wait "$app" 2>/dev/null || true; app=""
+  # The game must still be running: one that died has its log shown.
+  if ! kill "$app" 2>/dev/null; then
+    echo "the game exited before its screenshot was taken; its log:" >&2
+    tail -30 "$work/log" >&2
+    exit 1
+  fi
+  wait "$app" 2>/dev/null || true; app=""
 }
 
 # 1. The menu.

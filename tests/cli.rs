@@ -115,6 +115,21 @@ fn play_refuses_a_bad_seat_before_opening_the_window() {
     assert!(text(&run.stderr).contains("bad parameter in 'minimax:0'"), "{}", text(&run.stderr));
 }
 
+#[test]
+fn play_without_a_display_says_so_and_does_not_panic() {
+    let run = Command::new(env!("CARGO_BIN_EXE_tabula"))
+        .args(["play", "levels/mancala/kalah-6-4.ron"])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .env_remove("DISPLAY")
+        .env_remove("WAYLAND_DISPLAY")
+        .output()
+        .expect("tabula runs");
+    assert_eq!(run.status.code(), Some(1));
+    let err = text(&run.stderr);
+    assert!(err.contains("DISPLAY is not set: the window needs an X11 display"), "{err}");
+    assert!(!err.contains("panicked"), "{err}");
+}
+
 fn write_replay(dir: &Path, moves: &str) -> PathBuf {
     let path = dir.join("replay.ron");
     let replay = format!(

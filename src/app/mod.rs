@@ -46,8 +46,28 @@ pub struct StartLevel {
     pub seats: [Option<session::Controller>; 2],
 }
 
+/// Why the window could not open on this machine's display, said before
+/// Bevy tries (it would panic): the build draws through X11.
+#[cfg(target_os = "linux")]
+fn display_problem(display: Option<std::ffi::OsString>) -> Option<String> {
+    const HELP: &str = "the window needs an X11 display; on a machine without one, run it under \
+                        xvfb-run, or use the command line (tabula match, replay, perft, check)";
+    let display = display.filter(|d| !d.is_empty());
+    let Some(display) = display.and_then(|d| d.into_string().ok()) else {
+        return Some(format!("DISPLAY is not set: {HELP}"));
+    };
+    // A local display ":N" or ":N.S" listens on /tmp/.X11-unix/XN.
+    let number = display.strip_prefix(':')?.split('.').next()?;
+    let socket = std::path::Path::new("/tmp/.X11-unix").join(format!("X{number}"));
+    (!socket.exists()).then(|| format!("no X server is running on display {display}: {HELP}"))
+}
+
 /// Opens the window and runs until it is closed.
 pub fn run(start: Option<StartLevel>) -> anyhow::Result<ExitCode> {
+    #[cfg(target_os = "linux")]
+    if let Some(problem) = display_problem(std::env::var_os("DISPLAY")) {
+        anyhow::bail!(problem);
+    }
     let mut app = App::new();
     app.add_plugins(DefaultPlugins.set(WindowPlugin {
         primary_window: Some(Window {
@@ -131,5 +151,19 @@ fn report_first_frame(frames: Res<bevy::diagnostic::FrameCount>, mut exit: Messa
         let ms = crate::START.get().map_or(0, |t| t.elapsed().as_millis());
         println!("first frame after {ms} ms");
         exit.write(AppExit::Success);
+    }
+}
+
+#[cfg(all(test, target_os = "linux"))]
+mod tests {
+    use super::display_problem;
+
+    #[test]
+    fn a_missing_display_is_named_before_bevy_would_panic() {
+        assert!(display_problem(None).unwrap().starts_with("DISPLAY is not set"));
+        assert!(display_problem(Some("".into())).is_some());
+        let problem = display_problem(Some(":4321".into())).unwrap();
+        assert!(problem.starts_with("no X server is running on display :4321"), "{problem}");
+        assert_eq!(display_problem(Some("remote.example:0".into())), None, "remote displays are not probed");
     }
 }
