@@ -441,6 +441,45 @@ mod mancala {
     }
 
     #[test]
+    fn a_mancala_replay_steps_both_ways_and_the_stones_follow() {
+        let dir = temp_dir("mancala-replay");
+        let mut app = headless(&dir);
+        app.world_mut().resource_mut::<Settings>().animation_speed = 4.0;
+        start(
+            &mut app,
+            kalah(6, 4, Capture::Standard, true),
+            None,
+            vec![seat("Ann", None), seat("Bob", None)],
+        );
+        // A3 ends in the store (extra turn), then A6, then B2.
+        for (side, pit) in [(0, 2), (0, 5), (1, 1)] {
+            sow(&mut app, side, pit);
+        }
+        let played = board(&app).game;
+        let path = dir.join("kalah.ron");
+        board(&app).to_replay().save(&path).unwrap();
+
+        app.world_mut().write_message(SessionRequest::OpenReplay(path));
+        frames(&mut app, 3);
+        assert!(board(&app).replay);
+        assert_eq!((board(&app).moves.len(), board(&app).redo.len()), (0, 3));
+        assert_eq!(beads(&mut app), board(&app).game.cells());
+        for step in 1..=3 {
+            app.world_mut().write_message(SessionRequest::Step);
+            frames(&mut app, 1);
+            settle(&mut app);
+            assert_eq!(board(&app).moves.len(), step);
+            assert_eq!(beads(&mut app), board(&app).game.cells(), "after step {step}");
+        }
+        assert_eq!(board(&app).game, played);
+        app.world_mut().write_message(SessionRequest::Undo);
+        frames(&mut app, 2);
+        settle(&mut app);
+        assert_eq!(board(&app).moves.len(), 2, "a step back");
+        assert_eq!(beads(&mut app), board(&app).game.cells(), "the stones went back too");
+    }
+
+    #[test]
     fn an_agent_plays_mancala_in_the_window() {
         let dir = temp_dir("mancala-agent");
         let mut app = headless(&dir);
