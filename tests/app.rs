@@ -333,6 +333,16 @@ mod mancala {
         })
     }
 
+    /// Two people at Kalah (6,4), the animations quick; and the test's folder.
+    fn kalah_for_two(name: &str) -> (App, PathBuf) {
+        let dir = temp_dir(name);
+        let mut app = headless(&dir);
+        app.world_mut().resource_mut::<Settings>().animation_speed = 4.0;
+        let seats = vec![seat("Ann", None), seat("Bob", None)];
+        start(&mut app, kalah(6, 4, Capture::Standard, true), None, seats);
+        (app, dir)
+    }
+
     fn board(app: &App) -> &Session<Mancala> {
         app.world().resource::<Session<Mancala>>()
     }
@@ -367,15 +377,7 @@ mod mancala {
 
     #[test]
     fn every_sowing_capture_and_sweep_ends_with_the_engines_board() {
-        let dir = temp_dir("mancala");
-        let mut app = headless(&dir);
-        app.world_mut().resource_mut::<Settings>().animation_speed = 4.0;
-        start(
-            &mut app,
-            kalah(6, 4, Capture::Standard, true),
-            None,
-            vec![seat("Ann", None), seat("Bob", None)],
-        );
+        let (mut app, _) = kalah_for_two("mancala");
         assert_eq!(beads(&mut app), board(&app).game.cells());
         // Random games to the end: sowings, laps, extra turns, captures, sweep.
         let mut rng = rng_from_seed(3);
@@ -399,14 +401,7 @@ mod mancala {
 
     #[test]
     fn pointing_at_a_pit_previews_an_extra_turn_and_a_refusal_changes_nothing() {
-        let dir = temp_dir("preview");
-        let mut app = headless(&dir);
-        start(
-            &mut app,
-            kalah(6, 4, Capture::Standard, true),
-            None,
-            vec![seat("Ann", None), seat("Bob", None)],
-        );
+        let (mut app, _) = kalah_for_two("preview");
         *app.world_mut().resource_mut::<PitChoice>() = PitChoice { pit: 2, hover: None, keyed: true };
         frames(&mut app, 1);
         let hint = app.world().resource::<BoardHint>().0.clone();
@@ -442,15 +437,7 @@ mod mancala {
 
     #[test]
     fn a_mancala_replay_steps_both_ways_and_the_stones_follow() {
-        let dir = temp_dir("mancala-replay");
-        let mut app = headless(&dir);
-        app.world_mut().resource_mut::<Settings>().animation_speed = 4.0;
-        start(
-            &mut app,
-            kalah(6, 4, Capture::Standard, true),
-            None,
-            vec![seat("Ann", None), seat("Bob", None)],
-        );
+        let (mut app, dir) = kalah_for_two("mancala-replay");
         // A3 ends in the store (extra turn), then A6, then B2.
         for (side, pit) in [(0, 2), (0, 5), (1, 1)] {
             sow(&mut app, side, pit);
