@@ -315,7 +315,7 @@ fn the_board_is_playable_by_keyboard_alone() {
 
 mod mancala {
     use super::*;
-    use tabula::app::mancala_view::{Bead, PitChoice};
+    use tabula::app::mancala_view::{Bead, PitChoice, WELL_WINNER, Well};
     use tabula::app::session::BoardHint;
     use tabula::app::settings::Settings;
     use tabula_engine::core::rng_from_seed;
@@ -487,6 +487,18 @@ mod mancala {
         assert!(board(&app).game.outcome().is_some(), "the agents finished the game");
         settle(&mut app);
         assert_eq!(beads(&mut app), board(&app).game.cells());
+        // Once the stones have settled, the winner's store (and only it) glows.
+        frames(&mut app, 1);
+        let game = board(&app).game;
+        let winning_store = game.outcome().unwrap().winner().map(|p| game.store_cell(p));
+        let glowing: Vec<usize> = app
+            .world_mut()
+            .query::<(&Well, &Sprite)>()
+            .iter(app.world())
+            .filter(|(_, sprite)| sprite.color == WELL_WINNER)
+            .map(|(well, _)| well.0)
+            .collect();
+        assert_eq!(glowing, winning_store.into_iter().collect::<Vec<_>>());
     }
 }
 

@@ -33,6 +33,8 @@ const BOARD_COLOR: Color = Color::srgb(0.42, 0.27, 0.15);
 const WELL_COLOR: Color = Color::srgb(0.85, 0.72, 0.55);
 const WELL_HOVER: Color = Color::srgb(1.0, 0.9, 0.65);
 const WELL_TARGET: Color = Color::srgb(0.55, 0.95, 0.6);
+/// The winner's store once the last stones have landed.
+pub const WELL_WINNER: Color = Color::srgb(1.0, 0.82, 0.3);
 const LABEL_COLOR: Color = Color::srgb(0.95, 0.92, 0.85);
 const SEAT_COLORS: [Color; 2] = [Color::srgb(0.47, 0.75, 1.0), Color::srgb(1.0, 0.67, 0.43)];
 /// Glass-bead colours, picked per stone.
@@ -51,9 +53,9 @@ pub struct Bead {
     pub cell: usize,
 }
 
-/// A pit or store well.
+/// A pit or store well, by cell.
 #[derive(Component, Debug)]
-struct Well(usize);
+pub struct Well(pub usize);
 
 #[derive(Component, Debug)]
 struct CellCount(usize);
@@ -450,7 +452,8 @@ fn chosen_pit(choice: &PitChoice) -> Option<u8> {
 
 /// Previews the chosen pit once a frame: its well and the well of its last
 /// stone light up, and the top bar says where that stone lands and what it
-/// does.
+/// does. After the end, once the stones have settled, the winner's store
+/// glows.
 fn preview_pit(
     session: Res<Session<Mancala>>,
     choice: Res<PitChoice>,
@@ -464,12 +467,18 @@ fn preview_pit(
     let lit = preview.as_ref().filter(|_| busy.0 == 0).and_then(|(_, sow, fx)| {
         fx.as_ref().ok().map(|fx| (session.game.pit_cell(sow.side, sow.pit), fx.last as usize))
     });
+    let winner = session.game.outcome().and_then(|o| o.winner()).filter(|_| busy.0 == 0);
+    let winning_store = winner.map(|p| session.game.store_cell(p));
     for (well, mut sprite) in &mut wells {
-        sprite.color = match lit {
+        let color = match lit {
             Some((from, _)) if well.0 == from => WELL_HOVER,
             Some((_, last)) if well.0 == last => WELL_TARGET,
+            _ if winning_store == Some(well.0) => WELL_WINNER,
             _ => WELL_COLOR,
         };
+        if sprite.color != color {
+            sprite.color = color;
+        }
     }
     let text = match (preview, human) {
         (Some((p, sow, Ok(fx))), _) => describe_sowing(&session.game, p, sow, &fx),
