@@ -118,12 +118,15 @@ impl MancalaLayout {
 
     /// Where the `slot`-th stone of a cell sits: a sunflower spiral, stretched
     /// to fill a store, turned a different way in each cell so that pits
-    /// holding the same count do not look stamped from one mould.
+    /// holding the same count do not look stamped from one mould. A full
+    /// spiral (`STONES_A_LAYER`) is covered by the next, shifted a little,
+    /// so that a large count heaps up rather than crowding the rim.
     pub fn stone_position(&self, cell: usize, slot: usize) -> Vec2 {
-        let angle = slot as f32 * 2.399_963 + cell as f32 * 1.9;
-        let r = 12.5 * (slot as f32).sqrt();
+        const STONES_A_LAYER: usize = 13;
+        let (layer, place) = (slot / STONES_A_LAYER, slot % STONES_A_LAYER);
+        let angle = place as f32 * 2.399_963 + cell as f32 * 1.9 + layer as f32 * 0.9;
+        let r = 12.5 * (place as f32 + 0.35 * layer.min(1) as f32).sqrt();
         let (sx, sy) = if self.is_store(cell) { (0.85, 2.1) } else { (1.0, 1.0) };
-        let r = r.min(if self.is_store(cell) { 46.0 } else { 44.0 });
         self.cell_position(cell) + Vec2::new(angle.cos() * r * sx, angle.sin() * r * sy)
     }
 
