@@ -1,14 +1,35 @@
-//! What every game's board view shares: when its systems run, fitting the
-//! camera to the board, where the pointer is on the board, digit keys, and
-//! telling agents to wait while pieces move.
+//! What every game's board view shares: when its systems run, the camera and
+//! fitting it to the board, where the pointer is on the board, digit keys,
+//! telling agents to wait while pieces move, and the art drawn in code (the
+//! stone every board uses).
 
+use bevy::asset::RenderAssetUsages;
 use bevy::camera::ScalingMode;
 use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;
+use bevy::render::render_resource::{Extent3d, TextureDimension, TextureFormat};
 use bevy::window::PrimaryWindow;
 
 use super::session::{BoardBusy, Session, SessionGame};
 use super::{BoardCamera, Screen};
+
+const STONE_TEXTURE: u32 = 64;
+
+/// The shaded stone every board uses, tinted per stone.
+#[derive(Resource)]
+pub struct StoneTexture(pub Handle<Image>);
+
+pub(super) fn plugin(app: &mut App) {
+    app.add_systems(Startup, make_stone_texture);
+}
+
+/// The board camera's projection before a level is shown.
+pub fn board_projection() -> Projection {
+    Projection::Orthographic(OrthographicProjection {
+        scaling_mode: ScalingMode::AutoMin { min_width: 1200.0, min_height: 700.0 },
+        ..OrthographicProjection::default_2d()
+    })
+}
 
 /// Run condition: the game screen shows a session of `G`.
 pub fn playing<G: SessionGame>(screen: Res<State<Screen>>, session: Option<Res<Session<G>>>) -> bool {
@@ -60,4 +81,64 @@ pub fn digits_pressed(keys: &ButtonInput<KeyCode>) -> impl Iterator<Item = u8> +
 /// Agents and replays wait while any piece carries the animation marker `C`.
 pub fn count_busy<C: Component>(moving: Query<(), With<C>>, mut busy: ResMut<BoardBusy>) {
     busy.0 = moving.iter().count() as u32;
+}
+
+/// Drawn once at start-up; without an asset store (some headless tests) the
+/// boards use plain sprites.
+fn make_stone_texture(mut commands: Commands, images: Option<ResMut<Assets<Image>>>) {
+    let Some(mut images) = images else { return };
+    commands.insert_resource(StoneTexture(texture(&mut images, STONE_TEXTURE, stone_pixels(STONE_TEXTURE))));
+}
+
+/// A square texture from RGBA pixels drawn in code.
+pub fn texture(images: &mut Assets<Image>, size: u32, pixels: Vec<u8>) -> Handle<Image> {
+    images.add(Image::new(
+        Extent3d { width: size, height: size, depth_or_array_layers: 1 },
+        TextureDimension::D2,
+        pixels,
+        TextureFormat::Rgba8UnormSrgb,
+        RenderAssetUsages::RENDER_WORLD,
+    ))
+}
+
+/// RGBA pixels of a round grey shape `size` across. `shade(dx, dy, d)` is
+/// the brightness (0 to 1) at a point, with dx and dy from the centre in -1..1
+/// and d its distance; the edge fades over `1 / (softness * radius)`.
+pub fn round_pixels(size: u32, softness: f32, shade: impl Fn(f32, f32, f32) -> f32) -> Vec<u8> {
+    let mut data = Vec::with_capacity((size * size * 4) as usize);
+    let r = size as f32 / 2.0;
+    for y in 0..size {
+        for x in 0..size {
+            let dx = (x as f32 + 0.5 - r) / r;
+            let dy = (y as f32 + 0.5 - r) / r;
+            let d = (dx * dx + dy * dy).sqrt();
+            let alpha = ((1.0 - d) * r * softness).clamp(0.0, 1.0);
+            let v = (shade(dx, dy, d).clamp(0.0, 1.0) * 255.0) as u8;
+            data.extend_from_slice(&[v, v, v, (alpha * 255.0) as u8]);
+        }
+    }
+    data
+}
+
+/// A round stone lit from the upper left, darker toward the rim, with a soft
+/// edge and a highlight.
+pub fn stone_pixels(size: u32) -> Vec<u8> {
+    round_pixels(size, 0.9, |dx, dy, d| {
+        let light = (1.0 - 0.35 * d * d) * (1.0 - 0.18 * (dx + dy)).clamp(0.6, 1.2);
+        let highlight = (-((dx + 0.35).powi(2) + (dy + 0.35).powi(2)) * 14.0).exp() * 0.35;
+        light * 0.85 + highlight
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn stone_texture_is_round_and_opaque_in_the_middle() {
+        let px = stone_pixels(32);
+        let alpha = |x: usize, y: usize| px[(y * 32 + x) * 4 + 3];
+        assert_eq!(alpha(16, 16), 255);
+        assert_eq!(alpha(0, 0), 0);
+    }
 }

@@ -8,8 +8,9 @@ use bevy_egui::input::{egui_wants_any_keyboard_input, egui_wants_any_pointer_inp
 use tabula_engine::mancala::{Capture, Mancala, Sow, Sown};
 use tabula_engine::{Game, Player};
 
-use super::board::{BoardPointer, count_busy, digits_pressed, fit_view, playing};
-use super::nim_view::{StoneTexture, texture};
+use super::board::{
+    BoardPointer, StoneTexture, count_busy, digits_pressed, fit_view, playing, round_pixels, texture,
+};
 use super::session::{BoardBusy, BoardHint, BoardReset, MoveApplied, RequestMove, Session, SessionSet};
 use super::settings::Settings;
 use super::{BoardCamera, Screen};
@@ -188,21 +189,11 @@ fn make_well_texture(mut commands: Commands, images: Option<ResMut<Assets<Image>
 /// RGBA pixels of a hollow carved in wood: shadowed at the top, lit at the
 /// bottom, with a soft rim.
 pub fn well_pixels(size: u32) -> Vec<u8> {
-    let mut data = Vec::with_capacity((size * size * 4) as usize);
-    let r = size as f32 / 2.0;
-    for y in 0..size {
-        for x in 0..size {
-            let dx = (x as f32 + 0.5 - r) / r;
-            let dy = (y as f32 + 0.5 - r) / r;
-            let d = (dx * dx + dy * dy).sqrt();
-            let alpha = ((1.0 - d) * r * 0.8).clamp(0.0, 1.0);
-            let inner = 0.55 + 0.3 * dy - 0.25 * (1.0 - d).powi(2);
-            let rim = if d > 0.86 { 0.25 * (d - 0.86) / 0.14 } else { 0.0 };
-            let v = ((inner + rim).clamp(0.2, 1.0) * 255.0) as u8;
-            data.extend_from_slice(&[v, v, v, (alpha * 255.0) as u8]);
-        }
-    }
-    data
+    round_pixels(size, 0.8, |_, dy, d| {
+        let inner = 0.55 + 0.3 * dy - 0.25 * (1.0 - d).powi(2);
+        let rim = if d > 0.86 { 0.25 * (d - 0.86) / 0.14 } else { 0.0 };
+        (inner + rim).clamp(0.2, 1.0)
+    })
 }
 
 fn bead_color(index: usize) -> Color {

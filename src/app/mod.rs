@@ -112,6 +112,7 @@ pub fn plugin(app: &mut App) {
     app.init_state::<Screen>().add_plugins((
         settings::plugin,
         session::plugin,
+        board::plugin,
         nim_view::plugin,
         mancala_view::plugin,
         hot_reload::plugin,
@@ -126,7 +127,7 @@ pub struct BoardCamera;
 /// whole window.
 fn spawn_camera(mut commands: Commands, mut egui_settings: ResMut<EguiGlobalSettings>) {
     egui_settings.auto_create_primary_context = false;
-    commands.spawn((Camera2d, BoardCamera, nim_view::board_projection()));
+    commands.spawn((Camera2d, BoardCamera, board::board_projection()));
     commands.spawn((
         PrimaryEguiContext,
         Camera2d,

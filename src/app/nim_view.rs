@@ -2,15 +2,13 @@
 //! picks a stone with the mouse (it and every stone to its right are taken)
 //! or with the keyboard, then confirms; the taken stones lift and fade away.
 
-use bevy::asset::RenderAssetUsages;
 use bevy::camera::ScalingMode;
 use bevy::prelude::*;
-use bevy::render::render_resource::{Extent3d, TextureDimension, TextureFormat};
 use bevy::sprite::Anchor;
 use bevy_egui::input::{egui_wants_any_keyboard_input, egui_wants_any_pointer_input};
 use tabula_engine::nim::{Nim, Take};
 
-use super::board::{BoardPointer, count_busy, digits_pressed, fit_view, playing};
+use super::board::{BoardPointer, StoneTexture, count_busy, digits_pressed, fit_view, playing};
 use super::session::{BoardHint, BoardReset, MoveApplied, MoveRefused, RequestMove, Session, SessionSet};
 use super::settings::Settings;
 use super::{BoardCamera, Screen};
@@ -28,7 +26,6 @@ pub const DRAWN_STONES: u32 = 60;
 /// Smallest on-screen label size in logical pixels.
 const MIN_LABEL_PX: f32 = 15.0;
 const LEAVE_SECONDS: f32 = 0.5;
-const TEXTURE: u32 = 64;
 
 const ROW_COLOR: Color = Color::srgb(0.17, 0.20, 0.18);
 const ROW_CURSOR: Color = Color::srgb(0.24, 0.30, 0.26);
@@ -131,23 +128,10 @@ impl NimLayout {
     }
 }
 
-/// The camera's projection before a level is shown.
-pub fn board_projection() -> Projection {
-    Projection::Orthographic(OrthographicProjection {
-        scaling_mode: ScalingMode::AutoMin { min_width: 1200.0, min_height: 700.0 },
-        ..OrthographicProjection::default_2d()
-    })
-}
-
-/// The shaded stone every board uses, tinted per stone.
-#[derive(Resource)]
-pub struct StoneTexture(pub Handle<Image>);
-
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<NimChoice>()
         .init_resource::<NimLayout>()
         .init_resource::<RefusalFlash>()
-        .add_systems(Startup, make_stone_texture)
         .add_systems(
             Update,
             (
@@ -173,43 +157,6 @@ pub fn input_plugin(app: &mut App) {
             .in_set(SessionSet::Requests)
             .run_if(playing::<Nim>),
     );
-}
-
-/// A soft, shaded stone drawn once at start-up; sprites tint it.
-fn make_stone_texture(mut commands: Commands, images: Option<ResMut<Assets<Image>>>) {
-    let Some(mut images) = images else { return };
-    commands.insert_resource(StoneTexture(texture(&mut images, TEXTURE, stone_pixels(TEXTURE))));
-}
-
-/// A square texture from RGBA pixels drawn in code.
-pub fn texture(images: &mut Assets<Image>, size: u32, pixels: Vec<u8>) -> Handle<Image> {
-    images.add(Image::new(
-        Extent3d { width: size, height: size, depth_or_array_layers: 1 },
-        TextureDimension::D2,
-        pixels,
-        TextureFormat::Rgba8UnormSrgb,
-        RenderAssetUsages::RENDER_WORLD,
-    ))
-}
-
-/// RGBA pixels of a round stone lit from the upper left, with a soft edge.
-pub fn stone_pixels(size: u32) -> Vec<u8> {
-    let mut data = Vec::with_capacity((size * size * 4) as usize);
-    let r = size as f32 / 2.0;
-    for y in 0..size {
-        for x in 0..size {
-            let dx = (x as f32 + 0.5 - r) / r;
-            let dy = (y as f32 + 0.5 - r) / r;
-            let d = (dx * dx + dy * dy).sqrt();
-            let alpha = ((1.0 - d) * r * 0.9).clamp(0.0, 1.0);
-            // Light from the upper left, darker toward the rim.
-            let light = (1.0 - 0.35 * d * d) * (1.0 - 0.18 * (dx + dy)).clamp(0.6, 1.2);
-            let highlight = (-((dx + 0.35).powi(2) + (dy + 0.35).powi(2)) * 14.0).exp() * 0.35;
-            let v = ((light * 0.85 + highlight) * 255.0).clamp(0.0, 255.0) as u8;
-            data.extend_from_slice(&[v, v, v, (alpha * 255.0) as u8]);
-        }
-    }
-    data
 }
 
 type BoardEntities = Or<(With<Stone>, With<PileRow>, With<PileCount>, With<Label>)>;
@@ -559,13 +506,5 @@ mod tests {
         assert!(layout.width <= LABEL_WIDTH + ROW_WIDTH + COUNT_WIDTH + 0.01);
         let big = NimLayout::new(&[1_000_000]);
         assert_eq!(big.spacing, ROW_WIDTH / DRAWN_STONES as f32);
-    }
-
-    #[test]
-    fn stone_texture_is_round_and_opaque_in_the_middle() {
-        let px = stone_pixels(32);
-        let alpha = |x: usize, y: usize| px[(y * 32 + x) * 4 + 3];
-        assert_eq!(alpha(16, 16), 255);
-        assert_eq!(alpha(0, 0), 0);
     }
 }
