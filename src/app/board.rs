@@ -5,12 +5,13 @@
 
 use bevy::asset::RenderAssetUsages;
 use bevy::camera::ScalingMode;
+use bevy::ecs::query::QueryFilter;
 use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;
 use bevy::render::render_resource::{Extent3d, TextureDimension, TextureFormat};
 use bevy::window::PrimaryWindow;
 
-use super::session::{BoardBusy, Session, SessionGame};
+use super::session::{BoardBusy, BoardReset, Session, SessionGame};
 use super::{BoardCamera, Screen};
 
 const STONE_TEXTURE: u32 = 64;
@@ -76,6 +77,22 @@ const DIGITS: [KeyCode; 10] = [
 /// The digits pressed this frame, in key order.
 pub fn digits_pressed(keys: &ButtonInput<KeyCode>) -> impl Iterator<Item = u8> + '_ {
     (0..10u8).filter(|&d| keys.just_pressed(DIGITS[d as usize]))
+}
+
+/// On a `BoardReset` (new game, undo, reload), despawns the board's
+/// entities `old` and says so: the view then builds the board afresh.
+pub fn clear_on_reset<F: QueryFilter>(
+    commands: &mut Commands,
+    resets: &mut MessageReader<BoardReset>,
+    old: &Query<Entity, F>,
+) -> bool {
+    if resets.read().count() == 0 {
+        return false;
+    }
+    for entity in old {
+        commands.entity(entity).despawn();
+    }
+    true
 }
 
 /// Agents and replays wait while any piece carries the animation marker `C`.

@@ -9,7 +9,8 @@ use tabula_engine::mancala::{Capture, Mancala, Sow, Sown};
 use tabula_engine::{Game, Player};
 
 use super::board::{
-    BoardPointer, StoneTexture, count_busy, digits_pressed, fit_view, playing, round_pixels, texture,
+    BoardPointer, StoneTexture, clear_on_reset, count_busy, digits_pressed, fit_view, playing, round_pixels,
+    texture,
 };
 use super::session::{BoardBusy, BoardHint, BoardReset, MoveApplied, RequestMove, Session, SessionSet};
 use super::settings::Settings;
@@ -212,11 +213,8 @@ fn rebuild_board(
     mut layout: ResMut<MancalaLayout>,
     mut cameras: Query<&mut Projection, With<BoardCamera>>,
 ) {
-    if resets.read().count() == 0 {
+    if !clear_on_reset(&mut commands, &mut resets, &old) {
         return;
-    }
-    for entity in &old {
-        commands.entity(entity).despawn();
     }
     let board = &session.game;
     let n = board.pits();
@@ -224,16 +222,12 @@ fn rebuild_board(
     fit_view(&mut cameras, Vec2::new(layout.width, layout.height) + 2.0 * MARGIN);
     let stone = stone_texture.map(|t| t.0.clone()).unwrap_or_default();
     let well = well_texture.map(|t| t.0.clone()).unwrap_or_default();
-    let spawn_part = |commands: &mut Commands, bundle: (Sprite, Transform)| {
-        commands.spawn((BoardPart, bundle.0, bundle.1, DespawnOnExit(Screen::Game)));
-    };
-    spawn_part(
-        &mut commands,
-        (
-            Sprite::from_color(BOARD_COLOR, Vec2::new(layout.width, STORE_SIZE.y + 50.0)),
-            Transform::from_xyz(0.0, 0.0, 0.0),
-        ),
-    );
+    commands.spawn((
+        BoardPart,
+        Sprite::from_color(BOARD_COLOR, Vec2::new(layout.width, STORE_SIZE.y + 50.0)),
+        Transform::default(),
+        DespawnOnExit(Screen::Game),
+    ));
     let mut index = 0;
     for cell in 0..2 * n + 2 {
         let at = layout.cell_position(cell);

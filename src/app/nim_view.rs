@@ -8,7 +8,9 @@ use bevy::sprite::Anchor;
 use bevy_egui::input::{egui_wants_any_keyboard_input, egui_wants_any_pointer_input};
 use tabula_engine::nim::{Nim, Take};
 
-use super::board::{BoardPointer, StoneTexture, count_busy, digits_pressed, fit_view, playing};
+use super::board::{
+    BoardPointer, StoneTexture, clear_on_reset, count_busy, digits_pressed, fit_view, playing,
+};
 use super::session::{BoardHint, BoardReset, MoveApplied, MoveRefused, RequestMove, Session, SessionSet};
 use super::settings::Settings;
 use super::{BoardCamera, Screen};
@@ -172,11 +174,8 @@ fn rebuild_board(
     mut choice: ResMut<NimChoice>,
     mut cameras: Query<&mut Projection, With<BoardCamera>>,
 ) {
-    if resets.read().count() == 0 {
+    if !clear_on_reset(&mut commands, &mut resets, &old) {
         return;
-    }
-    for entity in &old {
-        commands.entity(entity).despawn();
     }
     let piles = session.game.piles();
     *layout = NimLayout::new(piles);
