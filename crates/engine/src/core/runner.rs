@@ -213,40 +213,37 @@ fn play_chunk<G: AgentRegistry>(
         let bound = game.move_bound();
         let mut plies = 0u64;
         moves.clear();
+        let fault = |agent: usize, problem: String| MatchError::Agent {
+            index,
+            seed,
+            agent: specs[agent].to_string(),
+            problem,
+        };
+        let too_long = || format!("game did not end within its bound of {bound} moves");
         if all_random && !config.record_moves {
             // The same draws as below, in the game's own tight loop.
-            plies = game.play_out(&mut rng).map_err(|(mv, e)| MatchError::Agent {
-                index,
-                seed,
-                agent: specs[seat_agent(game.current_player().index())].to_string(),
-                problem: format!("played {mv}, refused: {e}"),
+            plies = game.play_out(&mut rng).map_err(|(mv, e)| {
+                fault(seat_agent(game.current_player().index()), format!("played {mv}, refused: {e}"))
             })?;
             if plies > bound {
                 // Every seat plays random: any of them names the culprit.
-                return Err(MatchError::Agent {
-                    index,
-                    seed,
-                    agent: specs[0].to_string(),
-                    problem: format!("game did not end within its bound of {bound} moves"),
-                });
+                return Err(fault(0, too_long()));
             }
         }
         while game.outcome().is_none() {
             let seat = game.current_player();
             let agent = seat_agent(seat.index());
-            let problem =
-                |problem: String| MatchError::Agent { index, seed, agent: specs[agent].to_string(), problem };
             // `random` needs no virtual call: the game's own fast draw.
             let mv = if random[agent] {
                 game.random_move(&mut rng)
             } else {
                 agents[agent].choose(&game.view(seat), &mut rng)
             }
-            .ok_or_else(|| problem("found no move in a running game".into()))?;
-            game.apply(mv).map_err(|e| problem(format!("played {mv}, refused: {e}")))?;
+            .ok_or_else(|| fault(agent, "found no move in a running game".into()))?;
+            game.apply(mv).map_err(|e| fault(agent, format!("played {mv}, refused: {e}")))?;
             plies += 1;
             if plies > bound {
-                return Err(problem(format!("game did not end within its bound of {bound} moves")));
+                return Err(fault(agent, too_long()));
             }
             if config.record_moves {
                 moves.push(mv);
