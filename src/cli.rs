@@ -28,25 +28,19 @@ pub struct Cli {
 
 #[derive(Subcommand, Debug)]
 pub enum Command {
-    /// Open the window on a level.
+    /// Open the window on a level. Seats: --p1 human (the default) or an
+    /// agent; --p2 to --p8 the game's default agent unless given.
     Play {
         level: PathBuf,
-        /// Who plays seat 1: human (the default) or an agent, e.g. minimax:6
-        #[arg(long)]
-        p1: Option<String>,
-        /// Who plays seat 2: human or an agent (default: the game's default agent)
-        #[arg(long)]
-        p2: Option<String>,
+        #[command(flatten)]
+        seats: Seats,
     },
-    /// Play many games between two agents headless and summarise.
+    /// Play many games between agents headless and summarise: one agent a
+    /// seat of the level, --p1 to --pN, rotated round the seats every game.
     Match {
         level: PathBuf,
-        /// Agent in seat 1 of the first game (seats swap every game), e.g. optimal:0.8
-        #[arg(long)]
-        p1: String,
-        /// Agent in seat 2 of the first game.
-        #[arg(long)]
-        p2: String,
+        #[command(flatten)]
+        seats: Seats,
         #[arg(long, default_value_t = 1000)]
         games: u64,
         #[arg(long, default_value_t = 0)]
@@ -70,6 +64,9 @@ pub enum Command {
         level: PathBuf,
         #[arg(long)]
         depth: u32,
+        /// Print the count under each first move at the full depth instead.
+        #[arg(long)]
+        divide: bool,
     },
     /// Validate level files; exits non-zero if one is invalid.
     Check {
@@ -78,11 +75,60 @@ pub enum Command {
     },
 }
 
+/// Who sits where: `--p1` to `--p8`, each `human` (in the window) or an
+/// agent such as `random`, `optimal:0.8`, `minimax:6`.
+#[derive(clap::Args, Debug, Default)]
+pub struct Seats {
+    /// Seat 1 (in a match: of the first game; seats rotate every game)
+    #[arg(long)]
+    p1: Option<String>,
+    /// Seat 2
+    #[arg(long)]
+    p2: Option<String>,
+    /// Seat 3, for games of three or more
+    #[arg(long)]
+    p3: Option<String>,
+    /// Seat 4
+    #[arg(long)]
+    p4: Option<String>,
+    /// Seat 5
+    #[arg(long)]
+    p5: Option<String>,
+    /// Seat 6
+    #[arg(long)]
+    p6: Option<String>,
+    /// Seat 7
+    #[arg(long)]
+    p7: Option<String>,
+    /// Seat 8
+    #[arg(long)]
+    p8: Option<String>,
+}
+
+impl Seats {
+    /// Seat by seat, up to the last one given.
+    fn list(&self) -> Vec<Option<String>> {
+        let mut seats: Vec<Option<String>> =
+            [&self.p1, &self.p2, &self.p3, &self.p4, &self.p5, &self.p6, &self.p7, &self.p8]
+                .into_iter()
+                .cloned()
+                .collect();
+        while seats.last().is_some_and(Option::is_none) {
+            seats.pop();
+        }
+        seats
+    }
+}
+
 pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     match cli.command {
         None => crate::app::run(None),
-        Some(Command::Play { level, p1, p2 }) => {
+        Some(Command::Play { level, seats }) => {
             let file = level::load(&level)?;
+            let players = file.game().num_players(&file);
+            if seats.list().len() > players {
+                bail!("{} has {players} seats; --p{} is one too many", file.game().title(), players + 1);
+            }
             let seat = |choice: Option<String>| -> anyhow::Result<Option<Controller>> {
                 Ok(match choice.as_deref() {
                     None => None,
@@ -94,15 +140,30 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                     }
                 })
             };
-            let seats = [seat(p1)?, seat(p2)?];
+            let seats = seats.list().into_iter().map(seat).collect::<anyhow::Result<_>>()?;
             crate::app::run(Some(crate::app::StartLevel { path: level, seats }))
         }
-        Some(Command::Match { level, p1, p2, games, seed, jobs, out }) => {
-            run_match(&level, &[p1, p2], games, seed, jobs, out)
+        Some(Command::Match { level, seats, games, seed, jobs, out }) => {
+            run_match(&level, &seats.list(), games, seed, jobs, out)
         }
         Some(Command::Replay { replay, states }) => run_replay(&replay, states),
-        Some(Command::Perft { level, depth }) => {
+        Some(Command::Perft { level, depth, divide }) => {
             let level = level::load(&level)?;
+            if divide {
+                let start = Instant::now();
+                let counts = level.game().divide(&level, depth);
+                let total: u64 = counts.iter().map(|(_, _, n)| n).sum();
+                for (text, json, n) in &counts {
+                    println!("{json}: {n}  ({text})");
+                }
+                let secs = start.elapsed().as_secs_f64();
+                println!("moves: {}", counts.len());
+                println!(
+                    "total at depth {depth}: {total} ({:.1} M nodes/s)",
+                    total as f64 / secs.max(1e-9) / 1e6
+                );
+                return Ok(ExitCode::SUCCESS);
+            }
             for d in 1..=depth {
                 let start = Instant::now();
                 let nodes = games::perft_level(&level, d);
@@ -115,7 +176,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             let mut bad = 0;
             for path in &levels {
                 match level::load(path) {
-                    Ok(l) => println!("ok: {} ({}, {})", path.display(), l.name(), l.kind().title()),
+                    Ok(l) => println!("ok: {} ({}, {})", path.display(), l.name(), l.game().title()),
                     Err(e) => {
                         eprintln!("invalid: {e}");
                         bad += 1;
@@ -131,16 +192,44 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     }
 }
 
+/// How the summary names each agent: its spec, and its seat in the first
+/// game when another seat has the same spec ("random (seat 1)").
+pub fn agent_labels(specs: &[AgentSpec]) -> Vec<String> {
+    specs
+        .iter()
+        .enumerate()
+        .map(|(i, spec)| {
+            let twin = specs.iter().enumerate().any(|(j, other)| j != i && other == spec);
+            if twin { format!("{spec} (seat {})", i + 1) } else { spec.to_string() }
+        })
+        .collect()
+}
+
 fn run_match(
     path: &std::path::Path,
-    agents: &[String],
+    seats: &[Option<String>],
     games: u64,
     seed: u64,
     jobs: Option<usize>,
     out: Option<PathBuf>,
 ) -> anyhow::Result<ExitCode> {
     let level = level::load(path)?;
-    let specs: Vec<AgentSpec> = agents.iter().map(|a| a.parse()).collect::<Result<_, _>>()?;
+    let players = level.game().num_players(&level);
+    if seats.len() != players || seats.iter().any(Option::is_none) {
+        let given: Vec<String> = seats
+            .iter()
+            .enumerate()
+            .filter(|(_, s)| s.is_some())
+            .map(|(i, _)| format!("--p{}", i + 1))
+            .collect();
+        bail!(
+            "{} ({}) has {players} seats: give one agent each with --p1 to --p{players} (given: {})",
+            level.name(),
+            level.game().title(),
+            if given.is_empty() { "none".to_owned() } else { given.join(" ") }
+        );
+    }
+    let specs: Vec<AgentSpec> = seats.iter().flatten().map(|a| a.parse()).collect::<Result<_, _>>()?;
     if games == 0 {
         bail!("--games must be at least 1");
     }
@@ -178,21 +267,23 @@ fn run_match(
         w.flush()?;
     }
     let pct = |n: u64| 100.0 * n as f64 / summary.games as f64;
+    let labels = agent_labels(&specs);
     println!(
-        "{} ({}): {} games, {} vs {}, seed {seed}, {jobs} job(s), seats swapped every game",
+        "{} ({}): {} games, {}, seed {seed}, {jobs} job(s), seats rotated every game",
         level.name(),
-        level.kind().title(),
+        level.game().title(),
         summary.games,
-        specs[0],
-        specs[1]
+        labels.join(" vs "),
     );
-    let width = specs.iter().map(|s| s.to_string().len()).max().unwrap_or(0);
-    for (spec, &wins) in specs.iter().zip(&summary.wins) {
-        println!("  {:width$}  won {wins:>9} ({:6.2}%)", spec.to_string(), pct(wins));
+    let width = labels.iter().map(String::len).max().unwrap_or(0).max(9);
+    println!("  by agent:");
+    for (label, &wins) in labels.iter().zip(&summary.wins) {
+        println!("    {label:width$}  won {wins:>9} ({:6.2}%)", pct(wins));
     }
-    println!("  {:width$}  {:>13} ({:6.2}%)", "draws", summary.draws, pct(summary.draws));
+    println!("    {:width$}  {:>13} ({:6.2}%)", "draws", summary.draws, pct(summary.draws));
+    println!("  by seat:");
     for (seat, &wins) in summary.seat_wins.iter().enumerate() {
-        println!("  player {} won {:.2}% of games", seat + 1, pct(wins));
+        println!("    {:width$}  won {wins:>9} ({:6.2}%)", format!("player {}", seat + 1), pct(wins));
     }
     println!(
         "  mean length {:.2} moves; median {}, 90% of games within {}, longest {}",

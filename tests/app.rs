@@ -8,7 +8,7 @@ use bevy::prelude::*;
 use bevy::state::app::StatesPlugin;
 use bevy::time::TimeUpdateStrategy;
 use tabula::app::hot_reload::LevelWatch;
-use tabula::app::nim_view::Stone;
+use tabula::app::nim::Stone;
 use tabula::app::session::{
     Controller, RequestMove, SeatSetup, Session, SessionPlan, SessionRequest, StatusLine,
 };
@@ -18,6 +18,9 @@ use tabula_engine::core::AgentSpec;
 use tabula_engine::level::{self, LevelFile};
 use tabula_engine::nim::{Ending, Nim, NimLevel, Take};
 use tabula_engine::{Game, Outcome, Player};
+
+#[path = "common/toy.rs"]
+mod toy;
 
 const FRAME: Duration = Duration::from_millis(50);
 
@@ -40,7 +43,7 @@ fn headless(dir: &Path) -> App {
 }
 
 fn nim_level(piles: &[u32], ending: Ending) -> LevelFile {
-    LevelFile::Nim(NimLevel {
+    LevelFile::new::<Nim>(NimLevel {
         name: "test".into(),
         description: String::new(),
         piles: piles.to_vec(),
@@ -132,7 +135,7 @@ fn play_out(app: &mut App, human: Player) {
         }
         if game.current_player() == human {
             let mut moves = Vec::new();
-            game.legal_moves(&mut moves);
+            game.legal_moves(human, &mut moves);
             let mv = moves[0];
             request(app, human.0, mv.pile, mv.count);
         } else {
@@ -292,7 +295,7 @@ fn the_board_is_playable_by_keyboard_alone() {
     let mut app = headless(&dir);
     app.add_plugins(bevy::input::InputPlugin)
         .init_resource::<bevy_egui::input::EguiWantsInput>()
-        .add_plugins((tabula::app::nim_view::input_plugin, tabula::app::controls::plugin));
+        .add_plugins(tabula::app::controls::plugin);
     start(
         &mut app,
         nim_level(&[5, 6, 7], Ending::Misere),
@@ -315,14 +318,14 @@ fn the_board_is_playable_by_keyboard_alone() {
 
 mod mancala {
     use super::*;
-    use tabula::app::mancala_view::{Bead, PitChoice, WELL_WINNER, Well};
+    use tabula::app::mancala::{Bead, PitChoice, WELL_WINNER, Well};
     use tabula::app::session::BoardHint;
     use tabula::app::settings::Settings;
     use tabula_engine::core::rng_from_seed;
     use tabula_engine::mancala::{Capture, Mancala, MancalaLevel, Sow};
 
     fn kalah(pits: u8, stones: u16, capture: Capture, sweep: bool) -> LevelFile {
-        LevelFile::Mancala(MancalaLevel {
+        LevelFile::new::<Mancala>(MancalaLevel {
             name: "test".into(),
             description: String::new(),
             pits,
@@ -516,4 +519,88 @@ fn settings_are_saved_once_they_rest_and_read_back() {
     assert!(!file.exists(), "nothing is written while the value keeps changing");
     frames(&mut app, 12); // 0.6 s of game time
     assert_eq!(load(&file).volume, 0.4);
+}
+
+#[test]
+fn each_move_refusal_and_end_sounds_once() {
+    use bevy::audio::{AudioPlayer, AudioSource};
+    let dir = temp_dir("sounds");
+    let mut app = App::new();
+    app.add_plugins((MinimalPlugins, StatesPlugin, AssetPlugin::default()))
+        .init_asset::<Image>()
+        .init_asset::<AudioSource>()
+        .insert_resource(TimeUpdateStrategy::ManualDuration(FRAME))
+        .insert_resource(SettingsFile(dir.join("settings.ron")))
+        .add_plugins((app::plugin, tabula::app::sound::plugin));
+    app.update();
+    let sounds = |app: &mut App| app.world_mut().query::<&AudioPlayer>().iter(app.world()).count();
+    start(&mut app, nim_level(&[1, 2], Ending::Normal), None, vec![seat("Ann", None), seat("Bob", None)]);
+    assert_eq!(sounds(&mut app), 0);
+    request(&mut app, 0, 1, 1);
+    assert_eq!(sounds(&mut app), 1, "one move, one sound, with two games registered");
+    request(&mut app, 0, 0, 1);
+    assert_eq!(sounds(&mut app), 2, "one refusal (not Ann's turn), one sound");
+    request(&mut app, 1, 0, 1);
+    request(&mut app, 0, 1, 1);
+    assert!(session(&app).game.outcome().is_some());
+    assert_eq!(sounds(&mut app), 4, "the last move ends the game: one sound for both");
+}
+
+/// A third game, with three seats and hidden information, joins through the
+/// same one-line registration as Nim and Mancala, passes the conformance
+/// test, and plays in the window: each screen shows only its seat's secret,
+/// and undo stops at a shown secret.
+mod third_game {
+    use super::toy::{Tally, TallyLevel, TallyMove};
+    use super::*;
+    use tabula::app::game::{self as window_game, ActiveGame};
+
+    fn tally() -> TallyLevel {
+        TallyLevel { name: "three".into(), seats: 3, target: 12 }
+    }
+
+    #[test]
+    fn passes_the_conformance_test_with_three_and_eight_seats() {
+        tabula_engine::core::conformance::check_random_games::<Tally>(&tally(), 200, 1);
+        let eight = TallyLevel { seats: 8, ..tally() };
+        tabula_engine::core::conformance::check_random_games::<Tally>(&eight, 50, 2);
+    }
+
+    #[test]
+    fn plays_in_the_window_without_showing_other_seats_secrets() {
+        let dir = temp_dir("tally");
+        let mut app = headless(&dir);
+        app.add_plugins(window_game::register::<Tally>);
+        let text = "Tally(name: \"three\", seats: 3, target: 12)";
+        let level = level::parse(text, "tally.ron").expect("a registered game's level reads like any other");
+        let seats = vec![seat("Ann", None), seat("Bob", Some("random")), seat("Cleo", Some("random"))];
+        start(&mut app, level, None, seats);
+        assert_eq!(*app.world().resource::<State<ActiveGame>>().get(), ActiveGame::of::<Tally>());
+        fn session(app: &App) -> &Session<Tally> {
+            app.world().resource::<Session<Tally>>()
+        }
+        let view = session(&app).view().into_owned();
+        assert!(view.secrets[0].is_some(), "Ann sees her own secret");
+        assert_eq!(&view.secrets[1..], &[None, None], "and not the others'");
+
+        app.world_mut().write_message(RequestMove::<Tally> { by: Player::ONE, mv: TallyMove::Show });
+        frames(&mut app, 1);
+        for _ in 0..200 {
+            if session(&app).game.current_player() == Player::ONE || session(&app).game.outcome().is_some() {
+                break;
+            }
+            frames(&mut app, 1);
+        }
+        assert_eq!(session(&app).moves.len(), 3, "both agents moved");
+        app.world_mut().write_message(SessionRequest::Undo);
+        frames(&mut app, 2);
+        assert_eq!(session(&app).moves.len(), 3, "undo cannot take back a shown secret");
+        assert!(app.world().resource::<StatusLine>().text.contains("hidden"));
+
+        // Back in the menu the game's session ends, with no list to keep.
+        app.world_mut().write_message(SessionRequest::BackToMenu);
+        frames(&mut app, 3);
+        assert!(app.world().get_resource::<Session<Tally>>().is_none());
+        assert_eq!(*app.world().resource::<State<ActiveGame>>().get(), ActiveGame(None));
+    }
 }

@@ -155,6 +155,12 @@ fn replay_states_prints_a_json_line_after_each_move() {
     assert_eq!(lines.len(), 5);
     assert_eq!(lines[0]["state"]["piles"], serde_json::json!([5, 2, 7]));
     assert_eq!(lines[0]["to_move"], 2);
+    assert_eq!(lines[0]["by"], 1);
+    assert_eq!(
+        lines[0]["result"],
+        serde_json::json!([{"Took": {"by": 0, "pile": 1, "count": 4, "left": 2}}, {"TurnChanged": {"to": 1}}]),
+        "the move's steps as structured data"
+    );
     assert_eq!(lines[0]["move"], serde_json::json!({"pile": 1, "count": 4}));
     assert_eq!(lines[4]["state"]["piles"], serde_json::json!([0, 0, 0]));
     assert_eq!(lines[4]["outcome"], serde_json::json!({"Win": 1}), "Mary (seat 2, index 1) wins");
@@ -269,4 +275,38 @@ fn mancala_perft_matches_the_published_counts() {
     for line in ["depth 1: 6 ", "depth 2: 35 ", "depth 3: 185 ", "depth 4: 942 "] {
         assert!(stdout.contains(line), "{stdout}");
     }
+}
+
+#[test]
+fn perft_divide_counts_under_each_first_move() {
+    let run = tabula(&["perft", "levels/mancala/kalah-6-4.ron", "--depth", "4", "--divide"]);
+    let stdout = text(&run.stdout);
+    assert!(run.status.success(), "{stdout}{}", text(&run.stderr));
+    let counts: Vec<u64> = stdout
+        .lines()
+        .filter(|l| l.starts_with('{'))
+        .map(|l| l.split(": ").nth(1).unwrap().split(' ').next().unwrap().parse().unwrap())
+        .collect();
+    assert_eq!(counts.len(), 6, "{stdout}");
+    assert_eq!(counts.iter().sum::<u64>(), 942);
+    assert!(stdout.contains(r#"{"pit":0,"side":0}: "#), "moves as in replay files: {stdout}");
+    assert!(stdout.contains("total at depth 4: 942 "), "{stdout}");
+}
+
+#[test]
+fn match_tells_two_seats_of_one_agent_apart_and_wants_one_agent_a_seat() {
+    let run = tabula(&["match", MCMORRAN, "--p1", "random", "--p2", "random", "--games", "2000"]);
+    let stdout = text(&run.stdout);
+    assert!(run.status.success(), "{stdout}{}", text(&run.stderr));
+    for line in
+        ["random (seat 1)  won", "random (seat 2)  won", "player 1", "player 2", "by agent:", "by seat:"]
+    {
+        assert!(stdout.contains(line), "{line}: {stdout}");
+    }
+    let run = tabula(&["match", MCMORRAN, "--p1", "random"]);
+    assert!(!run.status.success());
+    assert!(text(&run.stderr).contains("has 2 seats: give one agent each with --p1 to --p2 (given: --p1)"));
+    let run = tabula(&["match", MCMORRAN, "--p1", "random", "--p2", "random", "--p3", "random"]);
+    assert!(!run.status.success());
+    assert!(text(&run.stderr).contains("has 2 seats"), "{}", text(&run.stderr));
 }

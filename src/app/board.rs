@@ -11,10 +11,37 @@ use bevy::prelude::*;
 use bevy::render::render_resource::{Extent3d, TextureDimension, TextureFormat};
 use bevy::window::PrimaryWindow;
 
-use super::session::{BoardBusy, BoardReset, Session, SessionGame};
-use super::{BoardCamera, Screen};
+use super::BoardCamera;
+use super::game::{ActiveGame, WindowGame};
+use super::session::{BoardBusy, BoardReset, Session};
 
 const STONE_TEXTURE: u32 = 64;
+
+/// One colour a seat, eight seats: the Okabe-Ito palette, which people with
+/// any common colour-vision deficiency can tell apart, with its blue lifted
+/// and its black made a light grey so both read on the dark table.
+pub const SEAT_RGB: [[u8; 3]; 8] = [
+    [86, 180, 233],  // sky blue
+    [230, 159, 0],   // orange
+    [0, 158, 115],   // bluish green
+    [240, 228, 66],  // yellow
+    [213, 94, 0],    // vermilion
+    [204, 121, 167], // reddish purple
+    [70, 140, 220],  // blue
+    [225, 225, 225], // light grey
+];
+
+/// Seat `i`'s colour on the board.
+pub fn seat_color(i: usize) -> Color {
+    let [r, g, b] = SEAT_RGB[i % SEAT_RGB.len()];
+    Color::srgb_u8(r, g, b)
+}
+
+/// Seat `i`'s colour in the panels.
+pub fn seat_color32(i: usize) -> bevy_egui::egui::Color32 {
+    let [r, g, b] = SEAT_RGB[i % SEAT_RGB.len()];
+    bevy_egui::egui::Color32::from_rgb(r, g, b)
+}
 
 /// The shaded stone every board uses, tinted per stone.
 #[derive(Resource)]
@@ -32,9 +59,30 @@ pub fn board_projection() -> Projection {
     })
 }
 
-/// Run condition: the game screen shows a session of `G`.
-pub fn playing<G: SessionGame>(screen: Res<State<Screen>>, session: Option<Res<Session<G>>>) -> bool {
-    *screen.get() == Screen::Game && session.is_some()
+/// Run condition: the board of `G` shows its session.
+pub fn playing<G: WindowGame>(
+    active: Option<Res<State<ActiveGame>>>,
+    session: Option<Res<Session<G>>>,
+) -> bool {
+    active.is_some_and(|a| *a.get() == ActiveGame::of::<G>()) && session.is_some()
+}
+
+/// Run condition for a board's mouse systems: there is a mouse, and egui
+/// (when there is one) is not using it.
+pub fn pointer_free(
+    mouse: Option<Res<ButtonInput<MouseButton>>>,
+    egui: Option<Res<bevy_egui::input::EguiWantsInput>>,
+) -> bool {
+    mouse.is_some() && egui.is_none_or(|e| !e.wants_any_pointer_input())
+}
+
+/// Run condition for a board's keys: there is a keyboard, and no egui text
+/// field has it.
+pub fn keys_free(
+    keys: Option<Res<ButtonInput<KeyCode>>>,
+    egui: Option<Res<bevy_egui::input::EguiWantsInput>>,
+) -> bool {
+    keys.is_some() && egui.is_none_or(|e| !e.wants_any_keyboard_input())
 }
 
 /// Makes the board camera show at least `size` world units, centred.
@@ -150,6 +198,16 @@ pub fn stone_pixels(size: u32) -> Vec<u8> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn eight_seat_colours_are_far_apart() {
+        for (i, a) in SEAT_RGB.iter().enumerate() {
+            for b in &SEAT_RGB[i + 1..] {
+                let d: i32 = a.iter().zip(b).map(|(&x, &y)| (x as i32 - y as i32).pow(2)).sum();
+                assert!(d > 40 * 40, "{a:?} and {b:?} are too alike");
+            }
+        }
+    }
 
     #[test]
     fn stone_texture_is_round_and_opaque_in_the_middle() {

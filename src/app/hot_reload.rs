@@ -63,12 +63,21 @@ fn poll_level_file(mut commands: Commands, time: Res<Time>, mut watch: ResMut<Le
         Err(e) => watch.problem = Some(e.to_string()),
         Ok(new_level) => {
             let mut plan = watch.plan.clone().expect("a path implies a plan");
-            if new_level.kind() != plan.level.kind() {
+            let (new_game, old_game) = (new_level.game(), plan.level.game());
+            if new_game.name() != old_game.name() {
                 watch.problem = Some(format!(
                     "{}: the level is now for {}, not {}",
                     path.display(),
-                    new_level.kind().title(),
-                    plan.level.kind().title()
+                    new_game.title(),
+                    old_game.title()
+                ));
+                return;
+            }
+            let (players, seated) = (new_game.num_players(&new_level), plan.seats.len());
+            if players != seated {
+                watch.problem = Some(format!(
+                    "{}: the level now has {players} players, not {seated}; choose the seats again in the menu",
+                    path.display()
                 ));
                 return;
             }

@@ -6,34 +6,30 @@ use bevy::camera::Viewport;
 use bevy::prelude::*;
 use bevy::window::PrimaryWindow;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
-use tabula_engine::mancala::Mancala;
-use tabula_engine::nim::Nim;
 
+use super::board::seat_color32;
 use super::controls::ReplayBrowser;
+use super::game::{ActiveGame, WindowGame};
 use super::hot_reload::LevelWatch;
-use super::session::{
-    Agents, BoardHint, Session, SessionGame, SessionRequest, StatusLine, Watch, replays_dir,
-};
+use super::session::{Agents, BoardHint, Session, SessionRequest, StatusLine, Watch, replays_dir};
 use super::settings::Settings;
 use super::{BoardCamera, Screen};
 
-const SEAT_COLORS: [egui::Color32; 2] =
-    [egui::Color32::from_rgb(120, 190, 255), egui::Color32::from_rgb(255, 170, 110)];
 const ERROR_COLOR: egui::Color32 = egui::Color32::from_rgb(255, 110, 100);
 const PANEL_WIDTH: f32 = 270.0;
 const END_FILL: egui::Color32 = egui::Color32::from_rgb(38, 52, 44);
 
 pub(super) fn plugin(app: &mut App) {
+    app.add_systems(OnEnter(Screen::Menu), full_viewport)
+        .add_systems(EguiPrimaryContextPass, (scale_text, replay_browser));
+}
+
+/// The panels of one game's screen (with a window only: egui draws them).
+pub(super) fn game_plugin<G: WindowGame>(app: &mut App) {
     app.add_systems(
         EguiPrimaryContextPass,
-        (
-            game_panels::<Nim>.run_if(resource_exists::<Session<Nim>>),
-            game_panels::<Mancala>.run_if(resource_exists::<Session<Mancala>>),
-        )
-            .run_if(in_state(Screen::Game)),
-    )
-    .add_systems(OnEnter(Screen::Menu), full_viewport)
-    .add_systems(EguiPrimaryContextPass, (scale_text, replay_browser));
+        game_panels::<G>.run_if(in_state(ActiveGame::of::<G>()).and_then(resource_exists::<Session<G>>)),
+    );
 }
 
 /// egui text grows with the window so it stays readable on large screens.
@@ -55,7 +51,7 @@ pub fn root_ui(ctx: &egui::Context) -> egui::Ui {
     )
 }
 
-fn game_panels<G: SessionGame>(
+fn game_panels<G: WindowGame>(
     mut contexts: EguiContexts,
     session: Res<Session<G>>,
     agents: Option<Res<Agents<G>>>,
@@ -78,9 +74,9 @@ fn game_panels<G: SessionGame>(
     let top = egui::Panel::top("turn").show(&mut root, |ui| {
         ui.add_space(4.0);
         ui.horizontal(|ui| {
-            ui.heading(format!("{} · {}", G::NAME, session.level_name));
+            ui.heading(format!("{} · {}", G::TITLE, session.level_name));
             ui.separator();
-            ui.label(game.rules_text());
+            ui.label(G::rules_text(&session.level));
         });
         ui.horizontal_wrapped(|ui| {
             for (i, seat) in session.seats.iter().enumerate() {
@@ -88,16 +84,16 @@ fn game_panels<G: SessionGame>(
                     ui.label("vs");
                 }
                 let text = format!("{} ({})", seat.name, seat.controller.label());
-                ui.label(egui::RichText::new(text).color(SEAT_COLORS[i % 2]).strong());
+                ui.label(egui::RichText::new(text).color(seat_color32(i)).strong());
             }
             ui.separator();
             let turn = match game.outcome() {
-                Some(_) => egui::RichText::new(game.outcome_text(&names)).strong(),
+                Some(_) => egui::RichText::new(G::outcome_text(&session.view(), &names)).strong(),
                 None => {
                     let who = session.name_of(to_move);
                     let extra = if session.is_human(to_move) && !session.replay { ", your move" } else { "" };
                     egui::RichText::new(format!("{who} to move{extra}"))
-                        .color(SEAT_COLORS[to_move.index() % 2])
+                        .color(seat_color32(to_move.index()))
                         .strong()
                 }
             };
@@ -121,7 +117,7 @@ fn game_panels<G: SessionGame>(
                 for (i, note) in notes.iter().enumerate() {
                     if let Some(note) = note {
                         let who = format!("{}: {note}", session.seats[i].name);
-                        ui.label(egui::RichText::new(who).color(SEAT_COLORS[i % 2]).weak());
+                        ui.label(egui::RichText::new(who).color(seat_color32(i)).weak());
                     }
                 }
             });
@@ -232,7 +228,7 @@ fn full_viewport(mut camera: Single<&mut Camera, With<BoardCamera>>) {
     camera.viewport = None;
 }
 
-fn controls_help<G: SessionGame>(session: &Session<G>) -> String {
+fn controls_help<G: WindowGame>(session: &Session<G>) -> String {
     if session.replay {
         return "Replay: Space play/pause · . step forward · , step back · Esc menu".into();
     }
@@ -245,7 +241,7 @@ fn controls_help<G: SessionGame>(session: &Session<G>) -> String {
 
 /// The result and what to do next, as a band under the board: the board is
 /// fitted to the space left, so the band never covers a pit or a name.
-fn end_panel<G: SessionGame>(
+fn end_panel<G: WindowGame>(
     root: &mut egui::Ui,
     session: &Session<G>,
     requests: &mut MessageWriter<SessionRequest>,
@@ -259,7 +255,8 @@ fn end_panel<G: SessionGame>(
     let band = egui::Panel::bottom("game over").frame(frame).resizable(false).show(root, |ui| {
         ui.horizontal_wrapped(|ui| {
             ui.label(egui::RichText::new("Game over").size(16.0).weak());
-            ui.label(egui::RichText::new(session.game.outcome_text(&session.names())).size(24.0).strong());
+            let text = G::outcome_text(&session.view(), &session.names());
+            ui.label(egui::RichText::new(text).size(24.0).strong());
             ui.label(format!("after {} moves", session.moves.len()));
         });
         ui.horizontal(|ui| {

@@ -7,17 +7,21 @@ use std::path::{Path, PathBuf};
 use bevy::prelude::*;
 use bevy_egui::input::egui_wants_any_keyboard_input;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
+use tabula_engine::core::AgentSpec;
 use tabula_engine::core::agent::AgentInfo;
-use tabula_engine::core::{AgentRegistry, AgentSpec};
-use tabula_engine::level::{self, GameKind, LevelFile};
-use tabula_engine::mancala::Mancala;
-use tabula_engine::nim::Nim;
+use tabula_engine::games::{self, GameEntry};
+use tabula_engine::level::{self, LevelFile};
 
 use super::controls::ReplayBrowser;
+use super::game::WindowGames;
 use super::hud::root_ui;
 use super::session::{Controller, SeatSetup, SessionPlan, SessionRequest, StatusLine};
-use super::settings::Settings;
+use super::settings::{MAX_SEATS, Settings};
 use super::{Screen, StartLevel};
+
+/// Games specified in RULES.md whose rules are not built yet: the menu
+/// shows them, and says so.
+const NOT_BUILT: [(&str, &str); 2] = [("Russian Bank", "russian_bank"), ("Robot board", "robots")];
 
 /// Who the menu puts in a seat: a human, or an agent with a strength.
 #[derive(Clone, Debug, PartialEq)]
@@ -34,71 +38,98 @@ pub struct LevelEntry {
     pub level: Result<LevelFile, String>,
 }
 
-#[derive(Resource, Debug)]
+/// A game the menu lists: playable in the window, or not built yet.
+#[derive(Clone, Copy)]
+pub struct MenuGame {
+    pub title: &'static str,
+    pub folder: &'static str,
+    pub entry: Option<&'static dyn GameEntry>,
+}
+
+impl MenuGame {
+    pub fn is_playable(&self) -> bool {
+        self.entry.is_some()
+    }
+}
+
+#[derive(Resource)]
 pub struct Menu {
-    pub game: GameKind,
+    pub games: Vec<MenuGame>,
+    /// Index into `games`.
+    pub game: usize,
+    /// The chosen game's agents.
+    pub agents: Vec<AgentInfo>,
     pub levels: Vec<LevelEntry>,
     pub selected: usize,
-    pub seats: [SeatChoice; 2],
-}
-
-impl Default for Menu {
-    fn default() -> Menu {
-        let mut menu = Menu {
-            game: GameKind::Nim,
-            levels: Vec::new(),
-            selected: 0,
-            seats: [
-                SeatChoice { agent: None, strength: 1.0 },
-                SeatChoice { agent: default_opponent(GameKind::Nim), strength: 1.0 },
-            ],
-        };
-        menu.scan();
-        menu
-    }
-}
-
-/// The agents the menu offers for a game.
-pub fn agents_of(game: GameKind) -> &'static [AgentInfo] {
-    match game {
-        GameKind::Nim => Nim::agents(),
-        GameKind::Mancala => Mancala::agents(),
-        _ => &[],
-    }
-}
-
-/// Where the game's default opponent is in `agents_of`.
-pub fn default_opponent(game: GameKind) -> Option<usize> {
-    let name = match game {
-        GameKind::Nim => Nim::default_opponent(),
-        GameKind::Mancala => Mancala::default_opponent(),
-        _ => return None,
-    };
-    agents_of(game).iter().position(|a| a.name == name)
-}
-
-/// `$TABULA_LEVELS`, else `./levels`, else the levels beside the sources.
-pub fn levels_root() -> PathBuf {
-    if let Some(dir) = std::env::var_os("TABULA_LEVELS") {
-        return dir.into();
-    }
-    let here = PathBuf::from("levels");
-    if here.is_dir() { here } else { Path::new(env!("CARGO_MANIFEST_DIR")).join("levels") }
+    /// One a seat of the chosen level.
+    pub seats: Vec<SeatChoice>,
 }
 
 impl Menu {
+    /// The menu over the games the window can play (by name), then the
+    /// games not built yet; the first game chosen.
+    pub fn new(playable: &[&str]) -> Menu {
+        let mut list: Vec<MenuGame> = games::all()
+            .into_iter()
+            .filter(|g| playable.contains(&g.name()))
+            .map(|g| MenuGame { title: g.title(), folder: g.folder(), entry: Some(g) })
+            .collect();
+        list.extend(NOT_BUILT.iter().map(|&(title, folder)| MenuGame { title, folder, entry: None }));
+        let mut menu = Menu {
+            games: list,
+            game: 0,
+            agents: Vec::new(),
+            levels: Vec::new(),
+            selected: 0,
+            seats: Vec::new(),
+        };
+        menu.switch_game(0);
+        menu
+    }
+
+    pub fn current(&self) -> MenuGame {
+        self.games[self.game]
+    }
+
     /// Reads the chosen game's level folder again.
     pub fn scan(&mut self) {
-        self.levels = ron_files_in(&levels_root().join(self.game.folder()))
+        self.levels = ron_files_in(&levels_root().join(self.current().folder))
             .into_iter()
             .map(|path| LevelEntry { level: level::load(&path).map_err(|e| e.to_string()), path })
             .collect();
         self.selected = self.selected.min(self.levels.len().saturating_sub(1));
+        self.fit_seats();
+    }
+
+    /// One seat a player of the chosen level: new seats get the game's
+    /// default opponent, the first a human.
+    pub fn fit_seats(&mut self) {
+        let Some(entry) = self.current().entry else {
+            self.seats.clear();
+            return;
+        };
+        let players = match self.levels.get(self.selected).map(|l| &l.level) {
+            Some(Ok(level)) => entry.num_players(level),
+            _ => entry.seats().0,
+        }
+        .min(MAX_SEATS);
+        while self.seats.len() < players {
+            let agent = if self.seats.is_empty() { None } else { self.default_opponent() };
+            self.seats.push(SeatChoice { agent, strength: 1.0 });
+            self.set_agent(self.seats.len() - 1, agent);
+        }
+        self.seats.truncate(players);
+    }
+
+    /// Where the game's default opponent is in `agents`.
+    fn default_opponent(&self) -> Option<usize> {
+        let name = self.current().entry?.default_opponent();
+        self.agents.iter().position(|a| a.name == name)
     }
 
     fn controller(&self, seat: usize) -> Controller {
         let choice = &self.seats[seat];
-        match choice.agent.and_then(|i| agents_of(self.game).get(i)) {
+        match choice.agent.and_then(|i| self.agents.get(i)) {
             None => Controller::Human,
             Some(info) => Controller::Agent(AgentSpec {
                 name: info.name.into(),
@@ -111,16 +142,17 @@ impl Menu {
 
     /// The plan for the chosen level and seats, or why there is none.
     pub fn plan(&self, settings: &Settings) -> Result<SessionPlan, String> {
-        if !self.game.is_playable() {
-            return Err(format!("{} is not built yet", self.game.title()));
+        let game = self.current();
+        if !game.is_playable() {
+            return Err(format!("{} is not built yet", game.title));
         }
         let entry = self.levels.get(self.selected).ok_or("there is no level to play")?;
         let level = entry.level.clone()?;
         Ok(SessionPlan {
             level_path: Some(entry.path.clone()),
             level,
-            seats: (0..2)
-                .map(|i| SeatSetup { name: settings.names[i].clone(), controller: self.controller(i) })
+            seats: (0..self.seats.len())
+                .map(|i| SeatSetup { name: settings.name(i), controller: self.controller(i) })
                 .collect(),
             seed: seed_now(),
             replay: None,
@@ -128,24 +160,32 @@ impl Menu {
     }
 
     /// Shows another game: its levels, you against its default opponent.
-    pub fn switch_game(&mut self, game: GameKind) {
-        self.game = game;
+    pub fn switch_game(&mut self, game: usize) {
+        self.game = game.min(self.games.len().saturating_sub(1));
+        self.agents = self.current().entry.map(|e| e.agents()).unwrap_or_default();
         self.selected = 0;
+        self.seats.clear();
         self.scan();
-        self.seats[0] = SeatChoice { agent: None, strength: 1.0 };
-        self.seats[1] = SeatChoice { agent: None, strength: 1.0 };
-        self.set_agent(1, default_opponent(game));
+    }
+
+    /// Chooses another level; the seats follow its number of players.
+    pub fn select(&mut self, level: usize) {
+        self.selected = level;
+        self.fit_seats();
     }
 
     /// Puts an agent (or a human, `None`) in a seat at its default strength.
     fn set_agent(&mut self, seat: usize, agent: Option<usize>) {
         let strength =
-            agent.and_then(|i| agents_of(self.game).get(i)).and_then(|a| a.param).map_or(1.0, |p| p.default);
+            agent.and_then(|i| self.agents.get(i)).and_then(|a| a.param).map_or(1.0, |p| p.default);
         self.seats[seat] = SeatChoice { agent, strength };
     }
 
     fn cycle_seat(&mut self, seat: usize) {
-        let n = agents_of(self.game).len();
+        if seat >= self.seats.len() {
+            return;
+        }
+        let n = self.agents.len();
         let next = match self.seats[seat].agent {
             None if n > 0 => Some(0),
             Some(i) if i + 1 < n => Some(i + 1),
@@ -153,6 +193,15 @@ impl Menu {
         };
         self.set_agent(seat, next);
     }
+}
+
+/// `$TABULA_LEVELS`, else `./levels`, else the levels beside the sources.
+pub fn levels_root() -> PathBuf {
+    if let Some(dir) = std::env::var_os("TABULA_LEVELS") {
+        return dir.into();
+    }
+    let here = PathBuf::from("levels");
+    if here.is_dir() { here } else { Path::new(env!("CARGO_MANIFEST_DIR")).join("levels") }
 }
 
 /// The `.ron` files of a folder, sorted by name (none if it cannot be read).
@@ -180,8 +229,7 @@ fn seed_now() -> u64 {
 }
 
 pub(super) fn plugin(app: &mut App) {
-    app.init_resource::<Menu>()
-        .add_systems(OnEnter(Screen::Menu), rescan)
+    app.add_systems(OnEnter(Screen::Menu), rescan)
         .add_systems(Update, start_level_from_command_line.run_if(resource_exists::<StartLevel>))
         .add_systems(EguiPrimaryContextPass, menu_ui.run_if(in_state(Screen::Menu)))
         .add_systems(
@@ -190,8 +238,15 @@ pub(super) fn plugin(app: &mut App) {
         );
 }
 
-fn rescan(mut menu: ResMut<Menu>) {
-    menu.scan();
+/// The menu is made on first showing, once every game has registered.
+fn rescan(mut commands: Commands, menu: Option<ResMut<Menu>>, window_games: Res<WindowGames>) {
+    match menu {
+        Some(mut menu) => menu.scan(),
+        None => {
+            let names: Vec<&str> = window_games.0.iter().map(|e| e.name).collect();
+            commands.insert_resource(Menu::new(&names));
+        }
+    }
 }
 
 /// `tabula play <level>`: Human against the strongest agent.
@@ -205,15 +260,14 @@ fn start_level_from_command_line(
     commands.remove_resource::<StartLevel>();
     match level::load(&start.path) {
         Ok(level) => {
-            let agents = agents_of(level.kind());
-            let seats = (0..2)
+            let game = level.game();
+            let seats = (0..game.num_players(&level))
                 .map(|i| SeatSetup {
-                    name: settings.names[i].clone(),
-                    controller: match (&start.seats[i], i, default_opponent(level.kind()).map(|a| &agents[a]))
-                    {
-                        (Some(chosen), _, _) => chosen.clone(),
-                        (None, 1, Some(info)) => Controller::Agent(AgentSpec::new(info.name, None)),
-                        _ => Controller::Human,
+                    name: settings.name(i),
+                    controller: match start.seats.get(i).cloned().flatten() {
+                        Some(chosen) => chosen,
+                        None if i == 0 => Controller::Human,
+                        None => Controller::Agent(AgentSpec::new(game.default_opponent(), None)),
                     },
                 })
                 .collect();
@@ -232,13 +286,14 @@ fn start_level_from_command_line(
 
 fn menu_ui(
     mut contexts: EguiContexts,
-    mut menu: ResMut<Menu>,
+    menu: Option<ResMut<Menu>>,
     mut settings: ResMut<Settings>,
     status: Res<StatusLine>,
     mut browser: ResMut<ReplayBrowser>,
     mut requests: MessageWriter<SessionRequest>,
     mut exit: MessageWriter<AppExit>,
 ) -> Result {
+    let Some(mut menu) = menu else { return Ok(()) };
     let ctx = contexts.ctx_mut()?.clone();
     let mut root = root_ui(&ctx);
     egui::CentralPanel::default_margins().show(&mut root, |ui| {
@@ -277,7 +332,7 @@ fn menu_ui(
             ui.label(egui::RichText::new(&status.text).color(egui::Color32::from_rgb(255, 110, 100)));
         }
         ui.label(
-            egui::RichText::new("Keys: Left/Right game · Up/Down level · 1 and 2 change who plays each seat · Enter start · O open replay · Esc quit")
+            egui::RichText::new("Keys: Left/Right game · Up/Down level · 1 to 8 change who plays each seat · Enter start · O open replay · Esc quit")
                 .weak(),
         );
     });
@@ -286,21 +341,26 @@ fn menu_ui(
 
 fn games_column(ui: &mut egui::Ui, menu: &mut Menu) {
     ui.heading("Game");
-    for game in GameKind::ALL {
+    let mut clicked = None;
+    for (i, game) in menu.games.iter().enumerate() {
         let text = if game.is_playable() {
-            game.title().to_owned()
+            game.title.to_owned()
         } else {
-            format!("{} (not built yet)", game.title())
+            format!("{} (not built yet)", game.title)
         };
-        if ui.selectable_label(menu.game == game, text).clicked() && menu.game != game {
-            menu.switch_game(game);
+        if ui.selectable_label(menu.game == i, text).clicked() && menu.game != i {
+            clicked = Some(i);
         }
     }
-    if !menu.game.is_playable() {
+    if let Some(i) = clicked {
+        menu.switch_game(i);
+    }
+    let game = menu.current();
+    if !game.is_playable() {
         ui.add_space(8.0);
         ui.label(format!(
             "{} is specified but not built yet; it cannot be played in this version.",
-            menu.game.title()
+            game.title
         ));
     }
 }
@@ -308,7 +368,7 @@ fn games_column(ui: &mut egui::Ui, menu: &mut Menu) {
 fn levels_column(ui: &mut egui::Ui, menu: &mut Menu) {
     ui.heading("Level");
     if menu.levels.is_empty() {
-        ui.label(format!("No levels in {}", levels_root().join(menu.game.folder()).display()));
+        ui.label(format!("No levels in {}", levels_root().join(menu.current().folder).display()));
     }
     let mut clicked = None;
     egui::ScrollArea::vertical().id_salt("levels").max_height(260.0).show(ui, |ui| {
@@ -325,20 +385,16 @@ fn levels_column(ui: &mut egui::Ui, menu: &mut Menu) {
         }
     });
     if let Some(i) = clicked {
-        menu.selected = i;
+        menu.select(i);
     }
     if let Some(entry) = menu.levels.get(menu.selected) {
         ui.add_space(6.0);
         match &entry.level {
-            Ok(LevelFile::Nim(l)) => {
-                ui.label(&l.description);
-                ui.label(format!("Piles: {:?}", l.piles));
-                ui.label(l.ending.describe());
-            }
-            Ok(LevelFile::Mancala(l)) => {
-                ui.label(&l.description);
-                ui.label(format!("{} pits a side, {} stones each", l.pits, l.stones));
-                ui.label(super::mancala_view::rules_line(l.capture, l.sweep));
+            Ok(level) => {
+                ui.label(level.description());
+                for line in level.summary() {
+                    ui.label(line);
+                }
             }
             Err(e) => {
                 ui.label(egui::RichText::new(e).color(egui::Color32::from_rgb(255, 110, 100)));
@@ -350,77 +406,80 @@ fn levels_column(ui: &mut egui::Ui, menu: &mut Menu) {
 
 fn seats_column(ui: &mut egui::Ui, menu: &mut Menu, settings: &mut Settings) {
     ui.heading("Players");
-    let agents = agents_of(menu.game);
-    for seat in 0..2 {
-        ui.group(|ui| {
-            ui.horizontal(|ui| {
-                ui.label(format!("Player {}", seat + 1));
-                ui.add(egui::TextEdit::singleline(&mut settings.names[seat]).desired_width(120.0));
-            });
-            let before = menu.seats[seat].agent;
-            let mut picked = before;
-            let current = before.and_then(|i| agents.get(i)).map_or("Human", |a| a.name);
-            egui::ComboBox::from_id_salt(("seat", seat)).selected_text(current).show_ui(ui, |ui| {
-                ui.selectable_value(&mut picked, None, "Human");
-                for (i, info) in agents.iter().enumerate() {
-                    ui.selectable_value(&mut picked, Some(i), info.name).on_hover_text(info.about);
+    let agents = menu.agents.clone();
+    egui::ScrollArea::vertical().id_salt("seats").max_height(420.0).show(ui, |ui| {
+        for seat in 0..menu.seats.len() {
+            ui.group(|ui| {
+                ui.horizontal(|ui| {
+                    ui.label(
+                        egui::RichText::new(format!("Player {}", seat + 1))
+                            .color(super::board::seat_color32(seat)),
+                    );
+                    if let Some(name) = settings.names.get_mut(seat) {
+                        ui.add(egui::TextEdit::singleline(name).desired_width(120.0));
+                    }
+                });
+                let before = menu.seats[seat].agent;
+                let mut picked = before;
+                let current = before.and_then(|i| agents.get(i)).map_or("Human", |a| a.name);
+                egui::ComboBox::from_id_salt(("seat", seat)).selected_text(current).show_ui(ui, |ui| {
+                    ui.selectable_value(&mut picked, None, "Human");
+                    for (i, info) in agents.iter().enumerate() {
+                        ui.selectable_value(&mut picked, Some(i), info.name).on_hover_text(info.about);
+                    }
+                });
+                if picked != before {
+                    menu.set_agent(seat, picked);
+                }
+                let choice = &mut menu.seats[seat];
+                if let Some(info) = choice.agent.and_then(|i| agents.get(i)) {
+                    ui.label(egui::RichText::new(info.about).weak());
+                    if let Some(p) = info.param {
+                        let slider = egui::Slider::new(&mut choice.strength, p.min..=p.max).text(p.name);
+                        // Depths and playout counts are whole numbers.
+                        let slider = if p.max - p.min >= 10.0 {
+                            slider.integer().logarithmic(p.max >= 1000.0)
+                        } else {
+                            slider
+                        };
+                        ui.add(slider).on_hover_text(p.about);
+                    }
                 }
             });
-            if picked != before {
-                menu.set_agent(seat, picked);
-            }
-            let choice = &mut menu.seats[seat];
-            if let Some(info) = choice.agent.and_then(|i| agents.get(i)) {
-                ui.label(egui::RichText::new(info.about).weak());
-                if let Some(p) = info.param {
-                    let slider = egui::Slider::new(&mut choice.strength, p.min..=p.max).text(p.name);
-                    // Depths and playout counts are whole numbers.
-                    let slider = if p.max - p.min >= 10.0 {
-                        slider.integer().logarithmic(p.max >= 1000.0)
-                    } else {
-                        slider
-                    };
-                    ui.add(slider).on_hover_text(p.about);
-                }
-            }
-        });
-    }
+        }
+    });
 }
 
 fn menu_keys(
     keys: Res<ButtonInput<KeyCode>>,
-    mut menu: ResMut<Menu>,
+    menu: Option<ResMut<Menu>>,
     mut settings: ResMut<Settings>,
     mut browser: ResMut<ReplayBrowser>,
     mut requests: MessageWriter<SessionRequest>,
     mut status: ResMut<StatusLine>,
     mut exit: MessageWriter<AppExit>,
 ) {
+    let Some(mut menu) = menu else { return };
     let pressed = |k: KeyCode| keys.just_pressed(k);
-    let games = GameKind::ALL;
-    let at = games.iter().position(|&g| g == menu.game).unwrap_or(0);
-    let step_game = if pressed(KeyCode::ArrowRight) {
-        Some(1)
-    } else if pressed(KeyCode::ArrowLeft) {
-        Some(games.len() - 1)
-    } else {
-        None
-    };
-    if let Some(step) = step_game {
-        menu.switch_game(games[(at + step) % games.len()]);
+    let games = menu.games.len();
+    let at = menu.game;
+    if pressed(KeyCode::ArrowRight) {
+        menu.switch_game((at + 1) % games);
+    }
+    if pressed(KeyCode::ArrowLeft) {
+        menu.switch_game((at + games - 1) % games);
     }
     let n = menu.levels.len().max(1);
     if pressed(KeyCode::ArrowDown) {
-        menu.selected = (menu.selected + 1) % n;
+        let next = (menu.selected + 1) % n;
+        menu.select(next);
     }
     if pressed(KeyCode::ArrowUp) {
-        menu.selected = (menu.selected + n - 1) % n;
+        let next = (menu.selected + n - 1) % n;
+        menu.select(next);
     }
-    if pressed(KeyCode::Digit1) {
-        menu.cycle_seat(0);
-    }
-    if pressed(KeyCode::Digit2) {
-        menu.cycle_seat(1);
+    for digit in super::board::digits_pressed(&keys).filter(|&d| (1..=MAX_SEATS as u8).contains(&d)) {
+        menu.cycle_seat(digit as usize - 1);
     }
     if pressed(KeyCode::KeyM) {
         settings.sound = !settings.sound;
@@ -449,9 +508,15 @@ fn menu_keys(
 mod tests {
     use super::*;
 
+    fn menu() -> Menu {
+        Menu::new(&["Nim", "Mancala"])
+    }
+
     #[test]
     fn strength_is_written_only_when_it_differs() {
-        let mut menu = Menu::default();
+        let mut menu = menu();
+        assert_eq!(menu.current().title, "Nim");
+        assert_eq!(menu.seats.len(), 2);
         assert_eq!(menu.seats[1], SeatChoice { agent: Some(1), strength: 1.0 }, "optimal by default");
         assert_eq!(menu.controller(1), Controller::Agent(AgentSpec::new("optimal", None)));
         menu.seats[1].strength = 0.3;
@@ -460,24 +525,25 @@ mod tests {
         assert_eq!(menu.controller(1), Controller::Human);
         menu.cycle_seat(1);
         assert_eq!(menu.controller(1), Controller::Agent(AgentSpec::new("random", None)));
+        menu.cycle_seat(5);
+        assert_eq!(menu.seats.len(), 2, "no seat 6 at a two-player game");
     }
 
     #[test]
     fn unbuilt_games_say_so() {
-        let menu = Menu { game: GameKind::Robots, ..Menu::default() };
+        let mut menu = menu();
+        let robots = menu.games.iter().position(|g| g.title == "Robot board").unwrap();
+        menu.switch_game(robots);
         let err = menu.plan(&Settings::default()).unwrap_err();
         assert!(err.contains("not built yet"), "{err}");
+        assert!(menu.seats.is_empty());
     }
-}
-
-#[cfg(test)]
-mod switch_tests {
-    use super::*;
 
     #[test]
     fn switching_games_resets_seats_to_the_default_opponent_at_its_default_strength() {
-        let mut menu = Menu::default();
-        menu.switch_game(GameKind::Mancala);
+        let mut menu = menu();
+        menu.switch_game(1);
+        assert_eq!(menu.current().title, "Mancala / Kalah");
         assert!(menu.levels.len() >= 5);
         assert_eq!(menu.controller(0), Controller::Human);
         assert_eq!(menu.controller(1), Controller::Agent(AgentSpec::new("minimax", None)));

@@ -5,11 +5,12 @@
 
 pub mod board;
 pub mod controls;
+pub mod game;
 pub mod hot_reload;
 pub mod hud;
-pub mod mancala_view;
+pub mod mancala;
 pub mod menu;
-pub mod nim_view;
+pub mod nim;
 pub mod session;
 pub mod settings;
 pub mod sound;
@@ -29,6 +30,9 @@ const MIN_WINDOW: Vec2 = Vec2::new(800.0, 600.0);
 const START_WINDOW: UVec2 = UVec2::new(1280, 800);
 const BACKGROUND: Color = Color::srgb(0.11, 0.13, 0.12);
 
+/// The games the window plays: one line a game, its plugin in its folder.
+pub const GAMES: [fn(&mut App); 2] = [nim::plugin, mancala::plugin];
+
 /// Which screen is showing; entities of a screen carry `DespawnOnExit`.
 #[derive(States, Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum Screen {
@@ -41,9 +45,9 @@ pub enum Screen {
 #[derive(Resource, Clone, Debug)]
 pub struct StartLevel {
     pub path: PathBuf,
-    /// Who plays each seat; `None` keeps the default: a person in seat 1,
-    /// the game's default agent in seat 2.
-    pub seats: [Option<session::Controller>; 2],
+    /// Who plays each seat; a seat left out or `None` keeps the default: a
+    /// person in seat 1, the game's default agent in the others.
+    pub seats: Vec<Option<session::Controller>>,
 }
 
 /// Why the window could not open on this machine's display, said before
@@ -85,14 +89,7 @@ pub fn run(start: Option<StartLevel>) -> anyhow::Result<ExitCode> {
     .add_plugins(EguiPlugin::default())
     .insert_resource(ClearColor(BACKGROUND))
     .add_plugins(plugin)
-    .add_plugins((
-        controls::plugin,
-        hud::plugin,
-        menu::plugin,
-        sound::plugin,
-        nim_view::input_plugin,
-        mancala_view::input_plugin,
-    ));
+    .add_plugins((controls::plugin, hud::plugin, menu::plugin, sound::plugin));
     if let Some(start) = start {
         app.insert_resource(start);
     }
@@ -113,10 +110,11 @@ pub fn plugin(app: &mut App) {
         settings::plugin,
         session::plugin,
         board::plugin,
-        nim_view::plugin,
-        mancala_view::plugin,
         hot_reload::plugin,
     ));
+    for game in GAMES {
+        game(app);
+    }
 }
 
 /// The camera that draws the board (in the space the panels leave).

@@ -6,37 +6,23 @@
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
+use std::borrow::Cow;
+
 use bevy::prelude::*;
 use bevy::tasks::{AsyncComputeTaskPool, Task, block_on, poll_once};
 use tabula_engine::core::replay::{self, LevelSource, Replay, Seat};
-use tabula_engine::core::{Agent, AgentRegistry, AgentSpec, GameRng, derive_seed, rng_from_seed};
-use tabula_engine::level::{GameKind, LevelFile};
-use tabula_engine::mancala::Mancala;
-use tabula_engine::nim::Nim;
+use tabula_engine::core::{
+    Agent, AgentSpec, GameRng, RuleError, apply_with_steps, derive_seed, rng_from_seed,
+};
+use tabula_engine::level::LevelFile;
 use tabula_engine::{Game, Outcome, Player};
 
 use super::Screen;
+use super::game::{ActiveGame, WindowGame, WindowGames, name_of};
 use super::settings::{Settings, data_dir};
 
 /// A pause after a human move before the AI answers, so it can be followed.
 const MIN_AI_DELAY: f32 = 0.15;
-
-/// What the window needs from a game beyond its rules.
-pub trait SessionGame: AgentRegistry {
-    const KIND: GameKind;
-    fn level_of(file: &LevelFile) -> Option<&Self::Level>;
-    fn wrap_level(level: Self::Level) -> LevelFile;
-    /// The level's name and rule options in a line.
-    fn rules_text(&self) -> String;
-    /// Why the game ended, with the seats' names.
-    fn outcome_text(&self, names: &[String]) -> String;
-    /// How a human plays this board, for the help line.
-    const CONTROLS: &'static str;
-    /// What a move did beyond the move itself ("extra turn"), if anything.
-    fn effect_note(_effects: &Self::Effects) -> Option<String> {
-        None
-    }
-}
 
 /// Who plays a seat.
 #[derive(Clone, Debug, PartialEq)]
@@ -80,7 +66,7 @@ pub struct ReplayMoves {
 
 /// The game in progress.
 #[derive(Resource)]
-pub struct Session<G: SessionGame> {
+pub struct Session<G: WindowGame> {
     pub level_path: Option<PathBuf>,
     pub level: G::Level,
     /// The level's name, for the top bar.
@@ -94,11 +80,14 @@ pub struct Session<G: SessionGame> {
     pub redo: Vec<G::Move>,
     /// Stepping through a replay: no new moves are taken.
     pub replay: bool,
+    /// Moves that undo may not take back: the last one showed what had been
+    /// hidden, and taking it back would let a player see it and choose again.
+    pub barrier: usize,
 }
 
-impl<G: SessionGame> Session<G> {
+impl<G: WindowGame> Session<G> {
     pub fn new(plan: &SessionPlan, level: G::Level, replay_moves: Vec<G::Move>) -> Result<Self, String> {
-        let game = G::new(&level, plan.seed).map_err(|e| e.0)?;
+        let game = G::new(&level, plan.seed).map_err(|e| e.message)?;
         let mut redo = replay_moves;
         redo.reverse();
         Ok(Session {
@@ -111,6 +100,7 @@ impl<G: SessionGame> Session<G> {
             moves: Vec::new(),
             redo,
             replay: plan.replay.is_some(),
+            barrier: 0,
         })
     }
 
@@ -120,6 +110,25 @@ impl<G: SessionGame> Session<G> {
 
     pub fn name_of(&self, player: Player) -> &str {
         self.seats.get(player.index()).map_or("?", |s| s.name.as_str())
+    }
+
+    /// The seat whose screen this is: the human to move, else the only
+    /// human, else nobody's (a spectator, as when watching or replaying).
+    pub fn screen_seat(&self) -> Option<Player> {
+        if self.replay {
+            return None;
+        }
+        let humans: Vec<Player> = Player::all(self.seats.len()).filter(|&p| self.is_human(p)).collect();
+        match humans.as_slice() {
+            [only] => Some(*only),
+            _ => self.human_to_move(),
+        }
+    }
+
+    /// What the screen shows: the observation of its seat. Boards and panels
+    /// draw from this, never from the full state.
+    pub fn view(&self) -> Cow<'_, G::Observation> {
+        self.game.observe(self.screen_seat())
     }
 
     pub fn is_human(&self, player: Player) -> bool {
@@ -144,20 +153,22 @@ impl<G: SessionGame> Session<G> {
         self.seats.iter().any(|s| s.controller == Controller::Human)
     }
 
-    /// The state after the first `n` moves, played again from the start.
+    /// The state after the moves played, played again from the start.
     fn rebuild(&mut self) {
         let mut game = G::new(&self.level, self.seed).expect("the level was valid when the session began");
         for &mv in &self.moves {
-            game.apply(mv).expect("a move of the history applies again");
+            game.apply(game.actor(&mv), mv).expect("a move of the history applies again");
         }
         self.game = game;
     }
 
-    /// Takes back the last move; against an agent, back to the human's turn.
+    /// Takes back the last move; against an agent, back to the human's turn;
+    /// never past a move that showed what was hidden (outside replays).
     /// Returns whether anything was undone.
     pub fn undo(&mut self) -> bool {
         let mut undone = false;
-        while let Some(mv) = self.moves.pop() {
+        while self.replay || self.moves.len() > self.barrier {
+            let Some(mv) = self.moves.pop() else { break };
             self.redo.push(mv);
             undone = true;
             self.rebuild();
@@ -172,7 +183,7 @@ impl<G: SessionGame> Session<G> {
     /// level file cannot break it.
     pub fn to_replay(&self) -> Replay<G::Move> {
         Replay {
-            level: LevelSource::Inline(G::wrap_level(self.level.clone())),
+            level: LevelSource::Inline(LevelFile::new::<G>(self.level.clone())),
             seed: self.seed,
             players: self
                 .seats
@@ -247,12 +258,19 @@ pub struct RequestMove<G: Game> {
     pub mv: G::Move,
 }
 
-/// A move the engine accepted, with what it did.
+/// A move the engine accepted, with its steps in order.
 #[derive(Message, Clone, Debug)]
 pub struct MoveApplied<G: Game> {
     pub by: Player,
     pub mv: G::Move,
-    pub effects: G::Effects,
+    pub steps: Vec<G::Step>,
+}
+
+/// A move was played, in whichever game (for sounds and other listeners
+/// that need not know the game).
+#[derive(Message, Clone, Copy, Debug)]
+pub struct MovePlayed {
+    pub by: Player,
 }
 
 /// A move the engine refused; the state is unchanged.
@@ -293,13 +311,15 @@ pub(super) fn plugin(app: &mut App) {
         .init_resource::<StatusLine>()
         .init_resource::<BoardHint>()
         .add_message::<MoveRefused>()
+        .add_message::<MovePlayed>()
         .add_message::<GameEnded>()
         .add_message::<BoardReset>()
         .add_message::<SessionRequest>()
+        .init_resource::<WindowGames>()
+        .init_state::<ActiveGame>()
         .add_systems(Update, handle_requests.in_set(SessionSet::Requests))
-        .add_systems(OnEnter(Screen::Menu), end_sessions)
-        .configure_sets(Update, (SessionSet::Requests, SessionSet::Moves, SessionSet::View).chain())
-        .add_plugins((game_plugin::<Nim>, game_plugin::<Mancala>));
+        .add_systems(OnEnter(Screen::Menu), leave_game)
+        .configure_sets(Update, (SessionSet::Requests, SessionSet::Moves, SessionSet::View).chain());
 }
 
 /// Order within a frame: requests, then moves, then what the view does.
@@ -311,42 +331,50 @@ pub enum SessionSet {
 }
 
 /// The systems of one game's sessions.
-fn game_plugin<G: SessionGame>(app: &mut App) {
-    app.add_message::<RequestMove<G>>().add_message::<MoveApplied<G>>().add_systems(
-        Update,
-        (handle_session_requests::<G>, (run_agents::<G>, step_replay::<G>, apply_moves::<G>).chain())
-            .chain()
-            .in_set(SessionSet::Moves)
-            .run_if(resource_exists::<Session<G>>),
-    );
+pub(super) fn game_plugin<G: WindowGame>(app: &mut App) {
+    app.add_message::<RequestMove<G>>()
+        .add_message::<MoveApplied<G>>()
+        .add_systems(
+            Update,
+            (handle_session_requests::<G>, (run_agents::<G>, step_replay::<G>, apply_moves::<G>).chain())
+                .chain()
+                .in_set(SessionSet::Moves)
+                .run_if(resource_exists::<Session<G>>),
+        )
+        .add_systems(OnExit(ActiveGame::of::<G>()), end_session::<G>);
 }
 
-fn end_sessions(mut commands: Commands) {
-    commands.remove_resource::<Session<Nim>>();
-    commands.remove_resource::<Agents<Nim>>();
-    commands.remove_resource::<Session<Mancala>>();
-    commands.remove_resource::<Agents<Mancala>>();
+/// Leaving a game's board ends its session.
+fn end_session<G: WindowGame>(mut commands: Commands) {
+    commands.remove_resource::<Session<G>>();
+    commands.remove_resource::<Agents<G>>();
+}
+
+fn leave_game(mut next: ResMut<NextState<ActiveGame>>) {
+    next.set(ActiveGame(None));
 }
 
 /// Starts a session on `plan`, replacing any running one.
 pub fn begin(world: &mut World, plan: SessionPlan) -> Result<(), String> {
-    match plan.level.kind() {
-        GameKind::Nim => begin_game::<Nim>(world, plan),
-        GameKind::Mancala => begin_game::<Mancala>(world, plan),
-        other => Err(format!("{} is not built yet", other.title())),
+    let game = plan.level.game();
+    let begin = world.resource::<WindowGames>().find(game.name()).map(|e| e.begin);
+    match begin {
+        Some(begin) => begin(world, plan),
+        None => Err(format!("{} cannot be played in the window yet", game.title())),
     }
 }
 
-fn begin_game<G: SessionGame>(world: &mut World, plan: SessionPlan) -> Result<(), String> {
-    let level = G::level_of(&plan.level).ok_or("the level is for another game")?.clone();
+pub(super) fn begin_game<G: WindowGame>(world: &mut World, plan: SessionPlan) -> Result<(), String> {
+    let level = plan.level.get::<G>().ok_or("the level is for another game")?.clone();
     let replay_moves = match &plan.replay {
         Some(r) => replay::parse::<G::Move>(&r.text, &r.file).map_err(|e| e.to_string())?.moves,
         None => Vec::new(),
     };
     let session = Session::<G>::new(&plan, level, replay_moves)?;
-    // Only one game's session at a time.
-    world.remove_resource::<Session<Nim>>();
-    world.remove_resource::<Session<Mancala>>();
+    let (players, seated) = (session.game.num_players(), session.seats.len());
+    if players != seated {
+        return Err(format!("{} needs {players} players, {seated} were seated", G::TITLE));
+    }
     let mut seats = Vec::new();
     for seat in &session.seats {
         seats.push(match &seat.controller {
@@ -371,6 +399,7 @@ fn begin_game<G: SessionGame>(world: &mut World, plan: SessionPlan) -> Result<()
     }
     world.write_message(BoardReset);
     world.resource_mut::<NextState<Screen>>().into_inner().set_if_neq(Screen::Game);
+    world.resource_mut::<NextState<ActiveGame>>().into_inner().set_if_neq(ActiveGame::of::<G>());
     Ok(())
 }
 
@@ -418,11 +447,12 @@ pub fn plan_from_replay(path: &Path, settings: &Settings) -> Result<SessionPlan,
     let text = std::fs::read_to_string(path).map_err(|e| format!("{file}: {e}"))?;
     let header = replay::parse_header(&text, &file).map_err(|e| e.to_string())?;
     let level = header.level.resolve(path.parent()).map_err(|e| e.to_string())?;
-    let seats = (0..2)
+    let players = level.game().num_players(&level);
+    let seats = (0..players)
         .map(|i| {
             let seat = header.players.get(i);
             SeatSetup {
-                name: seat.map_or_else(|| settings.names[i].clone(), |s| s.name.clone()),
+                name: seat.map_or_else(|| settings.name(i), |s| s.name.clone()),
                 controller: Controller::Human,
             }
         })
@@ -436,7 +466,7 @@ pub fn plan_from_replay(path: &Path, settings: &Settings) -> Result<SessionPlan,
     })
 }
 
-fn handle_session_requests<G: SessionGame>(
+fn handle_session_requests<G: WindowGame>(
     mut requests: MessageReader<SessionRequest>,
     mut session: ResMut<Session<G>>,
     mut agents: ResMut<Agents<G>>,
@@ -455,14 +485,16 @@ fn handle_session_requests<G: SessionGame>(
                     }
                     status.info("Move taken back");
                     resets.write(BoardReset);
-                } else {
+                } else if session.moves.is_empty() {
                     status.error("Nothing to undo");
+                } else {
+                    status.error("Cannot undo past a move that showed what was hidden");
                 }
             }
             SessionRequest::Redo => match session.redo.last().copied() {
                 Some(mv) => {
                     agents.thinking = None;
-                    moves.write(RequestMove { by: session.game.current_player(), mv });
+                    moves.write(RequestMove { by: session.game.actor(&mv), mv });
                 }
                 None => status.error("Nothing to redo"),
             },
@@ -471,6 +503,7 @@ fn handle_session_requests<G: SessionGame>(
                 session.moves.clear();
                 session.redo.clear();
                 session.replay = false;
+                session.barrier = 0;
                 session.rebuild();
                 watch.paused = false;
                 status.info("New game");
@@ -485,7 +518,7 @@ fn handle_session_requests<G: SessionGame>(
     }
 }
 
-fn save_replay<G: SessionGame>(session: &Session<G>) -> std::io::Result<PathBuf> {
+fn save_replay<G: WindowGame>(session: &Session<G>) -> std::io::Result<PathBuf> {
     let stamp = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs());
     let stem = session
         .level_path
@@ -504,7 +537,7 @@ pub fn replays_dir() -> PathBuf {
 
 /// The agent to move thinks on another thread; its move comes back as a
 /// request like a human's.
-fn run_agents<G: SessionGame>(
+fn run_agents<G: WindowGame>(
     time: Res<Time>,
     session: Res<Session<G>>,
     mut agents: ResMut<Agents<G>>,
@@ -538,17 +571,18 @@ fn run_agents<G: SessionGame>(
     }
     watch.step = false;
     agents.cooldown = (1.0 / settings.ai_moves_per_second).max(MIN_AI_DELAY);
-    let game = session.game.clone();
+    // The agent sees what its seat sees, nothing more.
+    let observation = session.game.observe(Some(to_move)).into_owned();
     let (agent, rng) = (agent.clone(), agents.rng.clone());
     agents.thinking = Some(AsyncComputeTaskPool::get().spawn(async move {
         let mut agent = agent.lock().expect("agent lock");
         let mut rng = rng.lock().expect("rng lock");
-        agent.choose(&game.view(to_move), &mut rng)
+        agent.choose(to_move, &observation, &mut rng)
     }));
 }
 
 /// Plays a replay forward on its own when not paused.
-fn step_replay<G: SessionGame>(
+fn step_replay<G: WindowGame>(
     session: Res<Session<G>>,
     mut agents: ResMut<Agents<G>>,
     mut watch: ResMut<Watch>,
@@ -566,27 +600,23 @@ fn step_replay<G: SessionGame>(
         return;
     }
     agents.cooldown = 1.0 / settings.ai_moves_per_second;
-    requests.write(RequestMove { by: session.game.current_player(), mv });
+    requests.write(RequestMove { by: session.game.actor(&mv), mv });
 }
 
-/// Hands every requested move to the engine and reports what happened.
-fn apply_moves<G: SessionGame>(
+/// Hands every requested move to the engine, which decides whether that
+/// seat may make it, and reports what happened.
+fn apply_moves<G: WindowGame>(
     mut requests: MessageReader<RequestMove<G>>,
     mut session: ResMut<Session<G>>,
     mut applied: MessageWriter<MoveApplied<G>>,
+    mut played: MessageWriter<MovePlayed>,
     mut refused: MessageWriter<MoveRefused>,
     mut ended: MessageWriter<GameEnded>,
     mut status: ResMut<StatusLine>,
 ) {
     for &RequestMove { by, mv } in requests.read() {
-        if session.game.outcome().is_none() && by != session.game.current_player() {
-            let reason = format!("it is {}'s turn", session.name_of(session.game.current_player()));
-            status.error(format!("Refused: {reason}"));
-            refused.write(MoveRefused { by, reason });
-            continue;
-        }
-        match session.game.apply(mv) {
-            Ok(effects) => {
+        match apply_with_steps(&mut session.game, by, mv) {
+            Ok((_, steps)) => {
                 // A move that matches the next undone one keeps the rest of
                 // the redo list; any other move starts a new line of play.
                 if session.redo.last() == Some(&mv) {
@@ -595,102 +625,27 @@ fn apply_moves<G: SessionGame>(
                     session.redo.clear();
                 }
                 session.moves.push(mv);
-                let note = G::effect_note(&effects).map(|n| format!(" ({n})")).unwrap_or_default();
+                if steps.iter().any(G::reveals) {
+                    session.barrier = session.moves.len();
+                }
+                let note = G::step_note(&steps).map(|n| format!(" ({n})")).unwrap_or_default();
                 status.info(format!("{}: {mv}{note}", session.name_of(by)));
-                applied.write(MoveApplied { by, mv, effects });
+                applied.write(MoveApplied { by, mv, steps });
+                played.write(MovePlayed { by });
                 if let Some(outcome) = session.game.outcome() {
-                    let text = session.game.outcome_text(&session.names());
+                    let text = G::outcome_text(&session.view(), &session.names());
                     status.info(text.clone());
                     ended.write(GameEnded { outcome, text });
                 }
             }
             Err(e) => {
-                status.error(format!("Refused: {e}"));
-                refused.write(MoveRefused { by, reason: e.to_string() });
+                let reason = match e.not_your_turn() {
+                    Some(turn) => format!("it is {}'s turn", name_of(&session.names(), turn.to_move)),
+                    None => e.to_string(),
+                };
+                status.error(format!("Refused: {reason}"));
+                refused.write(MoveRefused { by, reason });
             }
-        }
-    }
-}
-
-impl SessionGame for Nim {
-    const KIND: GameKind = GameKind::Nim;
-    const CONTROLS: &'static str = "Click a stone to choose it and every stone to its right; click again or press Enter to take. \
-        Keys: Up/Down pile · Left/Right or digits count · Enter take";
-
-    fn level_of(file: &LevelFile) -> Option<&Self::Level> {
-        match file {
-            LevelFile::Nim(l) => Some(l),
-            _ => None,
-        }
-    }
-
-    fn wrap_level(level: Self::Level) -> LevelFile {
-        LevelFile::Nim(level)
-    }
-
-    fn rules_text(&self) -> String {
-        self.ending().describe().to_owned()
-    }
-
-    fn outcome_text(&self, names: &[String]) -> String {
-        let Some(Outcome::Win(winner)) = self.outcome() else { return "A draw".into() };
-        let loser = winner.next(2);
-        let name = |p: Player| names.get(p.index()).cloned().unwrap_or_else(|| p.to_string());
-        match self.ending() {
-            tabula_engine::nim::Ending::Misere => {
-                format!("{} wins: {} took the last stone (misère)", name(winner), name(loser))
-            }
-            tabula_engine::nim::Ending::Normal => {
-                format!("{} wins by taking the last stone (normal play)", name(winner))
-            }
-        }
-    }
-}
-
-impl SessionGame for Mancala {
-    const KIND: GameKind = GameKind::Mancala;
-    const CONTROLS: &'static str = "Hover one of your pits to see where its last stone lands; click to sow. Keys: Left/Right or digits pit · Enter sow";
-
-    fn level_of(file: &LevelFile) -> Option<&Self::Level> {
-        match file {
-            LevelFile::Mancala(l) => Some(l),
-            _ => None,
-        }
-    }
-
-    fn wrap_level(level: Self::Level) -> LevelFile {
-        LevelFile::Mancala(level)
-    }
-
-    fn rules_text(&self) -> String {
-        super::mancala_view::rules_line(self.capture_rule(), self.sweeps())
-    }
-
-    fn effect_note(fx: &Self::Effects) -> Option<String> {
-        let mut notes = Vec::new();
-        if fx.extra_turn {
-            notes.push("extra turn".to_owned());
-        }
-        if fx.captured > 0 {
-            notes.push(format!("captured {}", fx.captured));
-        }
-        if fx.swept {
-            notes.push("the rest swept to the stores".to_owned());
-        }
-        (!notes.is_empty()).then(|| notes.join(", "))
-    }
-
-    fn outcome_text(&self, names: &[String]) -> String {
-        let name = |p: Player| names.get(p.index()).cloned().unwrap_or_else(|| p.to_string());
-        let (a, b) = (self.store(Player::ONE), self.store(Player::TWO));
-        match self.outcome() {
-            Some(Outcome::Win(p)) => {
-                let (w, l) = if p == Player::ONE { (a, b) } else { (b, a) };
-                format!("{} wins, {w} stones to {l}", name(p))
-            }
-            Some(Outcome::Draw) if a == b => format!("A draw, {a} stones each"),
-            Some(Outcome::Draw) => format!("A draw: the move cap was reached at {a} to {b}"),
-            None => String::new(),
         }
     }
 }

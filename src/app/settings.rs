@@ -5,11 +5,15 @@ use std::path::PathBuf;
 use bevy::prelude::*;
 use serde::{Deserialize, Serialize};
 
+/// The most seats any game has.
+pub const MAX_SEATS: usize = 8;
+const DEFAULT_NAMES: [&str; MAX_SEATS] = ["John", "Mary", "Ada", "Ben", "Cleo", "Dev", "Eve", "Finn"];
+
 #[derive(Resource, Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct Settings {
-    /// Names of seat 1 and seat 2.
-    pub names: [String; 2],
+    /// Names of seats 1 to 8.
+    pub names: Vec<String>,
     pub sound: bool,
     /// 0 to 1.
     pub volume: f32,
@@ -22,7 +26,7 @@ pub struct Settings {
 impl Default for Settings {
     fn default() -> Settings {
         Settings {
-            names: ["John".into(), "Mary".into()],
+            names: DEFAULT_NAMES.map(String::from).to_vec(),
             sound: true,
             volume: 0.7,
             animation_speed: 1.0,
@@ -37,12 +41,20 @@ impl Settings {
         self.volume = self.volume.clamp(0.0, 1.0);
         self.animation_speed = self.animation_speed.clamp(0.25, 4.0);
         self.ai_moves_per_second = self.ai_moves_per_second.clamp(0.25, 30.0);
-        for (name, default) in self.names.iter_mut().zip(Settings::default().names) {
+        // Files from before eight seats hold two names.
+        self.names.resize(MAX_SEATS, String::new());
+        self.names.truncate(MAX_SEATS);
+        for (name, default) in self.names.iter_mut().zip(DEFAULT_NAMES) {
             if name.trim().is_empty() {
-                *name = default;
+                *name = default.to_owned();
             }
         }
         self
+    }
+
+    /// The name of seat `i` (0-based).
+    pub fn name(&self, i: usize) -> String {
+        self.names.get(i).cloned().unwrap_or_else(|| format!("Player {}", i + 1))
     }
 }
 
@@ -138,9 +150,15 @@ mod tests {
     fn settings_survive_a_save_and_load() {
         let dir = std::env::temp_dir().join(format!("tabula-settings-{}", std::process::id()));
         let path = dir.join("settings.ron");
-        let s = Settings { names: ["Ann".into(), "Bob".into()], sound: false, ..default() };
+        let mut s = Settings { sound: false, ..default() };
+        s.names[0] = "Ann".into();
+        s.names[7] = "Zoe".into();
         save(&s, &path).unwrap();
         assert_eq!(load(&path), s);
+        std::fs::write(&path, "(names: [\"Ann\", \"Bob\"])").unwrap();
+        let old = load(&path);
+        assert_eq!(old.names.len(), MAX_SEATS, "a two-seat file gets the other six names");
+        assert_eq!((old.name(1).as_str(), old.name(2).as_str()), ("Bob", "Ada"));
         std::fs::write(&path, "(volume: oops)").unwrap();
         assert_eq!(load(&path), Settings::default(), "a broken file falls back to the defaults");
         std::fs::remove_dir_all(dir).unwrap();
@@ -148,10 +166,11 @@ mod tests {
 
     #[test]
     fn out_of_range_values_are_clamped() {
-        let s = Settings { volume: 3.0, animation_speed: 0.0, names: [" ".into(), "B".into()], ..default() };
+        let s =
+            Settings { volume: 3.0, animation_speed: 0.0, names: vec![" ".into(), "B".into()], ..default() };
         let s = s.sanitised();
         assert_eq!(s.volume, 1.0);
         assert_eq!(s.animation_speed, 0.25);
-        assert_eq!(s.names, ["John".to_string(), "B".to_string()]);
+        assert_eq!(s.names[..3], ["John".to_string(), "B".to_string(), "Ada".to_string()]);
     }
 }

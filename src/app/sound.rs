@@ -5,10 +5,8 @@ use std::f32::consts::TAU;
 
 use bevy::audio::{AudioSource, Volume};
 use bevy::prelude::*;
-use tabula_engine::mancala::Mancala;
-use tabula_engine::nim::Nim;
 
-use super::session::{GameEnded, MoveApplied, MoveRefused, SessionSet};
+use super::session::{GameEnded, MovePlayed, MoveRefused, SessionSet};
 use super::settings::Settings;
 
 const RATE: u32 = 44_100;
@@ -20,13 +18,10 @@ struct Sounds {
     ended: Handle<AudioSource>,
 }
 
-pub(super) fn plugin(app: &mut App) {
-    app.add_systems(Startup, make_sounds).add_systems(
-        Update,
-        (play_sounds::<Nim>, play_sounds::<Mancala>)
-            .in_set(SessionSet::View)
-            .run_if(resource_exists::<Sounds>),
-    );
+/// One system for every game: each move, refusal or end sounds once.
+pub fn plugin(app: &mut App) {
+    app.add_systems(Startup, make_sounds)
+        .add_systems(Update, play_sounds.in_set(SessionSet::View).run_if(resource_exists::<Sounds>));
 }
 
 fn make_sounds(mut commands: Commands, mut sources: ResMut<Assets<AudioSource>>) {
@@ -34,11 +29,13 @@ fn make_sounds(mut commands: Commands, mut sources: ResMut<Assets<AudioSource>>)
     commands.insert_resource(Sounds { moved: add(click()), refused: add(buzz()), ended: add(chime()) });
 }
 
-fn play_sounds<G: tabula_engine::Game>(
+/// A frame's events make one sound, the most telling: the end, else a
+/// refusal, else a move.
+fn play_sounds(
     mut commands: Commands,
     sounds: Res<Sounds>,
     settings: Res<Settings>,
-    mut applied: MessageReader<MoveApplied<G>>,
+    mut applied: MessageReader<MovePlayed>,
     mut refused: MessageReader<MoveRefused>,
     mut ended: MessageReader<GameEnded>,
 ) {

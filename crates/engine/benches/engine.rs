@@ -120,7 +120,7 @@ mod mancala_benches {
             b.iter(|| {
                 // A fresh agent each time: no table carried over.
                 let mut agent = Mancala::agent_from_str("minimax").unwrap();
-                agent.choose(&&board, &mut rng_from_seed(0))
+                agent.choose(board.current_player(), &board, &mut rng_from_seed(0))
             })
         });
         group.finish();

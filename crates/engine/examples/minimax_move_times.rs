@@ -29,16 +29,16 @@ fn main() {
         while game.outcome().is_none() {
             let mv = if game.current_player().0 == minimax_seat {
                 let start = Instant::now();
-                let mv = minimax.choose(&&game, &mut rng);
+                let mv = minimax.choose(game.current_player(), &game, &mut rng);
                 let took = start.elapsed().as_secs_f64();
                 slowest = slowest.max(took);
                 total += took;
                 moves += 1;
                 mv
             } else {
-                mcts.choose(&&game, &mut rng)
+                mcts.choose(game.current_player(), &game, &mut rng)
             };
-            game.apply(mv.expect("a move in a running game")).expect("agents play legal moves");
+            game.play(mv.expect("a move in a running game")).expect("agents play legal moves");
         }
     }
     println!(

@@ -1,17 +1,33 @@
-//! Runs the generic tools (matches, perft, replays) on a level of any game,
-//! so that the command line and the app need no per-game code for them.
-//! Each call is monomorphised here, in the optimised engine crate.
+//! The games tabula knows, and the generic tools (matches, perft, replays,
+//! level files) run on any of them without knowing its type.
+//!
+//! Adding a game to the engine is one line in [`builtin`]; a test may
+//! [`register`] a game of its own the same way.
 
+use std::any::Any;
+use std::marker::PhantomData;
 use std::path::Path;
+use std::sync::{LazyLock, RwLock};
 
-use serde::Serialize;
+use serde::{Serialize, de::DeserializeOwned};
 
+use crate::core::agent::AgentInfo;
+use crate::core::perft::{divide, perft};
 use crate::core::replay::{self, Replay, ReplayError};
 use crate::core::runner::{GameRecord, MatchConfig, MatchError, MatchSummary, run_match};
-use crate::core::{AgentError, AgentRegistry, AgentSpec, Game, Outcome, perft::perft};
-use crate::level::LevelFile;
-use crate::mancala::Mancala;
-use crate::nim::Nim;
+use crate::core::{AgentError, AgentRegistry, AgentSpec, Outcome};
+use crate::level::{LevelError, LevelFile};
+
+/// Every game the engine ships: one line a game.
+fn builtin(registry: &mut Registry) {
+    registry.add::<crate::nim::Nim>();
+    registry.add::<crate::mancala::Mancala>();
+}
+
+/// What a game must be for the generic tools: rules with agents, states
+/// that compare and serialise (for tests and replays).
+pub trait Registered: AgentRegistry + PartialEq + Serialize + DeserializeOwned {}
+impl<G: AgentRegistry + PartialEq + Serialize + DeserializeOwned> Registered for G {}
 
 /// One game of a match, with the moves as JSON so callers need not know the
 /// game.
@@ -29,6 +45,179 @@ pub struct MatchRecord {
     pub moves: serde_json::Value,
 }
 
+/// One line of `replay --states`: a move, who made it, its steps as
+/// structured data, and the public state after it.
+#[derive(Clone, Debug, Serialize)]
+pub struct StateLine {
+    pub ply: usize,
+    /// The seat that moved, 1-based.
+    pub by: u8,
+    #[serde(rename = "move")]
+    pub mv: serde_json::Value,
+    pub result: serde_json::Value,
+    pub state: serde_json::Value,
+    pub to_move: u8,
+    pub outcome: Option<Outcome>,
+}
+
+pub type Sink<'a> = &'a mut dyn FnMut(&MatchRecord);
+pub type Progress<'a> = &'a (dyn Fn(u64) + Sync);
+
+/// A game as the generic tools see it, without its type.
+pub trait GameEntry: Send + Sync + 'static {
+    /// Its name in level files.
+    fn name(&self) -> &'static str;
+    /// Its name on screen.
+    fn title(&self) -> &'static str;
+    /// Its folder under `levels/`.
+    fn folder(&self) -> &'static str;
+    /// The fewest and most seats a level may have.
+    fn seats(&self) -> (usize, usize);
+    fn perfect_information(&self) -> bool;
+    /// The seats of a level of this game.
+    fn num_players(&self, level: &LevelFile) -> usize;
+    fn agents(&self) -> Vec<AgentInfo>;
+    fn default_opponent(&self) -> &'static str;
+    /// Builds `spec`, to refuse a bad agent before a window opens or a
+    /// match starts.
+    fn check_agent(&self, spec: &AgentSpec) -> Result<(), AgentError>;
+    /// Validates a level read from a file.
+    fn validate(&self, level: &LevelFile) -> Result<(), crate::core::RuleViolation>;
+    fn deserialize_level<'de>(
+        &self,
+        deserializer: &mut dyn erased_serde::Deserializer<'de>,
+    ) -> Result<LevelFile, erased_serde::Error>;
+    fn play_match(
+        &self,
+        level: &LevelFile,
+        agents: &[AgentSpec],
+        config: &MatchConfig,
+        sink: Sink<'_>,
+        progress: Progress<'_>,
+    ) -> Result<MatchSummary, MatchError>;
+    fn perft(&self, level: &LevelFile, depth: u32) -> u64;
+    /// The count under each first move, the move in words and as JSON.
+    fn divide(&self, level: &LevelFile, depth: u32) -> Vec<(String, serde_json::Value, u64)>;
+    /// Plays a replay's moves (its text, already known to be for this game).
+    fn replay(
+        &self,
+        level: &LevelFile,
+        text: &str,
+        file: &str,
+        each: &mut dyn FnMut(&StateLine),
+    ) -> Result<(usize, Option<Outcome>), ReplayError>;
+    fn as_any(&self) -> &dyn Any;
+}
+
+struct Entry<G>(PhantomData<fn() -> G>);
+
+impl<G: Registered> Entry<G> {
+    fn level<'a>(&self, level: &'a LevelFile) -> &'a G::Level {
+        level.get::<G>().expect("a level handed to its own game")
+    }
+
+    fn start(&self, level: &LevelFile) -> G {
+        G::new(self.level(level), 0).expect("levels are validated when read")
+    }
+}
+
+impl<G: Registered> GameEntry for Entry<G> {
+    fn name(&self) -> &'static str {
+        G::NAME
+    }
+
+    fn title(&self) -> &'static str {
+        G::TITLE
+    }
+
+    fn folder(&self) -> &'static str {
+        G::FOLDER
+    }
+
+    fn seats(&self) -> (usize, usize) {
+        G::SEATS
+    }
+
+    fn perfect_information(&self) -> bool {
+        G::PERFECT_INFORMATION
+    }
+
+    fn num_players(&self, level: &LevelFile) -> usize {
+        self.start(level).num_players()
+    }
+
+    fn agents(&self) -> Vec<AgentInfo> {
+        G::agents()
+    }
+
+    fn default_opponent(&self) -> &'static str {
+        G::default_opponent()
+    }
+
+    fn check_agent(&self, spec: &AgentSpec) -> Result<(), AgentError> {
+        G::build_agent(spec).map(drop)
+    }
+
+    fn validate(&self, level: &LevelFile) -> Result<(), crate::core::RuleViolation> {
+        G::new(self.level(level), 0).map(drop)
+    }
+
+    fn deserialize_level<'de>(
+        &self,
+        deserializer: &mut dyn erased_serde::Deserializer<'de>,
+    ) -> Result<LevelFile, erased_serde::Error> {
+        erased_serde::deserialize::<G::Level>(deserializer).map(LevelFile::new::<G>)
+    }
+
+    fn play_match(
+        &self,
+        level: &LevelFile,
+        agents: &[AgentSpec],
+        config: &MatchConfig,
+        sink: Sink<'_>,
+        progress: Progress<'_>,
+    ) -> Result<MatchSummary, MatchError> {
+        run_match::<G>(self.level(level), agents, config, &mut |r| sink(&to_record(agents, r)), progress)
+    }
+
+    fn perft(&self, level: &LevelFile, depth: u32) -> u64 {
+        perft(&self.start(level), depth)
+    }
+
+    fn divide(&self, level: &LevelFile, depth: u32) -> Vec<(String, serde_json::Value, u64)> {
+        divide(&self.start(level), depth)
+            .into_iter()
+            .map(|(mv, n)| (mv.to_string(), serde_json::to_value(mv).expect("moves serialise"), n))
+            .collect()
+    }
+
+    fn replay(
+        &self,
+        level: &LevelFile,
+        text: &str,
+        file: &str,
+        each: &mut dyn FnMut(&StateLine),
+    ) -> Result<(usize, Option<Outcome>), ReplayError> {
+        let replay: Replay<G::Move> = replay::parse(text, file)?;
+        let game = replay.play_with::<G>(self.level(level), &mut |played| {
+            each(&StateLine {
+                ply: played.ply,
+                by: played.by.0 + 1,
+                mv: serde_json::to_value(played.mv).expect("moves serialise"),
+                result: serde_json::to_value(played.steps).expect("steps serialise"),
+                state: played.game.public_state(),
+                to_move: played.game.current_player().0 + 1,
+                outcome: played.game.outcome(),
+            })
+        })?;
+        Ok((replay.moves.len(), game.outcome()))
+    }
+
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+}
+
 fn to_record<M: Serialize>(agents: &[AgentSpec], r: &GameRecord<M>) -> MatchRecord {
     MatchRecord {
         game: r.index,
@@ -42,54 +231,79 @@ fn to_record<M: Serialize>(agents: &[AgentSpec], r: &GameRecord<M>) -> MatchReco
     }
 }
 
-/// Builds `spec` for the level's game, to refuse a bad agent name before a
-/// window opens or a match starts.
-pub fn check_agent(level: &LevelFile, spec: &AgentSpec) -> Result<(), AgentError> {
-    match level {
-        LevelFile::Nim(_) => Nim::build_agent(spec).map(|_| ()),
-        LevelFile::Mancala(_) => Mancala::build_agent(spec).map(|_| ()),
+#[derive(Default)]
+struct Registry {
+    games: Vec<&'static dyn GameEntry>,
+    /// The games' names, for serde's enum of levels.
+    names: &'static [&'static str],
+}
+
+impl Registry {
+    fn add<G: Registered>(&mut self) -> &'static dyn GameEntry {
+        if let Some(&known) = self.games.iter().find(|g| g.name() == G::NAME) {
+            return known;
+        }
+        // Registered once a game for the life of the process.
+        let entry: &'static dyn GameEntry = Box::leak(Box::new(Entry::<G>(PhantomData)));
+        self.games.push(entry);
+        self.names = Box::leak(self.games.iter().map(|g| g.name()).collect::<Vec<_>>().into_boxed_slice());
+        entry
     }
+}
+
+static REGISTRY: LazyLock<RwLock<Registry>> = LazyLock::new(|| {
+    let mut registry = Registry::default();
+    builtin(&mut registry);
+    RwLock::new(registry)
+});
+
+fn read<T>(f: impl FnOnce(&Registry) -> T) -> T {
+    f(&REGISTRY.read().unwrap_or_else(|e| e.into_inner()))
+}
+
+/// Adds a game (the built-in ones are there from the start); adding it
+/// again changes nothing.
+pub fn register<G: Registered>() -> &'static dyn GameEntry {
+    REGISTRY.write().unwrap_or_else(|e| e.into_inner()).add::<G>()
+}
+
+/// Every registered game, in the order registered.
+pub fn all() -> Vec<&'static dyn GameEntry> {
+    read(|r| r.games.clone())
+}
+
+/// The game a level file names.
+pub fn find(name: &str) -> Option<&'static dyn GameEntry> {
+    read(|r| r.games.iter().copied().find(|g| g.name() == name))
+}
+
+/// The entry of game `G`, registering it if needed.
+pub fn entry<G: Registered>() -> &'static dyn GameEntry {
+    find(G::NAME).unwrap_or_else(register::<G>)
+}
+
+pub(crate) fn names() -> &'static [&'static str] {
+    read(|r| r.names)
+}
+
+/// Refuses a bad agent for the level's game before a window opens or a
+/// match starts.
+pub fn check_agent(level: &LevelFile, spec: &AgentSpec) -> Result<(), AgentError> {
+    level.game().check_agent(spec)
 }
 
 pub fn play_match(
     level: &LevelFile,
     agents: &[AgentSpec],
     config: &MatchConfig,
-    sink: &mut dyn FnMut(&MatchRecord),
-    progress: &(dyn Fn(u64) + Sync),
+    sink: Sink<'_>,
+    progress: Progress<'_>,
 ) -> Result<MatchSummary, MatchError> {
-    fn go<G: AgentRegistry>(
-        level: &G::Level,
-        agents: &[AgentSpec],
-        config: &MatchConfig,
-        sink: &mut dyn FnMut(&MatchRecord),
-        progress: &(dyn Fn(u64) + Sync),
-    ) -> Result<MatchSummary, MatchError> {
-        run_match::<G>(level, agents, config, &mut |r| sink(&to_record(agents, r)), progress)
-    }
-    match level {
-        LevelFile::Nim(l) => go::<Nim>(l, agents, config, sink, progress),
-        LevelFile::Mancala(l) => go::<Mancala>(l, agents, config, sink, progress),
-    }
+    level.game().play_match(level, agents, config, sink, progress)
 }
 
 pub fn perft_level(level: &LevelFile, depth: u32) -> u64 {
-    match level {
-        LevelFile::Nim(l) => perft(&Nim::new(l, 0).expect("validated level"), depth),
-        LevelFile::Mancala(l) => perft(&Mancala::new(l, 0).expect("validated level"), depth),
-    }
-}
-
-/// One line of `replay --states`: a move, its result and the state after.
-#[derive(Clone, Debug, Serialize)]
-pub struct StateLine {
-    pub ply: usize,
-    #[serde(rename = "move")]
-    pub mv: serde_json::Value,
-    pub result: String,
-    pub state: serde_json::Value,
-    pub to_move: u8,
-    pub outcome: Option<Outcome>,
+    level.game().perft(level, depth)
 }
 
 /// Replays a replay file, checking every move; calls `each` after each.
@@ -102,40 +316,10 @@ pub fn replay_file(
         .map_err(|e| ReplayError::Io { file: file.clone(), message: e.to_string() })?;
     let header = replay::parse_header(&text, &file)?;
     let level = header.level.resolve(path.parent())?;
-    match level {
-        LevelFile::Nim(l) => {
-            let replay: Replay<<Nim as Game>::Move> = replay::parse(&text, &file)?;
-            step_through::<Nim>(&l, &replay, each, |nim| serde_json::json!({ "piles": nim.piles() }))
-        }
-        LevelFile::Mancala(l) => {
-            let replay: Replay<<Mancala as Game>::Move> = replay::parse(&text, &file)?;
-            step_through::<Mancala>(&l, &replay, each, |m| {
-                let n = m.pits();
-                let cells = m.cells();
-                serde_json::json!({
-                    "pits": [&cells[..n], &cells[n + 1..2 * n + 1]],
-                    "stores": [cells[n], cells[2 * n + 1]],
-                })
-            })
-        }
-    }
+    level.game().replay(&level, &text, &file, each)
 }
 
-fn step_through<G: Game>(
-    level: &G::Level,
-    replay: &Replay<G::Move>,
-    each: &mut dyn FnMut(&StateLine),
-    public_state: impl Fn(&G) -> serde_json::Value,
-) -> Result<(usize, Option<Outcome>), ReplayError> {
-    let game = replay.play_with::<G>(level, &mut |ply, mv, fx, game| {
-        each(&StateLine {
-            ply,
-            mv: serde_json::to_value(mv).expect("moves serialise"),
-            result: format!("{fx:?}"),
-            state: public_state(game),
-            to_move: game.current_player().0 + 1,
-            outcome: game.outcome(),
-        })
-    })?;
-    Ok((replay.moves.len(), game.outcome()))
+/// The level of a replay's header, with the file named in errors.
+pub fn level_error(file: &str, e: crate::core::RuleViolation) -> LevelError {
+    LevelError::Rule { file: file.to_owned(), rule: e.rule, message: e.message }
 }

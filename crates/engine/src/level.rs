@@ -1,82 +1,165 @@
 //! Level files: RON, one per level, naming their game. Loading validates
 //! fully; errors name the file and the line and column, or the broken rule.
 
+use std::any::Any;
+use std::fmt;
 use std::path::Path;
+use std::sync::Arc;
 
 use ron::extensions::Extensions;
-use serde::{Deserialize, Serialize};
+use serde::de::{self, DeserializeSeed, EnumAccess, VariantAccess, Visitor};
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
-use crate::core::Game;
 use crate::core::replay::ReplayError;
-use crate::mancala::{Mancala, MancalaLevel};
-use crate::nim::{Nim, NimLevel};
+use crate::core::{Game, Level};
+use crate::games::{self, GameEntry, Registered};
 
-/// Any game's level. In a file the variant is written like a struct:
-/// `Nim(name: "...", piles: [5, 6, 7], ending: Misere)`.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub enum LevelFile {
-    Nim(NimLevel),
-    Mancala(MancalaLevel),
+/// Any registered game's level. In a file it is written like a struct named
+/// after its game: `Nim(name: "...", piles: [5, 6, 7], ending: Misere)`.
+#[derive(Clone)]
+pub struct LevelFile {
+    game: &'static dyn GameEntry,
+    level: Arc<dyn AnyLevel>,
 }
 
-/// The games tabula knows, for menus and level folders.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum GameKind {
-    Nim,
-    Mancala,
-    RussianBank,
-    Robots,
+/// A level of some game, its type erased.
+trait AnyLevel: erased_serde::Serialize + Any + fmt::Debug + Send + Sync {
+    fn name(&self) -> &str;
+    fn description(&self) -> &str;
+    fn summary(&self) -> Vec<String>;
+    fn as_any(&self) -> &dyn Any;
+    fn same_as(&self, other: &dyn AnyLevel) -> bool;
 }
 
-impl GameKind {
-    pub const ALL: [GameKind; 4] =
-        [GameKind::Nim, GameKind::Mancala, GameKind::RussianBank, GameKind::Robots];
-
-    pub fn title(self) -> &'static str {
-        match self {
-            GameKind::Nim => "Nim",
-            GameKind::Mancala => "Mancala / Kalah",
-            GameKind::RussianBank => "Russian Bank",
-            GameKind::Robots => "Robot board",
-        }
+impl<L: Level> AnyLevel for L {
+    fn name(&self) -> &str {
+        Level::name(self)
     }
 
-    /// The folder under `levels/`.
-    pub fn folder(self) -> &'static str {
-        match self {
-            GameKind::Nim => "nim",
-            GameKind::Mancala => "mancala",
-            GameKind::RussianBank => "russian_bank",
-            GameKind::Robots => "robots",
-        }
+    fn description(&self) -> &str {
+        Level::description(self)
     }
 
-    pub fn is_playable(self) -> bool {
-        matches!(self, GameKind::Nim | GameKind::Mancala)
+    fn summary(&self) -> Vec<String> {
+        Level::summary(self)
+    }
+
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+
+    fn same_as(&self, other: &dyn AnyLevel) -> bool {
+        other.as_any().downcast_ref::<L>() == Some(self)
     }
 }
+
+erased_serde::serialize_trait_object!(AnyLevel);
 
 impl LevelFile {
-    pub fn kind(&self) -> GameKind {
-        match self {
-            LevelFile::Nim(_) => GameKind::Nim,
-            LevelFile::Mancala(_) => GameKind::Mancala,
-        }
+    /// A level of game `G` (registered if it was not).
+    pub fn new<G: Registered>(level: G::Level) -> LevelFile {
+        LevelFile { game: games::entry::<G>(), level: Arc::new(level) }
+    }
+
+    /// The game the level is for.
+    pub fn game(&self) -> &'static dyn GameEntry {
+        self.game
+    }
+
+    /// The level itself, if it is one of game `G`'s.
+    pub fn get<G: Game>(&self) -> Option<&G::Level> {
+        (*self.level).as_any().downcast_ref::<G::Level>()
     }
 
     pub fn name(&self) -> &str {
-        match self {
-            LevelFile::Nim(l) => &l.name,
-            LevelFile::Mancala(l) => &l.name,
-        }
+        self.level.name()
+    }
+
+    pub fn description(&self) -> &str {
+        self.level.description()
+    }
+
+    /// A few lines on the set-up and rule options, for menus.
+    pub fn summary(&self) -> Vec<String> {
+        self.level.summary()
     }
 
     /// Checks the level against its game's rules.
-    pub fn validate(&self) -> Result<(), String> {
-        match self {
-            LevelFile::Nim(l) => Nim::new(l, 0).map(drop).map_err(|e| e.0),
-            LevelFile::Mancala(l) => Mancala::new(l, 0).map(drop).map_err(|e| e.0),
+    pub fn validate(&self) -> Result<(), crate::core::RuleViolation> {
+        self.game.validate(self)
+    }
+}
+
+impl fmt::Debug for LevelFile {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_tuple(self.game.name()).field(&self.level).finish()
+    }
+}
+
+impl PartialEq for LevelFile {
+    fn eq(&self, other: &LevelFile) -> bool {
+        self.game.name() == other.game.name() && self.level.same_as(&*other.level)
+    }
+}
+
+impl Serialize for LevelFile {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let index = games::names().iter().position(|&n| n == self.game.name()).unwrap_or(0) as u32;
+        serializer.serialize_newtype_variant("LevelFile", index, self.game.name(), &*self.level)
+    }
+}
+
+impl<'de> Deserialize<'de> for LevelFile {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<LevelFile, D::Error> {
+        struct Levels;
+        impl<'de> Visitor<'de> for Levels {
+            type Value = LevelFile;
+
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                write!(f, "a level of one of the games {}", games::names().join(", "))
+            }
+
+            fn visit_enum<A: EnumAccess<'de>>(self, data: A) -> Result<LevelFile, A::Error> {
+                let (GameName(name), variant) = data.variant()?;
+                let game =
+                    games::find(&name).ok_or_else(|| de::Error::unknown_variant(&name, games::names()))?;
+                variant.newtype_variant_seed(LevelOf(game))
+            }
         }
+        deserializer.deserialize_enum("LevelFile", games::names(), Levels)
+    }
+}
+
+/// The identifier that opens a level: its game's name.
+struct GameName(String);
+
+impl<'de> Deserialize<'de> for GameName {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<GameName, D::Error> {
+        struct Name;
+        impl Visitor<'_> for Name {
+            type Value = GameName;
+
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("the name of a game")
+            }
+
+            fn visit_str<E: de::Error>(self, name: &str) -> Result<GameName, E> {
+                Ok(GameName(name.to_owned()))
+            }
+        }
+        deserializer.deserialize_identifier(Name)
+    }
+}
+
+/// Reads the level of one known game.
+struct LevelOf(&'static dyn GameEntry);
+
+impl<'de> DeserializeSeed<'de> for LevelOf {
+    type Value = LevelFile;
+
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<LevelFile, D::Error> {
+        let mut erased = <dyn erased_serde::Deserializer>::erase(deserializer);
+        self.0.deserialize_level(&mut erased).map_err(de::Error::custom)
     }
 }
 
@@ -86,8 +169,9 @@ pub enum LevelError {
     Io { file: String, message: String },
     #[error("{file}:{line}:{column}: {message}")]
     Syntax { file: String, line: usize, column: usize, message: String },
+    /// The level breaks its game's rule `rule` (a short stable name).
     #[error("{file}: {message}")]
-    Rule { file: String, message: String },
+    Rule { file: String, rule: &'static str, message: String },
 }
 
 impl LevelError {
@@ -119,7 +203,11 @@ pub(crate) fn syntax_error(file: &str, e: &ron::error::SpannedError) -> LevelErr
 /// Parses and validates a level's text; `file` names it in errors.
 pub fn parse(text: &str, file: &str) -> Result<LevelFile, LevelError> {
     let level: LevelFile = ron_options().from_str(text).map_err(|e| syntax_error(file, &e))?;
-    level.validate().map_err(|message| LevelError::Rule { file: file.to_owned(), message })?;
+    level.validate().map_err(|e| LevelError::Rule {
+        file: file.to_owned(),
+        rule: e.rule,
+        message: e.message,
+    })?;
     Ok(level)
 }
 
@@ -184,8 +272,18 @@ mod tests {
     #[test]
     fn rule_errors_name_the_rule() {
         let err = parse("Nim(name: \"x\", piles: [0, 0], ending: Normal)", "f.ron").unwrap_err();
-        assert!(matches!(err, LevelError::Rule { .. }), "{err}");
-        assert!(err.to_string().contains("at least one stone"), "{err}");
+        assert!(matches!(err, LevelError::Rule { rule: "no-stones", .. }), "{err:?}");
+        assert_eq!(err.to_string(), "f.ron: the piles must hold at least one stone");
+        let err = parse("Mancala(name: \"x\", pits: 16, stones: 1, capture: None, sweep: true)", "m.ron");
+        assert!(matches!(err, Err(LevelError::Rule { rule: "pits", .. })), "{err:?}");
+    }
+
+    #[test]
+    fn unknown_games_are_named_with_line_and_column() {
+        let err = parse("\n  Chess(name: \"x\")", "c.ron").unwrap_err();
+        let LevelError::Syntax { line, message, .. } = &err else { panic!("{err:?}") };
+        assert_eq!(*line, 2);
+        assert!(message.contains("Chess") && message.contains("Nim") && message.contains("Mancala"), "{err}");
     }
 
     #[test]
@@ -198,13 +296,13 @@ mod tests {
     fn shipped_levels_are_valid() {
         let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../levels");
         let mut count = 0;
-        for game in GameKind::ALL {
+        for game in games::all() {
             let Ok(entries) = std::fs::read_dir(dir.join(game.folder())) else { continue };
             for entry in entries {
                 let path = entry.unwrap().path();
                 if path.extension().is_some_and(|e| e == "ron") {
                     let level = load(&path).unwrap_or_else(|e| panic!("{e}"));
-                    assert_eq!(level.kind(), game, "{} is in the wrong folder", path.display());
+                    assert_eq!(level.game().name(), game.name(), "{} is in the wrong folder", path.display());
                     count += 1;
                 }
             }

@@ -8,4 +8,4 @@ pub mod level;
 pub mod mancala;
 pub mod nim;
 
-pub use crate::core::{Game, Outcome, Player, PlayerView};
+pub use crate::core::{Game, Observation, Outcome, Player};

@@ -3,13 +3,13 @@
 use std::fmt;
 use std::str::FromStr;
 
-use super::{Game, GameRng, PlayerView};
+use super::{Game, GameRng, Observation, Player};
 
-/// An AI player of game `G`. It sees only `G::View`, what a player at the
-/// table would see.
+/// An AI player of game `G`. It sees only `G::Observation`, what a player
+/// at the table would see.
 pub trait Agent<G: Game>: Send {
-    /// The move to play, or `None` when there is no legal move.
-    fn choose(&mut self, view: &G::View<'_>, rng: &mut GameRng) -> Option<G::Move>;
+    /// The move `seat` plays, or `None` when it has no legal move.
+    fn choose(&mut self, seat: Player, observation: &G::Observation, rng: &mut GameRng) -> Option<G::Move>;
 
     /// What the agent found out about its last choice (a searched depth, a
     /// proven value), for the window and logs.
@@ -122,14 +122,30 @@ pub struct ParamInfo {
     pub default: f64,
 }
 
-/// The agents a game offers.
+/// The agents a game offers. `random` is every game's, defined here once;
+/// a game lists and builds its own.
 pub trait AgentRegistry: Game {
-    fn agents() -> &'static [AgentInfo];
+    /// The game's own agents, `random` not among them.
+    fn own_agents() -> &'static [AgentInfo];
+    /// Builds one of `own_agents`, or says the name is unknown.
+    fn build_own_agent(spec: &AgentSpec) -> Result<Box<dyn Agent<Self>>, AgentError>;
     /// The agent a player meets by default: the strongest that answers quickly.
     fn default_opponent() -> &'static str {
         "random"
     }
-    fn build_agent(spec: &AgentSpec) -> Result<Box<dyn Agent<Self>>, AgentError>;
+
+    /// Every agent: `random`, then the game's own.
+    fn agents() -> Vec<AgentInfo> {
+        std::iter::once(RANDOM_INFO).chain(Self::own_agents().iter().copied()).collect()
+    }
+
+    fn build_agent(spec: &AgentSpec) -> Result<Box<dyn Agent<Self>>, AgentError> {
+        if spec.name == RANDOM_INFO.name {
+            spec.no_param()?;
+            return Ok(Box::new(RandomAgent));
+        }
+        Self::build_own_agent(spec)
+    }
 
     /// Builds an agent from text such as `optimal:0.3`.
     fn agent_from_str(text: &str) -> Result<Box<dyn Agent<Self>>, AgentError> {
@@ -151,8 +167,8 @@ pub trait AgentRegistry: Game {
 pub struct RandomAgent;
 
 impl<G: Game> Agent<G> for RandomAgent {
-    fn choose(&mut self, view: &G::View<'_>, rng: &mut GameRng) -> Option<G::Move> {
-        view.random_move(rng)
+    fn choose(&mut self, seat: Player, observation: &G::Observation, rng: &mut GameRng) -> Option<G::Move> {
+        observation.random_move(seat, rng)
     }
 
     fn plays_random_moves(&self) -> bool {

@@ -1,13 +1,23 @@
 //! The test every game passes, in the spirit of OpenSpiel's random
-//! simulation test: over many random games, clones are equal, states survive
-//! a serialisation round trip, replays reproduce the state, every legal move
-//! applies, every refused move leaves the state unchanged, every game ends
-//! within its bound, and a fast random play-out is the same game as drawing
-//! and applying one move at a time.
+//! simulation test. Over many random games:
+//! - clones are equal, states survive a serialisation round trip, replays
+//!   reproduce the state, every game ends within its bound;
+//! - for every seat, each of its legal moves applies and every other probed
+//!   move is refused and changes nothing; a seat that may not move is
+//!   refused as out of turn;
+//! - every seat's observation (and a spectator's) shows that seat's legal
+//!   moves, is what a state sampled from it shows again (so two states that
+//!   differ only in what the seat cannot see look alike to it), and
+//!   following a move's steps on the observation before it gives the one
+//!   after;
+//! - a fast random play-out is the same game as drawing and applying one
+//!   move at a time.
 
 use serde::{Serialize, de::DeserializeOwned};
 
-use super::{Game, derive_seed, rng::choose, rng_from_seed};
+use super::{
+    Game, Observation, Player, RuleError, apply_with_steps, derive_seed, rng::choose, rng_from_seed,
+};
 
 /// Plays `games` random games of `level` and panics, with the seed and move
 /// number, at the first broken property.
@@ -31,11 +41,16 @@ fn check_play_out<G: Game + PartialEq>(level: &G::Level, seed: u64) {
     let mut rng = rng_from_seed(seed);
     let mut moves = 0;
     while let Some(mv) = slow.random_move(&mut rng) {
-        slow.apply(mv).unwrap();
+        slow.apply(slow.current_player(), mv).unwrap();
         moves += 1;
     }
     assert_eq!((plies, &fast), (moves, &slow), "seed {seed}: play_out and move-by-move play differ");
     assert!(fast.outcome().is_some(), "seed {seed}: play_out stopped before the end");
+}
+
+/// Who may look: each seat, then a spectator.
+fn viewers(players: usize) -> impl Iterator<Item = Option<Player>> {
+    Player::all(players).map(Some).chain(std::iter::once(None))
 }
 
 fn check_one<G>(level: &G::Level, seed: u64)
@@ -44,10 +59,12 @@ where
 {
     let mut game = G::new(level, seed).expect("level is valid");
     assert_eq!(G::new(level, seed).unwrap(), game, "seed {seed}: the start is not deterministic");
+    let players = game.num_players();
+    assert!((G::SEATS.0..=G::SEATS.1).contains(&players), "seed {seed}: {players} seats");
     let mut rng = rng_from_seed(seed);
     let bound = game.move_bound();
     let mut history = Vec::new();
-    let (mut legal, mut probes) = (Vec::new(), Vec::new());
+    let (mut legal, mut probes, mut seen) = (Vec::new(), Vec::new(), Vec::new());
     loop {
         let ply = history.len() + 1;
         let at = |what: &str| format!("seed {seed}, move {ply}: {what}");
@@ -56,38 +73,88 @@ where
         let back: G = ron::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", at("round trip")));
         assert_eq!(back, game, "{}", at("state changed in a serialisation round trip"));
 
-        legal.clear();
-        game.legal_moves(&mut legal);
         probes.clear();
         game.probe_moves(&mut probes);
-        for mv in legal.iter() {
-            assert!(probes.contains(mv), "{}", at(&format!("probe_moves misses legal {mv}")));
-            let mut next = game.clone();
-            if let Err(e) = next.apply(*mv) {
-                panic!("{}", at(&format!("legal move {mv} refused: {e}")));
+        let to_move = game.current_player();
+        let mut anyone_may_move = false;
+        for player in Player::all(players) {
+            legal.clear();
+            game.legal_moves(player, &mut legal);
+            anyone_may_move |= !legal.is_empty();
+            for mv in legal.iter() {
+                assert!(probes.contains(mv), "{}", at(&format!("probe_moves misses {player}'s legal {mv}")));
+                let mut next = game.clone();
+                if let Err(e) = next.apply(player, *mv) {
+                    panic!("{}", at(&format!("{player}'s legal move {mv} refused: {e}")));
+                }
             }
+            for mv in probes.iter().filter(|mv| !legal.contains(mv)) {
+                let mut next = game.clone();
+                let Err(e) = next.apply(player, *mv) else {
+                    panic!("{}", at(&format!("{mv} is not legal for {player} but applied")));
+                };
+                assert_eq!(next, game, "{}", at(&format!("refused {mv} by {player} changed the state")));
+                if game.outcome().is_none() && legal.is_empty() && player != to_move {
+                    let turn = e.not_your_turn();
+                    assert_eq!(
+                        turn.map(|t| t.player),
+                        Some(player),
+                        "{}",
+                        at(&format!("{mv} by {player}: {e}"))
+                    );
+                }
+            }
+            // What the seat sees.
+            let seen_by = game.observe(Some(player)).into_owned();
+            let mut from_observation = Vec::new();
+            seen_by.legal_moves(player, &mut from_observation);
+            assert_eq!(
+                from_observation,
+                legal,
+                "{}",
+                at(&format!("{player}'s observation shows other moves"))
+            );
         }
-        for mv in probes.iter().filter(|mv| !legal.contains(mv)) {
-            let mut next = game.clone();
-            assert!(next.apply(*mv).is_err(), "{}", at(&format!("{mv} is not legal but applied")));
-            assert_eq!(next, game, "{}", at(&format!("refused {mv} changed the state")));
+        seen.clear();
+        for viewer in viewers(players) {
+            let observation = game.observe(viewer).into_owned();
+            serde_json::to_value(&observation).expect("observations serialise");
+            let sampled = G::sample_state(&observation, viewer, &mut rng);
+            assert_eq!(
+                *sampled.observe(viewer),
+                observation,
+                "{}",
+                at(&format!("a state sampled for {viewer:?} looks different to it"))
+            );
+            seen.push(observation);
         }
         if game.outcome().is_some() {
-            assert!(legal.is_empty(), "{}", at("legal moves after the end"));
+            assert!(!anyone_may_move, "{}", at("legal moves after the end"));
             break;
         }
-        assert!(!legal.is_empty(), "{}", at("no legal move in a running game"));
+        legal.clear();
+        game.legal_moves(to_move, &mut legal);
+        assert!(!legal.is_empty(), "{}", at("no legal move for the player to move"));
         let (before, bound_before) = (game.clone(), game.move_bound());
         let mv = *choose(&legal, &mut rng).unwrap();
-        game.apply(mv).unwrap();
+        let (_, steps) = apply_with_steps(&mut game, to_move, mv).unwrap();
         assert_ne!(game, before, "{}", at(&format!("{mv} changed nothing")));
         assert!(game.move_bound() < bound_before, "{}", at("move bound did not shrink"));
-        history.push(mv);
+        for (viewer, mut observation) in viewers(players).zip(seen.drain(..)) {
+            steps.iter().for_each(|step| observation.follow(step));
+            assert_eq!(
+                observation,
+                *game.observe(viewer),
+                "{}",
+                at(&format!("{viewer:?} followed the steps of {mv} to another observation: {steps:?}"))
+            );
+        }
+        history.push((to_move, mv));
         assert!(history.len() as u64 <= bound, "{}", at("game outlived its move bound"));
     }
     let mut again = G::new(level, seed).unwrap();
-    for mv in &history {
-        again.apply(*mv).expect("replayed move applies");
+    for &(player, mv) in &history {
+        again.apply(player, mv).expect("replayed move applies");
     }
     assert_eq!(again, game, "seed {seed}: replaying the moves gives another state");
 }

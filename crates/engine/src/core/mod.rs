@@ -1,5 +1,6 @@
-//! What every game shares: players, outcomes, the [`Game`] trait, agents,
-//! seeded randomness, replays, perft and the match runner.
+//! What every game shares: players, outcomes, the [`Game`] trait with its
+//! observations and steps, agents, seeded randomness, replays, perft and the
+//! match runner.
 
 pub mod agent;
 pub mod conformance;
@@ -8,6 +9,7 @@ pub mod replay;
 pub mod rng;
 pub mod runner;
 
+use std::borrow::Cow;
 use std::fmt;
 
 use serde::{Serialize, de::DeserializeOwned};
@@ -34,6 +36,11 @@ impl Player {
         let next = self.0 + 1;
         Player(if next as usize >= players { 0 } else { next })
     }
+
+    /// Every seat of a table of `players`, in turn order.
+    pub fn all(players: usize) -> impl Iterator<Item = Player> {
+        (0..players as u8).map(Player)
+    }
 }
 
 impl fmt::Display for Player {
@@ -58,58 +65,124 @@ impl Outcome {
     }
 }
 
-/// A level that breaks one of its game's rules (RULES.md lists them).
+/// A level that breaks one of its game's rules (RULES.md lists them): which
+/// rule, as a short stable name tests and tools can match, and the message
+/// for people.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("{0}")]
-pub struct RuleViolation(pub String);
+#[error("{message}")]
+pub struct RuleViolation {
+    pub rule: &'static str,
+    pub message: String,
+}
+
+impl RuleViolation {
+    pub fn new(rule: &'static str, message: impl Into<String>) -> RuleViolation {
+        RuleViolation { rule, message: message.into() }
+    }
+}
+
+/// A move asked for by a seat that may not move now.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("it is {to_move}'s turn, not {player}'s")]
+pub struct NotYourTurn {
+    pub player: Player,
+    pub to_move: Player,
+}
+
+/// Why a game refused a move. Every game's error can say whether it was
+/// refused for being out of turn, so the window can name the seat to move.
+pub trait RuleError:
+    std::error::Error + Clone + PartialEq + From<NotYourTurn> + Send + Sync + 'static
+{
+    fn not_your_turn(&self) -> Option<NotYourTurn>;
+}
+
+/// What a level file holds for its game, beyond the game's own fields.
+pub trait Level:
+    Clone + fmt::Debug + PartialEq + Serialize + DeserializeOwned + Send + Sync + 'static
+{
+    fn name(&self) -> &str;
+    fn description(&self) -> &str;
+    /// A few lines on the set-up and rule options, for menus.
+    fn summary(&self) -> Vec<String>;
+}
 
 /// One game's rules as a pure state machine.
 ///
 /// Turns are not assumed to alternate: `current_player` is asked after every
-/// move, so extra turns and multi-move turns need nothing special. `apply`
-/// either performs a legal move or returns the error and leaves the state
-/// exactly as it was.
+/// move, so extra turns and multi-move turns need nothing special. Moves are
+/// made by a seat: the rules, not the caller, refuse a seat that may not move
+/// now. `apply` either performs a legal move or returns the error and leaves
+/// the state exactly as it was.
 pub trait Game: Clone + fmt::Debug + Send + Sync + 'static {
     /// A move: small and `Copy`, serialisable for replays.
     type Move: Copy + Eq + fmt::Debug + fmt::Display + Serialize + DeserializeOwned + Send + Sync + 'static;
     /// Why a move was refused.
-    type Error: std::error::Error + Clone + PartialEq + Send + Sync + 'static;
-    /// What a move did, for animations and logs.
+    type Error: RuleError;
+    /// What a move did, in the compact form `apply` returns on every move.
     type Effects: Clone + fmt::Debug + Send + Sync + 'static;
+    /// One step of what a move did, in order (a stone from one cell to
+    /// another, the turn passing, the end), enough for a view to animate
+    /// the move and to follow it on its observation without knowing a rule.
+    type Step: Clone + fmt::Debug + PartialEq + Serialize + Send + Sync + 'static;
     /// The unchecked set-up read from a level file.
-    type Level: Clone + fmt::Debug + Serialize + DeserializeOwned + Send + Sync + 'static;
-    /// What one player may see; for games of perfect information `&Self`.
-    type View<'a>: PlayerView<Move = Self::Move>
-    where
-        Self: 'a;
+    type Level: Level;
+    /// What one seat, or a spectator, may see. For a game of perfect
+    /// information, the state itself.
+    type Observation: Observation<Self>;
 
-    /// The game's name in level files and on screen.
+    /// The game's name in level files (`Nim(...)`).
     const NAME: &'static str;
+    /// The game's name on screen.
+    const TITLE: &'static str;
+    /// The folder of its levels under `levels/`.
+    const FOLDER: &'static str;
+    /// The fewest and most seats a level may have.
+    const SEATS: (usize, usize);
+    /// Every seat sees the whole state.
+    const PERFECT_INFORMATION: bool;
 
     /// The validated start position of `level`; `seed` drives any chance.
     fn new(level: &Self::Level, seed: u64) -> Result<Self, RuleViolation>;
     fn num_players(&self) -> usize;
     /// Who moves next (meaningless once `outcome` is `Some`).
     fn current_player(&self) -> Player;
-    /// Appends every legal move to `out` (nothing once the game is over).
-    fn legal_moves(&self, out: &mut Vec<Self::Move>);
-    fn apply(&mut self, mv: Self::Move) -> Result<Self::Effects, Self::Error>;
+    /// Appends every move `player` may make now (nothing once the game is
+    /// over, nor for a seat that may not move).
+    fn legal_moves(&self, player: Player, out: &mut Vec<Self::Move>);
+    /// Performs `mv` for `player`, or refuses it and changes nothing.
+    fn apply(&mut self, player: Player, mv: Self::Move) -> Result<Self::Effects, Self::Error>;
     fn outcome(&self) -> Option<Outcome>;
-    fn view(&self, player: Player) -> Self::View<'_>;
+    /// The seat that makes `mv` when a replay, which records moves alone,
+    /// plays it: the player to move, unless the game lets another seat
+    /// make such a move.
+    fn actor(&self, _mv: &Self::Move) -> Player {
+        self.current_player()
+    }
+    /// What `viewer` may see (`None`: a spectator). Borrowed when that is
+    /// the whole state, so agents of perfect-information games copy nothing.
+    fn observe(&self, viewer: Option<Player>) -> Cow<'_, Self::Observation>;
+    /// A full state consistent with what `viewer` sees, the hidden part
+    /// drawn at random (determinization, for agents that search).
+    fn sample_state(observation: &Self::Observation, viewer: Option<Player>, rng: &mut GameRng) -> Self;
+    /// The ordered steps of a move, from the state before it and its effects.
+    fn steps(before: &Self, effects: &Self::Effects) -> Vec<Self::Step>;
+    /// The public state as structured data (`tabula replay --states`).
+    fn public_state(&self) -> serde_json::Value;
     /// An upper bound on the moves left before the game must end.
     fn move_bound(&self) -> u64;
     /// Per-seat scores where the game keeps them (stores, points).
     fn scores(&self) -> Vec<i64> {
         Vec::new()
     }
-    /// Moves to try in tests and input validation: every legal move and
-    /// some illegal ones.
+    /// Moves to try in tests and input validation: every legal move of
+    /// every seat and some illegal ones.
     fn probe_moves(&self, out: &mut Vec<Self::Move>);
-    /// A move drawn uniformly from the legal moves; games override it with
-    /// a way that lists nothing.
+    /// A move of the player to move, drawn uniformly from their legal moves;
+    /// games override it with a way that lists nothing.
     fn random_move(&self, rng: &mut GameRng) -> Option<Self::Move> {
         let mut moves = Vec::new();
-        self.legal_moves(&mut moves);
+        self.legal_moves(self.current_player(), &mut moves);
         rng::choose(&moves, rng).copied()
     }
     /// Plays `random_move` then `apply` until the game ends, and returns how
@@ -119,29 +192,36 @@ pub trait Game: Clone + fmt::Debug + Send + Sync + 'static {
     fn play_out(&mut self, rng: &mut GameRng) -> Result<u64, (Self::Move, Self::Error)> {
         let mut plies = 0;
         while let Some(mv) = self.random_move(rng) {
-            self.apply(mv).map_err(|e| (mv, e))?;
+            self.apply(self.current_player(), mv).map_err(|e| (mv, e))?;
             plies += 1;
         }
         Ok(plies)
     }
 }
 
-/// What an agent may look at when it chooses.
-pub trait PlayerView {
-    type Move;
-    fn legal_moves(&self, out: &mut Vec<Self::Move>);
-    /// A move drawn uniformly from the legal moves.
-    fn random_move(&self, rng: &mut GameRng) -> Option<Self::Move>;
+/// What a seat sees of a game, and all an agent or a view works from.
+pub trait Observation<G: Game>: Clone + PartialEq + fmt::Debug + Serialize + Send + Sync + 'static {
+    /// The moves `player` may make, as far as this observation shows.
+    fn legal_moves(&self, player: Player, out: &mut Vec<G::Move>);
+    /// One step of a move, followed as a view follows it with its pieces.
+    fn follow(&mut self, step: &G::Step);
+    /// A move drawn uniformly from `player`'s legal moves.
+    fn random_move(&self, player: Player, rng: &mut GameRng) -> Option<G::Move> {
+        let mut moves = Vec::new();
+        self.legal_moves(player, &mut moves);
+        rng::choose(&moves, rng).copied()
+    }
 }
 
-impl<G: Game> PlayerView for &G {
-    type Move = G::Move;
-
-    fn legal_moves(&self, out: &mut Vec<G::Move>) {
-        G::legal_moves(self, out)
-    }
-
-    fn random_move(&self, rng: &mut GameRng) -> Option<G::Move> {
-        G::random_move(self, rng)
-    }
+/// Applies `mv` and also returns its steps (for views, logs and tests; the
+/// hot paths call `apply` alone).
+pub fn apply_with_steps<G: Game>(
+    game: &mut G,
+    player: Player,
+    mv: G::Move,
+) -> Result<(G::Effects, Vec<G::Step>), G::Error> {
+    let before = game.clone();
+    let effects = game.apply(player, mv)?;
+    let steps = G::steps(&before, &effects);
+    Ok((effects, steps))
 }

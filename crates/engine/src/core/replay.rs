@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use super::Game;
+use super::{Game, Player, apply_with_steps};
 use crate::level::{LevelError, LevelFile};
 
 /// Where a replay's level comes from.
@@ -72,31 +72,43 @@ impl LevelSource {
     }
 }
 
+/// One move of a replay as it was played.
+pub struct Played<'a, G: Game> {
+    /// 1-based.
+    pub ply: usize,
+    pub by: Player,
+    pub mv: G::Move,
+    pub steps: &'a [G::Step],
+    /// The state after the move.
+    pub game: &'a G,
+}
+
 impl<M: Copy + std::fmt::Display> Replay<M> {
     /// Plays the moves from the start, checking each; returns the final state
-    /// and every move's effects.
-    pub fn play<G: Game<Move = M>>(&self, level: &G::Level) -> Result<(G, Vec<G::Effects>), ReplayError> {
-        let mut effects = Vec::with_capacity(self.moves.len());
-        let game = self.play_with::<G>(level, &mut |_, _, fx, _| effects.push(fx.clone()))?;
-        Ok((game, effects))
+    /// and every move's steps.
+    pub fn play<G: Game<Move = M>>(&self, level: &G::Level) -> Result<(G, Vec<Vec<G::Step>>), ReplayError> {
+        let mut steps = Vec::with_capacity(self.moves.len());
+        let game = self.play_with::<G>(level, &mut |played| steps.push(played.steps.to_vec()))?;
+        Ok((game, steps))
     }
 
     /// Plays the moves from the start, checking each, and calls `each` after
-    /// every move with its 1-based number, the move, its effects and the state.
+    /// every move. Each move is made by the seat the game names for it.
     pub fn play_with<G: Game<Move = M>>(
         &self,
         level: &G::Level,
-        each: &mut dyn FnMut(usize, M, &G::Effects, &G),
+        each: &mut dyn FnMut(Played<'_, G>),
     ) -> Result<G, ReplayError> {
         let mut game = G::new(level, self.seed)
-            .map_err(|e| ReplayError::Level(LevelError::Rule { file: "replay".into(), message: e.0 }))?;
+            .map_err(|e| ReplayError::Level(crate::games::level_error("replay", e)))?;
         for (index, &mv) in self.moves.iter().enumerate() {
-            let fx = game.apply(mv).map_err(|e| ReplayError::Refused {
+            let by = game.actor(&mv);
+            let (_, steps) = apply_with_steps(&mut game, by, mv).map_err(|e| ReplayError::Refused {
                 index: index + 1,
                 mv: mv.to_string(),
                 error: e.to_string(),
             })?;
-            each(index + 1, mv, &fx, &game);
+            each(Played { ply: index + 1, by, mv, steps: &steps, game: &game });
         }
         Ok(game)
     }
@@ -137,7 +149,7 @@ mod tests {
             ending: Ending::Normal,
         };
         let replay = Replay {
-            level: LevelSource::Inline(LevelFile::Nim(level.clone())),
+            level: LevelSource::Inline(LevelFile::new::<Nim>(level.clone())),
             seed: 5,
             players: vec![
                 Seat { name: "John".into(), agent: "human".into() },
@@ -149,8 +161,12 @@ mod tests {
         assert!(text.contains("Inline(Nim("), "{text}");
         let back: Replay<Take> = parse(&text, "r.ron").unwrap();
         assert_eq!(back, replay);
-        let (nim, effects) = back.play::<Nim>(&level).unwrap();
-        assert_eq!(effects.len(), 3);
+        let (nim, steps) = back.play::<Nim>(&level).unwrap();
+        assert_eq!(steps.len(), 3);
+        assert_eq!(
+            steps[0][0],
+            crate::nim::NimStep::Took { by: crate::core::Player::ONE, pile: 1, count: 1, left: 2 }
+        );
         assert_eq!(
             crate::core::Game::outcome(&nim),
             Some(crate::core::Outcome::Win(crate::core::Player::ONE))

@@ -135,7 +135,7 @@ pub fn run_match<G: AgentRegistry>(
     sink: &mut dyn FnMut(&GameRecord<G::Move>),
     progress: &(dyn Fn(u64) + Sync),
 ) -> Result<MatchSummary, MatchError> {
-    let start = G::new(level, config.seed).map_err(|e| MatchError::Setup(e.0))?;
+    let start = G::new(level, config.seed).map_err(|e| MatchError::Setup(e.message))?;
     if agents.len() != start.num_players() {
         return Err(MatchError::Setup(format!(
             "{} needs {} agents, got {}",
@@ -206,7 +206,7 @@ fn play_chunk<G: AgentRegistry>(
             agents = build();
         }
         let seed = derive_seed(config.seed, index);
-        let mut game = G::new(level, seed).map_err(|e| MatchError::Setup(e.0))?;
+        let mut game = G::new(level, seed).map_err(|e| MatchError::Setup(e.message))?;
         let mut rng = rng_from_seed(derive_seed(seed, u64::MAX));
         // Who sits where: agent (s + index) % n in seat s.
         let seat_agent = |s: usize| (s + index as usize) % n;
@@ -237,10 +237,10 @@ fn play_chunk<G: AgentRegistry>(
             let mv = if random[agent] {
                 game.random_move(&mut rng)
             } else {
-                agents[agent].choose(&game.view(seat), &mut rng)
+                agents[agent].choose(seat, &game.observe(Some(seat)), &mut rng)
             }
             .ok_or_else(|| fault(agent, "found no move in a running game".into()))?;
-            game.apply(mv).map_err(|e| fault(agent, format!("played {mv}, refused: {e}")))?;
+            game.apply(seat, mv).map_err(|e| fault(agent, format!("played {mv}, refused: {e}")))?;
             plies += 1;
             if plies > bound {
                 return Err(fault(agent, too_long()));
@@ -329,7 +329,7 @@ mod tests {
         for r in records {
             let mut nim = <Nim as crate::core::Game>::new(&mcmorran(), r.seed).unwrap();
             for &mv in &r.moves {
-                crate::core::Game::apply(&mut nim, mv).unwrap();
+                nim.play(mv).unwrap();
             }
             assert_eq!(crate::core::Game::outcome(&nim), Some(r.outcome));
             assert_eq!(r.moves.len() as u64, r.plies);

@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 use rand::Rng;
 
 use super::rules::{Mancala, Sow};
-use crate::core::agent::{Agent, AgentError, AgentInfo, AgentRegistry, AgentSpec, ParamInfo, RANDOM_INFO};
+use crate::core::agent::{Agent, AgentError, AgentInfo, AgentRegistry, AgentSpec, ParamInfo};
 use crate::core::{Game, GameRng, Outcome, Player};
 
 /// A won game scores beyond any store difference.
@@ -24,14 +24,16 @@ const SOLVE_NODES: u64 = 30_000_000;
 pub struct Greedy;
 
 impl Agent<Mancala> for Greedy {
-    fn choose(&mut self, view: &&Mancala, rng: &mut GameRng) -> Option<Sow> {
-        let board: &Mancala = view;
+    fn choose(&mut self, seat: Player, board: &Mancala, rng: &mut GameRng) -> Option<Sow> {
         let me = board.current_player();
+        if seat != me {
+            return None;
+        }
         let mut moves = Vec::new();
-        board.legal_moves(&mut moves);
+        board.moves(&mut moves);
         let gain = |mv: &Sow| {
             let mut next = *board;
-            next.apply(*mv).expect("legal");
+            next.play(*mv).expect("legal");
             next.store(me) as i32 - board.store(me) as i32
         };
         let best = moves.iter().map(gain).max()?;
@@ -112,7 +114,7 @@ impl Search {
     /// then the pits nearest the store.
     fn ordered(&self, board: &Mancala, table_best: Option<u8>) -> ([Sow; 16], usize) {
         let mut moves = Vec::with_capacity(16);
-        board.legal_moves(&mut moves);
+        board.moves(&mut moves);
         let n = board.pits();
         let me = board.current_player();
         let mut keyed: [(i32, Sow); 16] = [(0, Sow { side: 0, pit: 0 }); 16];
@@ -177,7 +179,7 @@ impl Search {
         let mut best_pit = moves[0].pit;
         for &mv in &moves[..count] {
             let mut child = *board;
-            child.apply(mv).expect("legal move");
+            child.play(mv).expect("legal move");
             let found = if child.current_player() == board.current_player() && child.outcome().is_none() {
                 self.search(&child, depth - 1, alpha, beta)
             } else {
@@ -230,7 +232,7 @@ impl Search {
             let mut complete = true;
             for &mv in &moves[..count] {
                 let mut child = *board;
-                child.apply(mv).expect("legal move");
+                child.play(mv).expect("legal move");
                 let same = child.current_player() == board.current_player();
                 let f = if same && child.outcome().is_none() {
                     self.search(&child, depth - 1, alpha, i32::MAX)
@@ -274,7 +276,10 @@ impl Agent<Mancala> for Minimax {
         true
     }
 
-    fn choose(&mut self, view: &&Mancala, _rng: &mut GameRng) -> Option<Sow> {
+    fn choose(&mut self, seat: Player, view: &Mancala, _rng: &mut GameRng) -> Option<Sow> {
+        if seat != view.current_player() {
+            return None;
+        }
         self.search.deadline = self.budget.map(|b| Instant::now() + b);
         let max_depth = if self.budget.is_some() { 64 } else { self.depth };
         let (mv, value, depth, proven) = self.search.best_move(view, max_depth)?;
@@ -306,8 +311,10 @@ impl Agent<Mancala> for Solve {
         true
     }
 
-    fn choose(&mut self, view: &&Mancala, _rng: &mut GameRng) -> Option<Sow> {
-        let board: &Mancala = view;
+    fn choose(&mut self, seat: Player, board: &Mancala, _rng: &mut GameRng) -> Option<Sow> {
+        if seat != board.current_player() {
+            return None;
+        }
         self.search.node_limit = SOLVE_NODES;
         self.search.deadline = None;
         let (mv, value, depth, proven) = self.search.best_move(board, 255)?;
@@ -372,10 +379,13 @@ impl Agent<Mancala> for Mcts {
         true
     }
 
-    fn choose(&mut self, view: &&Mancala, rng: &mut GameRng) -> Option<Sow> {
-        let root_board: Mancala = **view;
+    fn choose(&mut self, seat: Player, view: &Mancala, rng: &mut GameRng) -> Option<Sow> {
+        let root_board: Mancala = *view;
+        if seat != root_board.current_player() {
+            return None;
+        }
         let mut untried = Vec::new();
-        root_board.legal_moves(&mut untried);
+        root_board.moves(&mut untried);
         if untried.is_empty() {
             return None;
         }
@@ -410,7 +420,7 @@ impl Agent<Mancala> for Mcts {
                         ucb(a).total_cmp(&ucb(b))
                     })
                     .expect("children");
-                board.apply(nodes[at].mv.expect("child move")).expect("legal");
+                board.play(nodes[at].mv.expect("child move")).expect("legal");
                 path.push(at);
             }
             // Expand one untried move.
@@ -418,9 +428,9 @@ impl Agent<Mancala> for Mcts {
                 let i = rng.random_range(0..nodes[at].untried.len());
                 let mv = nodes[at].untried.swap_remove(i);
                 let by = board.current_player();
-                board.apply(mv).expect("legal");
+                board.play(mv).expect("legal");
                 let mut untried = Vec::new();
-                board.legal_moves(&mut untried);
+                board.moves(&mut untried);
                 nodes.push(Node { mv: Some(mv), by, visits: 0, wins: 0.0, children: Vec::new(), untried });
                 let child = nodes.len() - 1;
                 nodes[at].children.push(child);
@@ -445,7 +455,6 @@ impl Agent<Mancala> for Mcts {
 }
 
 const AGENTS: &[AgentInfo] = &[
-    RANDOM_INFO,
     AgentInfo {
         name: "greedy",
         about: "the move that puts the most stones in its store at once",
@@ -490,7 +499,7 @@ fn parse_duration(text: &str) -> Option<Duration> {
 }
 
 impl AgentRegistry for Mancala {
-    fn agents() -> &'static [AgentInfo] {
+    fn own_agents() -> &'static [AgentInfo] {
         AGENTS
     }
 
@@ -498,12 +507,8 @@ impl AgentRegistry for Mancala {
         "minimax"
     }
 
-    fn build_agent(spec: &AgentSpec) -> Result<Box<dyn Agent<Mancala>>, AgentError> {
+    fn build_own_agent(spec: &AgentSpec) -> Result<Box<dyn Agent<Mancala>>, AgentError> {
         match spec.name.as_str() {
-            "random" => {
-                spec.no_param()?;
-                Ok(Box::new(crate::core::RandomAgent))
-            }
             "greedy" => {
                 spec.no_param()?;
                 Ok(Box::new(Greedy))
@@ -547,12 +552,12 @@ mod tests {
             return evaluate(board);
         }
         let mut moves = Vec::new();
-        board.legal_moves(&mut moves);
+        board.moves(&mut moves);
         moves
             .into_iter()
             .map(|mv| {
                 let mut child = *board;
-                child.apply(mv).unwrap();
+                child.play(mv).unwrap();
                 let v = brute(&child);
                 if child.current_player() == board.current_player() { v } else { -v }
             })
@@ -580,19 +585,19 @@ mod tests {
         let mut solver = Mancala::build_agent(&"solve".parse().unwrap()).unwrap();
         let mut rng = rng_from_seed(1);
         let mut game = board;
-        solver.choose(&&game, &mut rng).unwrap();
+        solver.choose(game.current_player(), &game, &mut rng).unwrap();
         // Seed 003's board is lost by 1 for the side to move, and the note
         // says so from the agent's side.
         assert_eq!(value, -(WIN + 1));
         assert_eq!(solver.note().unwrap(), "proven: loses by 1 against best play");
         let mut deep = Mancala::build_agent(&"minimax:20".parse().unwrap()).unwrap();
-        deep.choose(&&game, &mut rng).unwrap();
+        deep.choose(game.current_player(), &game, &mut rng).unwrap();
         let note = deep.note().unwrap();
         assert!(note.ends_with(", proven: loses by 1 against best play"), "{note}");
         // The solver plays both sides: the outcome must match the proof.
         while game.outcome().is_none() {
-            let mv = solver.choose(&&game, &mut rng).unwrap();
-            game.apply(mv).unwrap();
+            let mv = solver.choose(game.current_player(), &game, &mut rng).unwrap();
+            game.play(mv).unwrap();
         }
         let diff = game.store(Player::ONE) as i32 - game.store(Player::TWO) as i32;
         let proven_diff = if value.abs() > WIN / 2 { value - value.signum() * WIN } else { value };
@@ -610,8 +615,8 @@ mod tests {
         let mut m = Mancala::new(&lvl, 0).unwrap();
         let mut rng = rng_from_seed(0);
         let mut agent = Mancala::build_agent(&"minimax:4".parse().unwrap()).unwrap();
-        let first = agent.choose(&&m, &mut rng).unwrap();
-        m.apply(first).unwrap();
+        let first = agent.choose(m.current_player(), &m, &mut rng).unwrap();
+        m.play(first).unwrap();
         assert_eq!(first, Sow { side: 0, pit: 2 }, "the extra turn first");
         assert!(agent.note().unwrap().starts_with("depth"));
     }
@@ -636,7 +641,7 @@ mod tests {
         let mut rng = rng_from_seed(0);
         // From the start A3 to A6 each put one stone in the store; A1 and A2 none.
         for _ in 0..50 {
-            let mv = Greedy.choose(&&board, &mut rng).unwrap();
+            let mv = Greedy.choose(board.current_player(), &board, &mut rng).unwrap();
             assert!(mv.pit >= 2, "{mv}");
         }
         // A1 into empty A2 captures B2's four (five in all); A3 scores one.
@@ -647,7 +652,7 @@ mod tests {
             false,
             Player::ONE,
         );
-        assert_eq!(Greedy.choose(&&m, &mut rng), Some(Sow { side: 0, pit: 0 }));
+        assert_eq!(Greedy.choose(m.current_player(), &m, &mut rng), Some(Sow { side: 0, pit: 0 }));
     }
 
     #[test]
@@ -662,11 +667,11 @@ mod tests {
             let mcts_seat = Player((seed % 2) as u8);
             while game.outcome().is_none() {
                 let mv = if game.current_player() == mcts_seat {
-                    mcts.choose(&&game, &mut rng).unwrap()
+                    mcts.choose(game.current_player(), &game, &mut rng).unwrap()
                 } else {
                     game.random_sow(&mut rng).unwrap()
                 };
-                game.apply(mv).unwrap();
+                game.play(mv).unwrap();
             }
             wins += (game.outcome() == Some(Outcome::Win(mcts_seat))) as u32;
         }

@@ -2,6 +2,8 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::core::{Level, RuleViolation};
+
 /// When a last stone in one's own empty pit captures.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum Capture {
@@ -43,23 +45,60 @@ pub struct MancalaLevel {
 
 impl MancalaLevel {
     /// The rule this level breaks, if any.
-    pub fn check(&self) -> Result<(), String> {
+    pub fn check(&self) -> Result<(), RuleViolation> {
         if !(1..=MAX_PITS).contains(&self.pits) {
-            return Err(format!(
-                "a Mancala board needs 1 to {MAX_PITS} pits a side, this one has {}",
-                self.pits
+            return Err(RuleViolation::new(
+                "pits",
+                format!("a Mancala board needs 1 to {MAX_PITS} pits a side, this one has {}", self.pits),
             ));
         }
         if self.stones == 0 {
-            return Err("each pit must start with at least one stone".into());
+            return Err(RuleViolation::new("stones", "each pit must start with at least one stone"));
         }
         let total = 2 * self.pits as u32 * self.stones as u32;
         if total > MAX_STONES {
-            return Err(format!("the board would hold {total} stones; at most {MAX_STONES} are allowed"));
+            return Err(RuleViolation::new(
+                "total-stones",
+                format!("the board would hold {total} stones; at most {MAX_STONES} are allowed"),
+            ));
         }
         if self.move_cap == 0 {
-            return Err("move_cap must be at least 1".into());
+            return Err(RuleViolation::new("move-cap", "move_cap must be at least 1"));
         }
         Ok(())
+    }
+}
+
+impl Capture {
+    /// The capture rule in words.
+    pub fn describe(self) -> &'static str {
+        match self {
+            Capture::None => "no captures",
+            Capture::Standard => "captures when the opposite pit has stones",
+            Capture::Empty => "captures even when the opposite pit is empty",
+        }
+    }
+}
+
+/// The rule options in a line, for menus and the top bar.
+pub fn rules_line(capture: Capture, sweep: bool) -> String {
+    let sweep = if sweep { "stones left at the end go to their side's store" } else { "no final sweep" };
+    format!("last stone in your store: play again · {} · {sweep}", capture.describe())
+}
+
+impl Level for MancalaLevel {
+    fn name(&self) -> &str {
+        &self.name
+    }
+
+    fn description(&self) -> &str {
+        &self.description
+    }
+
+    fn summary(&self) -> Vec<String> {
+        vec![
+            format!("{} pits a side, {} stones each", self.pits, self.stones),
+            rules_line(self.capture, self.sweep),
+        ]
     }
 }

@@ -9,5 +9,5 @@ pub mod rules;
 #[cfg(test)]
 mod naive;
 
-pub use level::{Capture, MancalaLevel};
-pub use rules::{Mancala, MancalaError, Sow, Sown};
+pub use level::{Capture, MancalaLevel, rules_line};
+pub use rules::{Mancala, MancalaError, MancalaStep, Sow, Sown, Transfer};

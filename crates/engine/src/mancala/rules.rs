@@ -4,13 +4,14 @@
 //! `n`, player 2's pits `n+1..=2n`, player 2's store `2n+1`. Sowing runs up
 //! the indices (counter-clockwise) and wraps, skipping the opponent's store.
 
+use std::borrow::Cow;
 use std::fmt;
 
 use rand::Rng;
 use serde::{Deserialize, Serialize};
 
 use super::level::{Capture, MAX_PITS, MancalaLevel};
-use crate::core::{Game, GameRng, Outcome, Player, RuleViolation};
+use crate::core::{Game, GameRng, NotYourTurn, Observation, Outcome, Player, RuleError, RuleViolation};
 
 pub const CELLS: usize = 32;
 
@@ -39,6 +40,48 @@ pub enum MancalaError {
     EmptyPit { row: char, pit: u32 },
     #[error("the game is over")]
     GameOver,
+    #[error(transparent)]
+    NotYourTurn(#[from] NotYourTurn),
+}
+
+impl RuleError for MancalaError {
+    fn not_your_turn(&self) -> Option<NotYourTurn> {
+        match self {
+            MancalaError::NotYourTurn(t) => Some(*t),
+            _ => None,
+        }
+    }
+}
+
+/// Why stones moved from one cell to another.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Transfer {
+    Sowing,
+    Capture,
+    Sweep,
+}
+
+/// One step of a move, in order. Stones are alike: a step names cells.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum MancalaStep {
+    /// `by` took the `stones` of pit `sow` in hand (the move count rises).
+    Sowed {
+        by: Player,
+        sow: Sow,
+        stones: u16,
+    },
+    /// `stones` stones went from cell `from` to cell `to`.
+    Moved {
+        from: u8,
+        to: u8,
+        stones: u16,
+        why: Transfer,
+    },
+    TurnChanged {
+        to: Player,
+        extra_turn: bool,
+    },
+    Ended(Outcome),
 }
 
 /// What a sowing did; enough to animate it stone by stone.
@@ -253,7 +296,53 @@ impl Mancala {
     /// without changing anything (for the hover preview).
     pub fn preview(&self, sow: Sow) -> Result<Sown, MancalaError> {
         let mut copy = *self;
-        copy.apply(sow)
+        copy.play(sow)
+    }
+
+    /// The sowings of the player to move.
+    pub fn moves(&self, out: &mut Vec<Sow>) {
+        if self.outcome.is_some() {
+            return;
+        }
+        let mut bits = self.playable();
+        while bits != 0 {
+            out.push(Sow { side: self.to_move.0, pit: bits.trailing_zeros() as u8 });
+            bits &= bits - 1;
+        }
+    }
+
+    /// Performs a sowing by the player to move (agents' searches use this).
+    pub fn play(&mut self, sow: Sow) -> Result<Sown, MancalaError> {
+        let from = self.check(sow)?;
+        Ok(self.sow(sow_table(self.pits), from))
+    }
+
+    /// The row (0 or 1) a cell's pit belongs to; `None` for the stores.
+    pub fn row_of(&self, cell: usize) -> Option<usize> {
+        let n = self.pits as usize;
+        if cell < n {
+            Some(0)
+        } else if cell > n && cell < 2 * n + 1 {
+            Some(1)
+        } else {
+            None
+        }
+    }
+
+    /// A cell's name on the board: "A3", "B1", or whose store it is.
+    pub fn cell_name(&self, cell: usize) -> String {
+        let n = self.pits as usize;
+        match self.row_of(cell) {
+            Some(0) => format!("A{}", cell + 1),
+            Some(_) => format!("B{}", cell - n),
+            None if cell == n => "store A".to_owned(),
+            None => "store B".to_owned(),
+        }
+    }
+
+    /// The store a row's stones are swept to.
+    fn row_store(&self, row: usize) -> usize {
+        self.store_cell(Player(row as u8))
     }
 
     /// Own non-empty pits as a bit set over pit numbers.
@@ -424,13 +513,18 @@ impl Game for Mancala {
     type Move = Sow;
     type Error = MancalaError;
     type Effects = Sown;
+    type Step = MancalaStep;
     type Level = MancalaLevel;
-    type View<'a> = &'a Mancala;
+    type Observation = Mancala;
 
     const NAME: &'static str = "Mancala";
+    const TITLE: &'static str = "Mancala / Kalah";
+    const FOLDER: &'static str = "mancala";
+    const SEATS: (usize, usize) = (2, 2);
+    const PERFECT_INFORMATION: bool = true;
 
     fn new(level: &MancalaLevel, _seed: u64) -> Result<Mancala, RuleViolation> {
-        level.check().map_err(RuleViolation)?;
+        level.check()?;
         let n = level.pits as usize;
         let mut cells = [0; CELLS];
         for (i, cell) in cells.iter_mut().enumerate().take(2 * n + 1) {
@@ -460,28 +554,92 @@ impl Game for Mancala {
         self.to_move
     }
 
-    fn legal_moves(&self, out: &mut Vec<Sow>) {
-        if self.outcome.is_some() {
-            return;
-        }
-        let mut bits = self.playable();
-        while bits != 0 {
-            out.push(Sow { side: self.to_move.0, pit: bits.trailing_zeros() as u8 });
-            bits &= bits - 1;
+    fn legal_moves(&self, player: Player, out: &mut Vec<Sow>) {
+        if player == self.to_move {
+            self.moves(out);
         }
     }
 
-    fn apply(&mut self, sow: Sow) -> Result<Sown, MancalaError> {
-        let from = self.check(sow)?;
-        Ok(self.sow(sow_table(self.pits), from))
+    fn apply(&mut self, player: Player, sow: Sow) -> Result<Sown, MancalaError> {
+        if self.outcome.is_none() && player != self.to_move {
+            return Err(NotYourTurn { player, to_move: self.to_move }.into());
+        }
+        self.play(sow)
     }
 
     fn outcome(&self) -> Option<Outcome> {
         self.outcome
     }
 
-    fn view(&self, _player: Player) -> &Mancala {
-        self
+    fn observe(&self, _viewer: Option<Player>) -> Cow<'_, Mancala> {
+        Cow::Borrowed(self)
+    }
+
+    fn sample_state(observation: &Mancala, _viewer: Option<Player>, _rng: &mut GameRng) -> Mancala {
+        *observation
+    }
+
+    fn steps(before: &Mancala, fx: &Sown) -> Vec<MancalaStep> {
+        // The board is followed along, so the sweep knows what each pit held.
+        let mut board = *before;
+        let mut steps = Vec::with_capacity(fx.stones as usize + 4);
+        let mut push = |board: &mut Mancala, step: MancalaStep| {
+            board.follow(&step);
+            steps.push(step);
+        };
+        push(&mut board, MancalaStep::Sowed { by: fx.by, sow: fx.sow, stones: fx.stones });
+        let (from, mut at) = (fx.from, fx.from as usize);
+        for _ in 0..fx.stones {
+            at = before.next_cell(at, fx.by);
+            push(&mut board, MancalaStep::Moved { from, to: at as u8, stones: 1, why: Transfer::Sowing });
+        }
+        let store = before.store_cell(fx.by) as u8;
+        if fx.captured > 0 {
+            push(
+                &mut board,
+                MancalaStep::Moved { from: fx.last, to: store, stones: 1, why: Transfer::Capture },
+            );
+            if fx.captured > 1 {
+                let (from, stones) = (fx.opposite, fx.captured - 1);
+                push(&mut board, MancalaStep::Moved { from, to: store, stones, why: Transfer::Capture });
+            }
+        }
+        if fx.swept {
+            for cell in 0..2 * before.pits() + 2 {
+                let (Some(row), stones) = (board.row_of(cell), board.cells[cell]) else { continue };
+                if stones > 0 {
+                    let to = board.row_store(row) as u8;
+                    push(
+                        &mut board,
+                        MancalaStep::Moved { from: cell as u8, to, stones, why: Transfer::Sweep },
+                    );
+                }
+            }
+        }
+        if fx.ended {
+            let emptied = board.row_stones[0] == 0 || board.row_stones[1] == 0;
+            let (a, b) = (board.store(Player::ONE), board.store(Player::TWO));
+            let outcome = match a.cmp(&b) {
+                _ if !emptied => Outcome::Draw,
+                std::cmp::Ordering::Greater => Outcome::Win(Player::ONE),
+                std::cmp::Ordering::Less => Outcome::Win(Player::TWO),
+                std::cmp::Ordering::Equal => Outcome::Draw,
+            };
+            push(&mut board, MancalaStep::Ended(outcome));
+        } else {
+            let to = if fx.extra_turn { fx.by } else { fx.by.next(2) };
+            push(&mut board, MancalaStep::TurnChanged { to, extra_turn: fx.extra_turn });
+        }
+        steps
+    }
+
+    fn public_state(&self) -> serde_json::Value {
+        let n = self.pits();
+        let cells = self.cells();
+        serde_json::json!({
+            "pits": [&cells[..n], &cells[n + 1..2 * n + 1]],
+            "stores": [cells[n], cells[2 * n + 1]],
+        })
     }
 
     fn move_bound(&self) -> u64 {
@@ -514,6 +672,35 @@ impl Game for Mancala {
                 out.push(Sow { side, pit });
             }
         }
+    }
+}
+
+impl Observation<Mancala> for Mancala {
+    fn legal_moves(&self, player: Player, out: &mut Vec<Sow>) {
+        Game::legal_moves(self, player, out)
+    }
+
+    fn follow(&mut self, step: &MancalaStep) {
+        match *step {
+            MancalaStep::Sowed { .. } => self.plies += 1,
+            MancalaStep::Moved { from, to, stones, .. } => {
+                let (from, to) = (from as usize, to as usize);
+                self.cells[from] -= stones;
+                self.cells[to] += stones;
+                if let Some(row) = self.row_of(from) {
+                    self.row_stones[row] -= stones;
+                }
+                if let Some(row) = self.row_of(to) {
+                    self.row_stones[row] += stones;
+                }
+            }
+            MancalaStep::TurnChanged { to, .. } => self.to_move = to,
+            MancalaStep::Ended(outcome) => self.outcome = Some(outcome),
+        }
+    }
+
+    fn random_move(&self, player: Player, rng: &mut GameRng) -> Option<Sow> {
+        (player == self.to_move).then(|| self.random_sow(rng)).flatten()
     }
 }
 
@@ -556,7 +743,7 @@ pub(crate) mod tests {
         // Player 2 sows 5 stones from B3 (cell 6) on a 3-pit board:
         // 7 (own store), 0, 1, 2 (A1-A3), skipping 3 (player 1's store), 4.
         let mut m = board(3, &[0, 0, 0, 0, 1, 1, 5, 0], Capture::None, false, Player::TWO);
-        let fx = m.apply(Sow { side: 1, pit: 2 }).unwrap();
+        let fx = m.play(Sow { side: 1, pit: 2 }).unwrap();
         assert_eq!(m.cells(), &[1, 1, 1, 0, 2, 1, 0, 1]);
         assert_eq!(fx.last, 4);
         assert!(!fx.extra_turn);
@@ -565,7 +752,7 @@ pub(crate) mod tests {
     #[test]
     fn last_stone_in_own_store_gives_another_turn() {
         let mut m = Mancala::new(&level(3, 2, Capture::None, false), 0).unwrap();
-        let fx = m.apply(Sow { side: 0, pit: 1 }).unwrap(); // A2: 2 stones to A3 and the store
+        let fx = m.play(Sow { side: 0, pit: 1 }).unwrap(); // A2: 2 stones to A3 and the store
         assert!(fx.extra_turn);
         assert_eq!(m.current_player(), Player::ONE);
         assert_eq!(m.store(Player::ONE), 1);
@@ -575,7 +762,7 @@ pub(crate) mod tests {
     fn laps_fill_every_cell_but_the_opponents_store() {
         // 8 stones from A1 on a 3-pit board: the cycle has 7 cells.
         let mut m = board(3, &[8, 0, 0, 0, 1, 1, 1, 0], Capture::None, false, Player::ONE);
-        let fx = m.apply(Sow { side: 0, pit: 0 }).unwrap();
+        let fx = m.play(Sow { side: 0, pit: 0 }).unwrap();
         assert_eq!(m.cells(), &[1, 2, 1, 1, 2, 2, 2, 0]);
         assert_eq!(fx.last, 1, "the eighth stone lands in A2, past the origin");
     }
@@ -588,7 +775,7 @@ pub(crate) mod tests {
             [(Capture::None, 0, 3), (Capture::Standard, 4, 0), (Capture::Empty, 4, 0)]
         {
             let mut m = board(3, &cells, capture, false, Player::ONE);
-            let fx = m.apply(Sow { side: 0, pit: 0 }).unwrap();
+            let fx = m.play(Sow { side: 0, pit: 0 }).unwrap();
             assert_eq!(m.store(Player::ONE), store, "{capture:?}");
             assert_eq!(m.cells()[5], opposite_left, "{capture:?}");
             assert_eq!(fx.captured, store, "{capture:?}");
@@ -596,21 +783,21 @@ pub(crate) mod tests {
         // Opposite empty: only the Empty rule captures, the lone stone.
         let cells = [1, 0, 1, 0, 1, 0, 1, 0];
         let mut standard = board(3, &cells, Capture::Standard, false, Player::ONE);
-        standard.apply(Sow { side: 0, pit: 0 }).unwrap();
+        standard.play(Sow { side: 0, pit: 0 }).unwrap();
         assert_eq!((standard.store(Player::ONE), standard.cells()[1]), (0, 1));
         let mut empty = board(3, &cells, Capture::Empty, false, Player::ONE);
-        empty.apply(Sow { side: 0, pit: 0 }).unwrap();
+        empty.play(Sow { side: 0, pit: 0 }).unwrap();
         assert_eq!((empty.store(Player::ONE), empty.cells()[1]), (1, 0));
     }
 
     #[test]
     fn no_capture_in_a_pit_that_was_not_empty_or_on_the_other_side() {
         let mut m = board(3, &[1, 2, 1, 0, 1, 3, 1, 0], Capture::Standard, false, Player::ONE);
-        m.apply(Sow { side: 0, pit: 0 }).unwrap();
+        m.play(Sow { side: 0, pit: 0 }).unwrap();
         assert_eq!(m.store(Player::ONE), 0);
         // Player 2's last stone in player 1's empty pit captures nothing.
         let mut m = board(3, &[0, 1, 1, 0, 1, 1, 2, 0], Capture::Standard, false, Player::TWO);
-        m.apply(Sow { side: 1, pit: 2 }).unwrap();
+        m.play(Sow { side: 1, pit: 2 }).unwrap();
         assert_eq!(m.store(Player::TWO), 1);
         assert_eq!(m.cells()[0], 1);
     }
@@ -620,18 +807,18 @@ pub(crate) mod tests {
         // Player 1 empties their side by sowing A3's single stone to the store.
         let cells = [0, 0, 1, 5, 2, 0, 1, 4];
         let mut swept = board(3, &cells, Capture::None, true, Player::ONE);
-        let fx = swept.apply(Sow { side: 0, pit: 2 }).unwrap();
+        let fx = swept.play(Sow { side: 0, pit: 2 }).unwrap();
         assert!(fx.ended && fx.swept && !fx.extra_turn);
         assert_eq!((swept.store(Player::ONE), swept.store(Player::TWO)), (6, 7));
         assert_eq!(swept.outcome(), Some(Outcome::Win(Player::TWO)));
         let mut kept = board(3, &cells, Capture::None, false, Player::ONE);
-        kept.apply(Sow { side: 0, pit: 2 }).unwrap();
+        kept.play(Sow { side: 0, pit: 2 }).unwrap();
         assert_eq!((kept.store(Player::ONE), kept.store(Player::TWO)), (6, 4));
         assert_eq!(kept.cells()[4], 2, "without sweep the stones stay");
         assert_eq!(kept.outcome(), Some(Outcome::Win(Player::ONE)));
         // Equal stores draw.
         let mut draw = board(3, &[0, 0, 1, 3, 0, 0, 1, 4], Capture::None, false, Player::ONE);
-        draw.apply(Sow { side: 0, pit: 2 }).unwrap();
+        draw.play(Sow { side: 0, pit: 2 }).unwrap();
         assert_eq!(draw.outcome(), Some(Outcome::Draw));
     }
 
@@ -644,7 +831,7 @@ pub(crate) mod tests {
             Mancala::new(&level(12, 2, Capture::None, false), 0).unwrap(),
         ] {
             let mut legal = Vec::new();
-            m.legal_moves(&mut legal);
+            m.moves(&mut legal);
             let mut counts = std::collections::HashMap::new();
             let draws = 12_000 * legal.len();
             for _ in 0..draws {
@@ -666,7 +853,7 @@ pub(crate) mod tests {
         let mut rng = crate::core::rng_from_seed(1);
         for _ in 0..3 {
             let mv = m.random_sow(&mut rng).unwrap();
-            m.apply(mv).unwrap();
+            m.play(mv).unwrap();
         }
         assert_eq!(m.outcome(), Some(Outcome::Draw));
         assert_eq!(m.move_bound(), 0);
@@ -675,14 +862,72 @@ pub(crate) mod tests {
     #[test]
     fn refusals_name_the_problem_and_change_nothing() {
         let mut m = Mancala::new(&level(3, 2, Capture::None, false), 0).unwrap();
+        let start = m;
+        let (one, two) = (Player::ONE, Player::TWO);
+        assert!(matches!(m.apply(one, Sow { side: 1, pit: 0 }), Err(MancalaError::NotYourPit { .. })));
+        assert_eq!(m, start);
+        assert!(matches!(m.apply(one, Sow { side: 0, pit: 3 }), Err(MancalaError::NoSuchPit { .. })));
+        assert_eq!(m, start);
+        let err = m.apply(two, Sow { side: 1, pit: 0 }).unwrap_err();
+        assert_eq!(err, MancalaError::NotYourTurn(NotYourTurn { player: two, to_move: one }));
+        assert_eq!(err.not_your_turn(), Some(NotYourTurn { player: two, to_move: one }));
+        assert_eq!(m, start);
+        m.apply(one, Sow { side: 0, pit: 0 }).unwrap();
+        m.apply(two, Sow { side: 1, pit: 0 }).unwrap();
         let before = m;
-        assert!(matches!(m.apply(Sow { side: 1, pit: 0 }), Err(MancalaError::NotYourPit { .. })));
-        assert!(matches!(m.apply(Sow { side: 0, pit: 3 }), Err(MancalaError::NoSuchPit { .. })));
-        m.apply(Sow { side: 0, pit: 0 }).unwrap();
-        m.apply(Sow { side: 1, pit: 0 }).unwrap();
-        let err = m.apply(Sow { side: 0, pit: 0 }).unwrap_err();
+        let err = m.apply(one, Sow { side: 0, pit: 0 }).unwrap_err();
         assert_eq!(err.to_string(), "pit A1 is empty");
-        assert_ne!(before, m);
+        assert_eq!(m, before, "the refused sowing changed nothing");
+    }
+
+    /// Steps followed on the board before a move give the board after it.
+    fn follow_steps(before: &Mancala, sow: Sow) -> (Mancala, Vec<MancalaStep>) {
+        let mut after = *before;
+        let (_, steps) = crate::core::apply_with_steps(&mut after, before.to_move, sow).unwrap();
+        let mut followed = *before;
+        steps.iter().for_each(|s| followed.follow(s));
+        assert_eq!(followed, after, "{steps:?}");
+        (after, steps)
+    }
+
+    #[test]
+    fn steps_name_every_stone_capture_and_sweep_in_order() {
+        use MancalaStep::*;
+        use Transfer::{Sowing, Sweep};
+        // A1 holds 1 stone; B2 (cell 5), opposite A2, holds 3: a capture.
+        let m = board(3, &[1, 0, 1, 0, 1, 3, 1, 0], Capture::Standard, false, Player::ONE);
+        let (_, steps) = follow_steps(&m, Sow { side: 0, pit: 0 });
+        assert_eq!(
+            steps,
+            [
+                Sowed { by: Player::ONE, sow: Sow { side: 0, pit: 0 }, stones: 1 },
+                Moved { from: 0, to: 1, stones: 1, why: Sowing },
+                Moved { from: 1, to: 3, stones: 1, why: Transfer::Capture },
+                Moved { from: 5, to: 3, stones: 3, why: Transfer::Capture },
+                TurnChanged { to: Player::TWO, extra_turn: false },
+            ]
+        );
+        // Player 2 sows B3 (cell 6) past their store, skipping player 1's (3).
+        let m = board(3, &[0, 0, 0, 0, 1, 1, 5, 0], Capture::None, false, Player::TWO);
+        let (_, steps) = follow_steps(&m, Sow { side: 1, pit: 2 });
+        let targets: Vec<u8> =
+            steps.iter().filter_map(|s| if let Moved { to, .. } = s { Some(*to) } else { None }).collect();
+        assert_eq!(targets, [7, 0, 1, 2, 4]);
+        // The last stone of A3 ends player 1's side: the rest sweep to B's store.
+        let m = board(3, &[0, 0, 1, 5, 2, 0, 1, 4], Capture::None, true, Player::ONE);
+        let (_, steps) = follow_steps(&m, Sow { side: 0, pit: 2 });
+        assert_eq!(
+            steps[2..],
+            [
+                Moved { from: 4, to: 7, stones: 2, why: Sweep },
+                Moved { from: 6, to: 7, stones: 1, why: Sweep },
+                Ended(Outcome::Win(Player::TWO)),
+            ]
+        );
+        // An extra turn.
+        let m = Mancala::new(&level(3, 2, Capture::None, false), 0).unwrap();
+        let (_, steps) = follow_steps(&m, Sow { side: 0, pit: 1 });
+        assert_eq!(steps.last(), Some(&TurnChanged { to: Player::ONE, extra_turn: true }));
     }
 
     #[test]

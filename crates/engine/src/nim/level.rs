@@ -2,6 +2,8 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::core::{Level, RuleViolation};
+
 /// Who the last stone is good for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum Ending {
@@ -38,19 +40,37 @@ pub struct NimLevel {
 
 impl NimLevel {
     /// The rule this level breaks, if any.
-    pub fn check(&self) -> Result<(), String> {
+    pub fn check(&self) -> Result<(), RuleViolation> {
         if self.piles.is_empty() || self.piles.len() > MAX_PILES {
-            return Err(format!(
-                "a Nim level needs 1 to {MAX_PILES} piles, this one has {}",
-                self.piles.len()
+            return Err(RuleViolation::new(
+                "pile-count",
+                format!("a Nim level needs 1 to {MAX_PILES} piles, this one has {}", self.piles.len()),
             ));
         }
         if let Some((i, &n)) = self.piles.iter().enumerate().find(|(_, n)| **n > MAX_STONES) {
-            return Err(format!("pile {} has {n} stones; at most {MAX_STONES} are allowed", i + 1));
+            return Err(RuleViolation::new(
+                "pile-size",
+                format!("pile {} has {n} stones; at most {MAX_STONES} are allowed", i + 1),
+            ));
         }
         if self.piles.iter().all(|&n| n == 0) {
-            return Err("the piles must hold at least one stone".into());
+            return Err(RuleViolation::new("no-stones", "the piles must hold at least one stone"));
         }
         Ok(())
+    }
+}
+
+impl Level for NimLevel {
+    fn name(&self) -> &str {
+        &self.name
+    }
+
+    fn description(&self) -> &str {
+        &self.description
+    }
+
+    fn summary(&self) -> Vec<String> {
+        let piles: Vec<String> = self.piles.iter().map(u32::to_string).collect();
+        vec![format!("Piles: {}", piles.join(", ")), self.ending.describe().to_owned()]
     }
 }

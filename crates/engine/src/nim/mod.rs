@@ -7,4 +7,4 @@ pub mod rules;
 
 pub use ai::{OptimalAgent, mover_wins, optimal_move};
 pub use level::{Ending, NimLevel};
-pub use rules::{Nim, NimError, Take, Taken};
+pub use rules::{Nim, NimError, NimStep, Take, Taken};

@@ -1,14 +1,16 @@
 //! Nim's state, moves and their application.
 
+use std::borrow::Cow;
 use std::fmt;
 
 use rand::Rng;
 use serde::{Deserialize, Serialize};
 
 use super::level::{Ending, NimLevel};
+
 use crate::core::{
-    AgentError, AgentInfo, AgentRegistry, AgentSpec, Game, GameRng, Outcome, Player, RuleViolation,
-    agent::Agent,
+    AgentError, AgentInfo, AgentRegistry, AgentSpec, Game, GameRng, NotYourTurn, Observation, Outcome,
+    Player, RuleError, RuleViolation, agent::Agent,
 };
 
 /// Take `count` stones from pile `pile` (0-based; shown 1-based).
@@ -37,6 +39,17 @@ pub enum NimError {
     ZeroTake,
     #[error("the game is over")]
     GameOver,
+    #[error(transparent)]
+    NotYourTurn(#[from] NotYourTurn),
+}
+
+impl RuleError for NimError {
+    fn not_your_turn(&self) -> Option<NotYourTurn> {
+        match self {
+            NimError::NotYourTurn(t) => Some(*t),
+            _ => None,
+        }
+    }
 }
 
 /// What a take did.
@@ -48,6 +61,22 @@ pub struct Taken {
     pub left: u32,
     /// The game ended with this take.
     pub last_stone: bool,
+}
+
+/// One step of a take, in order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum NimStep {
+    /// `count` stones left pile `pile` (0-based); `left` remain.
+    Took {
+        by: Player,
+        pile: u32,
+        count: u32,
+        left: u32,
+    },
+    TurnChanged {
+        to: Player,
+    },
+    Ended(Outcome),
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -69,7 +98,7 @@ impl Nim {
         self.ending
     }
 
-    /// Checks a take without performing it.
+    /// Checks a take by the player to move without performing it.
     pub fn check(&self, take: Take) -> Result<(), NimError> {
         if self.outcome.is_some() {
             return Err(NimError::GameOver);
@@ -85,19 +114,57 @@ impl Nim {
         }
         Ok(())
     }
+
+    /// The takes of the player to move.
+    pub fn moves(&self, out: &mut Vec<Take>) {
+        if self.outcome.is_some() {
+            return;
+        }
+        for (pile, &n) in self.piles.iter().enumerate() {
+            out.extend((1..=n).map(|count| Take { pile: pile as u32, count }));
+        }
+    }
+
+    /// Performs a take by the player to move (agents' searches use this).
+    pub fn play(&mut self, take: Take) -> Result<Taken, NimError> {
+        self.check(take)?;
+        let pile = &mut self.piles[take.pile as usize];
+        *pile -= take.count;
+        let left = *pile;
+        self.stones -= take.count as u64;
+        let by = self.to_move;
+        let last_stone = self.stones == 0;
+        if last_stone {
+            self.outcome = Some(self.winner_after_last_stone(by));
+        }
+        self.to_move = by.next(2);
+        Ok(Taken { by, take, left, last_stone })
+    }
+
+    fn winner_after_last_stone(&self, by: Player) -> Outcome {
+        match self.ending {
+            Ending::Misere => Outcome::Win(by.next(2)),
+            Ending::Normal => Outcome::Win(by),
+        }
+    }
 }
 
 impl Game for Nim {
     type Move = Take;
     type Error = NimError;
     type Effects = Taken;
+    type Step = NimStep;
     type Level = NimLevel;
-    type View<'a> = &'a Nim;
+    type Observation = Nim;
 
     const NAME: &'static str = "Nim";
+    const TITLE: &'static str = "Nim";
+    const FOLDER: &'static str = "nim";
+    const SEATS: (usize, usize) = (2, 2);
+    const PERFECT_INFORMATION: bool = true;
 
     fn new(level: &NimLevel, _seed: u64) -> Result<Nim, RuleViolation> {
-        level.check().map_err(RuleViolation)?;
+        level.check()?;
         Ok(Nim {
             piles: level.piles.clone(),
             ending: level.ending,
@@ -115,39 +182,44 @@ impl Game for Nim {
         self.to_move
     }
 
-    fn legal_moves(&self, out: &mut Vec<Take>) {
-        if self.outcome.is_some() {
-            return;
-        }
-        for (pile, &n) in self.piles.iter().enumerate() {
-            out.extend((1..=n).map(|count| Take { pile: pile as u32, count }));
+    fn legal_moves(&self, player: Player, out: &mut Vec<Take>) {
+        if player == self.to_move {
+            self.moves(out);
         }
     }
 
-    fn apply(&mut self, take: Take) -> Result<Taken, NimError> {
-        self.check(take)?;
-        let pile = &mut self.piles[take.pile as usize];
-        *pile -= take.count;
-        let left = *pile;
-        self.stones -= take.count as u64;
-        let by = self.to_move;
-        let last_stone = self.stones == 0;
-        if last_stone {
-            self.outcome = Some(match self.ending {
-                Ending::Misere => Outcome::Win(by.next(2)),
-                Ending::Normal => Outcome::Win(by),
-            });
+    fn apply(&mut self, player: Player, take: Take) -> Result<Taken, NimError> {
+        if self.outcome.is_none() && player != self.to_move {
+            return Err(NotYourTurn { player, to_move: self.to_move }.into());
         }
-        self.to_move = by.next(2);
-        Ok(Taken { by, take, left, last_stone })
+        self.play(take)
     }
 
     fn outcome(&self) -> Option<Outcome> {
         self.outcome
     }
 
-    fn view(&self, _player: Player) -> &Nim {
-        self
+    fn observe(&self, _viewer: Option<Player>) -> Cow<'_, Nim> {
+        Cow::Borrowed(self)
+    }
+
+    fn sample_state(observation: &Nim, _viewer: Option<Player>, _rng: &mut GameRng) -> Nim {
+        observation.clone()
+    }
+
+    fn steps(before: &Nim, fx: &Taken) -> Vec<NimStep> {
+        let mut steps = vec![
+            NimStep::Took { by: fx.by, pile: fx.take.pile, count: fx.take.count, left: fx.left },
+            NimStep::TurnChanged { to: fx.by.next(2) },
+        ];
+        if fx.last_stone {
+            steps.push(NimStep::Ended(before.winner_after_last_stone(fx.by)));
+        }
+        steps
+    }
+
+    fn public_state(&self) -> serde_json::Value {
+        serde_json::json!({ "piles": self.piles })
     }
 
     fn move_bound(&self) -> u64 {
@@ -167,6 +239,27 @@ impl Game for Nim {
     }
 }
 
+impl Observation<Nim> for Nim {
+    fn legal_moves(&self, player: Player, out: &mut Vec<Take>) {
+        Game::legal_moves(self, player, out)
+    }
+
+    fn follow(&mut self, step: &NimStep) {
+        match *step {
+            NimStep::Took { pile, count, .. } => {
+                self.piles[pile as usize] -= count;
+                self.stones -= count as u64;
+            }
+            NimStep::TurnChanged { to } => self.to_move = to,
+            NimStep::Ended(outcome) => self.outcome = Some(outcome),
+        }
+    }
+
+    fn random_move(&self, player: Player, rng: &mut GameRng) -> Option<Take> {
+        (player == self.to_move).then(|| random_take(self, rng)).flatten()
+    }
+}
+
 /// Uniform over all (pile, count) pairs without listing them: the k-th stone
 /// overall names both the pile and how many to take.
 pub(crate) fn random_take(nim: &Nim, rng: &mut GameRng) -> Option<Take> {
@@ -183,23 +276,20 @@ pub(crate) fn random_take(nim: &Nim, rng: &mut GameRng) -> Option<Take> {
     unreachable!("k < total stones")
 }
 
-const AGENTS: &[AgentInfo] = &[
-    crate::core::agent::RANDOM_INFO,
-    AgentInfo {
-        name: "optimal",
-        about: "Bouton's winning strategy, for both endings",
-        param: Some(crate::core::agent::ParamInfo {
-            name: "strength",
-            about: "strength: the chance of playing the best move rather than a random one",
-            min: 0.0,
-            max: 1.0,
-            default: 1.0,
-        }),
-    },
-];
+const AGENTS: &[AgentInfo] = &[AgentInfo {
+    name: "optimal",
+    about: "Bouton's winning strategy, for both endings",
+    param: Some(crate::core::agent::ParamInfo {
+        name: "strength",
+        about: "strength: the chance of playing the best move rather than a random one",
+        min: 0.0,
+        max: 1.0,
+        default: 1.0,
+    }),
+}];
 
 impl AgentRegistry for Nim {
-    fn agents() -> &'static [AgentInfo] {
+    fn own_agents() -> &'static [AgentInfo] {
         AGENTS
     }
 
@@ -207,12 +297,8 @@ impl AgentRegistry for Nim {
         "optimal"
     }
 
-    fn build_agent(spec: &AgentSpec) -> Result<Box<dyn Agent<Nim>>, AgentError> {
+    fn build_own_agent(spec: &AgentSpec) -> Result<Box<dyn Agent<Nim>>, AgentError> {
         match spec.name.as_str() {
-            "random" => {
-                spec.no_param()?;
-                Ok(Box::new(crate::core::RandomAgent))
-            }
             "optimal" => Ok(Box::new(super::ai::OptimalAgent { strength: spec.number(1.0, (0.0, 1.0))? })),
             _ => Err(Self::unknown_agent(spec)),
         }
@@ -223,7 +309,7 @@ impl AgentRegistry for Nim {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::core::{PlayerView, conformance, perft::perft, rng_from_seed};
+    use crate::core::{conformance, perft::perft, rng_from_seed};
 
     fn level(piles: &[u32], ending: Ending) -> NimLevel {
         NimLevel { name: "test".into(), description: String::new(), piles: piles.to_vec(), ending }
@@ -248,7 +334,14 @@ mod tests {
         for (who, take, expected) in steps {
             assert_eq!(nim.current_player(), who, "before {take}");
             let before = nim.clone();
-            let result = nim.apply(take).map(drop);
+            // The seat not to move is refused first, and that changes nothing.
+            let other = who.next(2);
+            assert_eq!(
+                nim.apply(other, take),
+                Err(NimError::NotYourTurn(NotYourTurn { player: other, to_move: who }))
+            );
+            assert_eq!(nim, before);
+            let result = nim.apply(who, take).map(drop);
             assert_eq!(result, expected, "{take}");
             if result.is_err() {
                 assert_eq!(nim, before, "a refused move changed the state");
@@ -256,14 +349,15 @@ mod tests {
         }
         assert_eq!(nim.piles(), &[0, 0, 0]);
         assert_eq!(nim.outcome(), Some(Outcome::Win(mary)), "misère: John took the last stone");
-        assert_eq!(nim.apply(t(1, 1)), Err(NimError::GameOver));
+        assert_eq!(nim.apply(mary, t(1, 1)), Err(NimError::GameOver));
+        assert_eq!(nim.apply(john, t(1, 1)), Err(NimError::GameOver));
     }
 
     #[test]
     fn normal_ending_rewards_the_last_stone() {
         let mut nim = Nim::new(&level(&[1, 1], Ending::Normal), 0).unwrap();
-        nim.apply(Take { pile: 0, count: 1 }).unwrap();
-        let fx = nim.apply(Take { pile: 1, count: 1 }).unwrap();
+        nim.apply(Player::ONE, Take { pile: 0, count: 1 }).unwrap();
+        let fx = nim.apply(Player::TWO, Take { pile: 1, count: 1 }).unwrap();
         assert!(fx.last_stone);
         assert_eq!(nim.outcome(), Some(Outcome::Win(Player::TWO)));
     }
@@ -271,7 +365,7 @@ mod tests {
     #[test]
     fn zero_takes_are_refused() {
         let mut nim = Nim::new(&level(&[3], Ending::Normal), 0).unwrap();
-        assert_eq!(nim.apply(Take { pile: 0, count: 0 }), Err(NimError::ZeroTake));
+        assert_eq!(nim.apply(Player::ONE, Take { pile: 0, count: 0 }), Err(NimError::ZeroTake));
         assert_eq!(nim.current_player(), Player::ONE);
     }
 
@@ -301,12 +395,14 @@ mod tests {
             *counts.entry(random_take(&nim, &mut rng).unwrap()).or_insert(0) += 1;
         }
         let mut legal = Vec::new();
-        nim.legal_moves(&mut legal);
+        nim.moves(&mut legal);
         assert_eq!(counts.len(), legal.len());
         for mv in legal {
             let n = counts[&mv];
             assert!((9_000..11_000).contains(&n), "{mv}: {n}");
         }
-        assert_eq!(PlayerView::random_move(&&nim, &mut rng).map(|m| nim.check(m)), Some(Ok(())));
+        let drawn = Observation::random_move(&nim, Player::ONE, &mut rng);
+        assert_eq!(drawn.map(|m| nim.check(m)), Some(Ok(())));
+        assert_eq!(Observation::random_move(&nim, Player::TWO, &mut rng), None, "not Player 2's turn");
     }
 }

@@ -4,17 +4,17 @@
 //! capture and the final sweep.
 
 use bevy::prelude::*;
-use bevy_egui::input::{egui_wants_any_keyboard_input, egui_wants_any_pointer_input};
-use tabula_engine::mancala::{Capture, Mancala, Sow, Sown};
-use tabula_engine::{Game, Player};
+use tabula_engine::mancala::{Mancala, MancalaLevel, MancalaStep, Sow, Sown, Transfer, rules_line};
+use tabula_engine::{Game, Outcome, Player};
 
-use super::board::{
-    BoardPointer, StoneTexture, clear_on_reset, count_busy, digits_pressed, fit_view, playing, round_pixels,
-    texture,
+use crate::app::BoardCamera;
+use crate::app::board::{
+    BoardPointer, StoneTexture, clear_on_reset, count_busy, digits_pressed, fit_view, keys_free, playing,
+    pointer_free, round_pixels, seat_color, texture,
 };
-use super::session::{BoardBusy, BoardHint, BoardReset, MoveApplied, RequestMove, Session, SessionSet};
-use super::settings::Settings;
-use super::{BoardCamera, Screen};
+use crate::app::game::{self, ActiveGame, WindowGame, name_of};
+use crate::app::session::{BoardBusy, BoardHint, BoardReset, MoveApplied, RequestMove, Session, SessionSet};
+use crate::app::settings::Settings;
 
 const PIT: f32 = 112.0;
 const SPACING: f32 = 132.0;
@@ -38,7 +38,6 @@ const WELL_TARGET: Color = Color::srgb(0.55, 0.95, 0.6);
 /// The winner's store once the last stones have landed.
 pub const WELL_WINNER: Color = Color::srgb(1.0, 0.82, 0.3);
 const LABEL_COLOR: Color = Color::srgb(0.95, 0.92, 0.85);
-const SEAT_COLORS: [Color; 2] = [Color::srgb(0.47, 0.75, 1.0), Color::srgb(1.0, 0.67, 0.43)];
 /// Glass-bead colours, picked per stone.
 const BEADS: [Color; 6] = [
     Color::srgb(0.93, 0.38, 0.33),
@@ -142,21 +141,12 @@ impl MancalaLayout {
     }
 }
 
-/// The level's rule options in words.
-pub fn rules_line(capture: Capture, sweep: bool) -> String {
-    let capture = match capture {
-        Capture::None => "no captures",
-        Capture::Standard => "captures when the opposite pit has stones",
-        Capture::Empty => "captures even when the opposite pit is empty",
-    };
-    let sweep = if sweep { "stones left at the end go to their side's store" } else { "no final sweep" };
-    format!("last stone in your store: play again · {capture} · {sweep}")
-}
-
 #[derive(Resource)]
 struct WellTexture(Handle<Image>);
 
-pub(super) fn plugin(app: &mut App) {
+/// Mancala in the window: its session, board, mouse and keys.
+pub fn plugin(app: &mut App) {
+    game::register::<Mancala>(app);
     app.init_resource::<PitChoice>()
         .init_resource::<MancalaLayout>()
         .add_systems(Startup, make_well_texture)
@@ -166,20 +156,55 @@ pub(super) fn plugin(app: &mut App) {
                 .chain()
                 .in_set(SessionSet::View)
                 .run_if(playing::<Mancala>),
+        )
+        .add_systems(
+            Update,
+            (point_at_pits.run_if(pointer_free), choose_pit_with_keys.run_if(keys_free))
+                .in_set(SessionSet::Requests)
+                .run_if(playing::<Mancala>),
         );
 }
 
-/// Mouse and keyboard on the board; needs a window and egui.
-pub fn input_plugin(app: &mut App) {
-    app.add_systems(
-        Update,
-        (
-            point_at_pits.run_if(not(egui_wants_any_pointer_input)),
-            choose_pit_with_keys.run_if(not(egui_wants_any_keyboard_input)),
-        )
-            .in_set(SessionSet::Requests)
-            .run_if(playing::<Mancala>),
-    );
+impl WindowGame for Mancala {
+    const CONTROLS: &'static str = "Hover one of your pits to see where its last stone lands; click to sow. Keys: Left/Right or digits pit · Enter sow";
+
+    fn rules_text(level: &MancalaLevel) -> String {
+        rules_line(level.capture, level.sweep)
+    }
+
+    fn step_note(steps: &[MancalaStep]) -> Option<String> {
+        let mut notes = Vec::new();
+        if steps.iter().any(|s| matches!(s, MancalaStep::TurnChanged { extra_turn: true, .. })) {
+            notes.push("extra turn".to_owned());
+        }
+        let captured: u16 = steps
+            .iter()
+            .map(|s| match s {
+                MancalaStep::Moved { stones, why: Transfer::Capture, .. } => *stones,
+                _ => 0,
+            })
+            .sum();
+        if captured > 0 {
+            notes.push(format!("captured {captured}"));
+        }
+        if steps.iter().any(|s| matches!(s, MancalaStep::Moved { why: Transfer::Sweep, .. })) {
+            notes.push("the rest swept to the stores".to_owned());
+        }
+        (!notes.is_empty()).then(|| notes.join(", "))
+    }
+
+    fn outcome_text(board: &Mancala, names: &[String]) -> String {
+        let (a, b) = (board.store(Player::ONE), board.store(Player::TWO));
+        match board.outcome() {
+            Some(Outcome::Win(p)) => {
+                let (w, l) = if p == Player::ONE { (a, b) } else { (b, a) };
+                format!("{} wins, {w} stones to {l}", name_of(names, p))
+            }
+            Some(Outcome::Draw) if a == b => format!("A draw, {a} stones each"),
+            Some(Outcome::Draw) => format!("A draw: the move cap was reached at {a} to {b}"),
+            None => String::new(),
+        }
+    }
 }
 
 fn make_well_texture(mut commands: Commands, images: Option<ResMut<Assets<Image>>>) {
@@ -216,7 +241,8 @@ fn rebuild_board(
     if !clear_on_reset(&mut commands, &mut resets, &old) {
         return;
     }
-    let board = &session.game;
+    let view = session.view();
+    let board = &*view;
     let n = board.pits();
     *layout = MancalaLayout::new(n);
     fit_view(&mut cameras, Vec2::new(layout.width, layout.height) + 2.0 * MARGIN);
@@ -226,7 +252,7 @@ fn rebuild_board(
         BoardPart,
         Sprite::from_color(BOARD_COLOR, Vec2::new(layout.width, STORE_SIZE.y + 50.0)),
         Transform::default(),
-        DespawnOnExit(Screen::Game),
+        DespawnOnExit(ActiveGame::of::<Mancala>()),
     ));
     let mut index = 0;
     for cell in 0..2 * n + 2 {
@@ -236,7 +262,7 @@ fn rebuild_board(
             Well(cell),
             Sprite { image: well.clone(), color: WELL_COLOR, custom_size: Some(size), ..default() },
             Transform::from_xyz(at.x, at.y, 1.0),
-            DespawnOnExit(Screen::Game),
+            DespawnOnExit(ActiveGame::of::<Mancala>()),
         ));
         let label_at = if layout.is_store(cell) {
             at + Vec2::new(0.0, STORE_SIZE.y / 2.0 + 28.0)
@@ -251,18 +277,17 @@ fn rebuild_board(
             TextFont::from_font_size(if layout.is_store(cell) { 34.0 } else { 26.0 }),
             TextColor(LABEL_COLOR),
             Transform::from_xyz(label_at.x, label_at.y, 3.0),
-            DespawnOnExit(Screen::Game),
+            DespawnOnExit(ActiveGame::of::<Mancala>()),
         ));
         if !layout.is_store(cell) {
-            let (row, pit) = if cell < n { ('A', cell + 1) } else { ('B', cell - n) };
             let tag_at = if cell < n { at - Vec2::new(0.0, TAG_GAP) } else { at + Vec2::new(0.0, TAG_GAP) };
             commands.spawn((
                 BoardPart,
-                Text2d::new(format!("{row}{pit}")),
+                Text2d::new(board.cell_name(cell)),
                 TextFont::from_font_size(15.0),
                 TextColor(LABEL_COLOR.with_alpha(0.55)),
                 Transform::from_xyz(tag_at.x, tag_at.y, 3.0),
-                DespawnOnExit(Screen::Game),
+                DespawnOnExit(ActiveGame::of::<Mancala>()),
             ));
         }
         for slot in 0..board.cells()[cell] as usize {
@@ -276,7 +301,7 @@ fn rebuild_board(
                     ..default()
                 },
                 Transform::from_xyz(p.x, p.y, 2.0 + slot as f32 * 0.001),
-                DespawnOnExit(Screen::Game),
+                DespawnOnExit(ActiveGame::of::<Mancala>()),
             ));
             index += 1;
         }
@@ -292,9 +317,9 @@ fn rebuild_board(
                 if player == Player::ONE { 'A' } else { 'B' }
             )),
             TextFont::from_font_size(30.0),
-            TextColor(SEAT_COLORS[player.index()]),
+            TextColor(seat_color(player.index())),
             Transform::from_xyz(store.x * 0.55, y, 3.0),
-            DespawnOnExit(Screen::Game),
+            DespawnOnExit(ActiveGame::of::<Mancala>()),
         ));
     }
 }
@@ -325,57 +350,52 @@ impl Choreography<'_> {
             .insert((Bead { cell }, Flight { from_cell, from, to, delay, elapsed: 0.0, duration }));
         self.in_cell[cell].push((entity, to));
     }
-
-    /// Every stone of `source` to `target`, in quick succession from `clock`.
-    fn empty(&mut self, commands: &mut Commands, source: usize, target: usize, clock: f32) {
-        for (i, stone) in std::mem::take(&mut self.in_cell[source]).into_iter().enumerate() {
-            self.fly(commands, stone, source, target, clock + i as f32 * 0.03 / self.speed);
-        }
-    }
 }
 
-/// Schedules each stone's flight: the sowing one stone after another, then
-/// the capture, then the sweep, so the board ends as the engine says.
+/// Schedules each stone's flight as the steps say: the sowing one stone
+/// after another, then the capture, then the sweep, so the board ends as
+/// the engine says.
 fn sow_stones(
     mut commands: Commands,
     mut applied: MessageReader<MoveApplied<Mancala>>,
     beads: Query<(Entity, &Bead, &Transform)>,
-    session: Res<Session<Mancala>>,
     layout: Res<MancalaLayout>,
     settings: Res<Settings>,
 ) {
-    let moves: Vec<Sown> = applied.read().map(|m| m.effects).collect();
-    if moves.is_empty() {
+    let steps: Vec<MancalaStep> = applied.read().flat_map(|m| m.steps.iter().copied()).collect();
+    if steps.is_empty() {
         return;
     }
     let speed = settings.animation_speed;
-    let n = layout.pits;
-    let mut plan = Choreography { layout: &layout, speed, in_cell: vec![Vec::new(); 2 * n + 2] };
+    let mut plan = Choreography { layout: &layout, speed, in_cell: vec![Vec::new(); 2 * layout.pits + 2] };
     for (entity, bead, transform) in &beads {
         plan.in_cell[bead.cell].push((entity, transform.translation));
     }
-    let mut clock = 0.0;
-    for fx in moves {
-        let from = fx.from as usize;
-        let mut hand = std::mem::take(&mut plan.in_cell[from]);
-        let mut cell = from;
-        for k in 0..fx.stones as usize {
-            cell = session.game.next_cell(cell, fx.by);
-            let Some(stone) = hand.pop() else { break };
-            plan.fly(&mut commands, stone, from, cell, clock + k as f32 * SOW_STEP / speed);
+    // Steps of one kind run together; the next kind starts when they land.
+    let (mut clock, mut sown, mut phase) = (0.0, 0usize, None);
+    for step in steps {
+        let MancalaStep::Moved { from, to, stones, why } = step else { continue };
+        if phase != Some(why) {
+            clock += match phase {
+                Some(Transfer::Sowing) => sown as f32 * SOW_STEP / speed + FLIGHT / speed,
+                Some(_) => 2.0 * FLIGHT / speed,
+                None => 0.0,
+            };
+            (phase, sown) = (Some(why), 0);
         }
-        clock += fx.stones as f32 * SOW_STEP / speed + FLIGHT / speed;
-        if fx.captured > 0 {
-            let store = session.game.store_cell(fx.by);
-            plan.empty(&mut commands, fx.last as usize, store, clock);
-            plan.empty(&mut commands, fx.opposite as usize, store, clock);
-            clock += 2.0 * FLIGHT / speed;
-        }
-        if fx.swept {
-            for source in (0..2 * n + 2).filter(|&c| !layout.is_store(c)) {
-                plan.empty(&mut commands, source, if source < n { n } else { 2 * n + 1 }, clock);
+        for _ in 0..stones {
+            let delay = match why {
+                Transfer::Sowing => clock + sown as f32 * SOW_STEP / speed,
+                _ => clock + sown as f32 * 0.03 / speed,
+            };
+            // The stones that were in the cell go first, before any that
+            // a lap has just dropped there.
+            if plan.in_cell[from as usize].is_empty() {
+                break;
             }
-            clock += 2.0 * FLIGHT / speed;
+            let stone = plan.in_cell[from as usize].remove(0);
+            plan.fly(&mut commands, stone, from as usize, to as usize, delay);
+            sown += 1;
         }
     }
 }
@@ -414,7 +434,7 @@ fn update_counts(
 ) {
     let mut counts = vec![0u32; 2 * layout.pits + 2];
     if busy.0 == 0 {
-        for (i, &c) in session.game.cells().iter().enumerate() {
+        for (i, &c) in session.view().cells().iter().enumerate() {
             counts[i] = c as u32;
         }
     } else {
@@ -450,13 +470,15 @@ fn preview_pit(
     mut hint: ResMut<BoardHint>,
 ) {
     let human = session.human_to_move();
+    let view = session.view();
+    let board = &*view;
     let chosen = human.zip(chosen_pit(&choice)).map(|(p, pit)| (p, Sow { side: p.0, pit }));
-    let preview = chosen.map(|(p, sow)| (p, sow, session.game.preview(sow)));
+    let preview = chosen.map(|(p, sow)| (p, sow, board.preview(sow)));
     let lit = preview.as_ref().filter(|_| busy.0 == 0).and_then(|(_, sow, fx)| {
-        fx.as_ref().ok().map(|fx| (session.game.pit_cell(sow.side, sow.pit), fx.last as usize))
+        fx.as_ref().ok().map(|fx| (board.pit_cell(sow.side, sow.pit), fx.last as usize))
     });
-    let winner = session.game.outcome().and_then(|o| o.winner()).filter(|_| busy.0 == 0);
-    let winning_store = winner.map(|p| session.game.store_cell(p));
+    let winner = board.outcome().and_then(|o| o.winner()).filter(|_| busy.0 == 0);
+    let winning_store = winner.map(|p| board.store_cell(p));
     for (well, mut sprite) in &mut wells {
         let color = match lit {
             Some((from, _)) if well.0 == from => WELL_HOVER,
@@ -469,7 +491,7 @@ fn preview_pit(
         }
     }
     let text = match (preview, human) {
-        (Some((p, sow, Ok(fx))), _) => describe_sowing(&session.game, p, sow, &fx),
+        (Some((p, sow, Ok(fx))), _) => describe_sowing(board, p, sow, &fx),
         (Some((_, sow, Err(e))), _) => format!("{sow}: {e}"),
         (None, Some(_)) => "Point at one of your pits to see where its stones go; click to sow.".into(),
         (None, None) => String::new(),
@@ -481,16 +503,13 @@ fn preview_pit(
 
 /// "sow pit A3: the last of 4 stones lands in your store — extra turn".
 fn describe_sowing(board: &Mancala, p: Player, sow: Sow, fx: &Sown) -> String {
-    let n = board.pits();
     let last = fx.last as usize;
     let place = if last == board.store_cell(p) {
         "your store".to_owned()
     } else if last == board.store_cell(p.next(2)) {
         "the other store".to_owned()
-    } else if last < n {
-        format!("pit A{}", last + 1)
     } else {
-        format!("pit B{}", last - n)
+        format!("pit {}", board.cell_name(last))
     };
     let mut text = format!("{sow}: the last of {} stones lands in {place}", fx.stones);
     if fx.extra_turn {
@@ -516,7 +535,7 @@ fn point_at_pits(
     let point = pointer.world();
     let n = layout.pits;
     let cell = point.and_then(|p| layout.cell_at(p)).filter(|&c| !layout.is_store(c));
-    let side = session.game.current_player().0;
+    let side = session.view().current_player().0;
     // Hover counts only on the mover's own row; clicks anywhere ask the engine.
     let pit_of = |c: usize| if c < n { (0u8, c as u8) } else { (1u8, (c - n - 1) as u8) };
     let hover = cell.map(pit_of).filter(|(s, _)| *s == side).map(|(_, p)| p);
@@ -541,9 +560,10 @@ fn choose_pit_with_keys(
     mut choice: ResMut<PitChoice>,
     mut requests: MessageWriter<RequestMove<Mancala>>,
 ) {
-    let n = session.game.pits() as u8;
+    let view = session.view();
+    let n = view.pits() as u8;
     // Player 2's row runs right to left on screen, so the arrows follow it.
-    let flip = session.game.current_player() == Player::TWO;
+    let flip = view.current_player() == Player::TWO;
     let (right, left) = (keys.just_pressed(KeyCode::ArrowRight), keys.just_pressed(KeyCode::ArrowLeft));
     if right || left {
         let forward = right != flip;
@@ -559,7 +579,7 @@ fn choose_pit_with_keys(
     if (keys.just_pressed(KeyCode::Enter) || keys.just_pressed(KeyCode::NumpadEnter))
         && let Some(by) = session.requester()
     {
-        let side = session.game.current_player().0;
+        let side = view.current_player().0;
         requests.write(RequestMove { by, mv: Sow { side, pit: choice.pit } });
     }
 }

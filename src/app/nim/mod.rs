@@ -5,15 +5,19 @@
 use bevy::camera::ScalingMode;
 use bevy::prelude::*;
 use bevy::sprite::Anchor;
-use bevy_egui::input::{egui_wants_any_keyboard_input, egui_wants_any_pointer_input};
-use tabula_engine::nim::{Nim, Take};
+use tabula_engine::nim::{Ending, Nim, NimLevel, NimStep, Take};
+use tabula_engine::{Game, Outcome};
 
-use super::board::{
-    BoardPointer, StoneTexture, clear_on_reset, count_busy, digits_pressed, fit_view, playing,
+use crate::app::BoardCamera;
+use crate::app::board::{
+    BoardPointer, StoneTexture, clear_on_reset, count_busy, digits_pressed, fit_view, keys_free, playing,
+    pointer_free,
 };
-use super::session::{BoardHint, BoardReset, MoveApplied, MoveRefused, RequestMove, Session, SessionSet};
-use super::settings::Settings;
-use super::{BoardCamera, Screen};
+use crate::app::game::{self, ActiveGame, WindowGame, name_of};
+use crate::app::session::{
+    BoardHint, BoardReset, MoveApplied, MoveRefused, RequestMove, Session, SessionSet,
+};
+use crate::app::settings::Settings;
 
 const STONE: f32 = 40.0;
 const MAX_SPACING: f32 = 48.0;
@@ -130,7 +134,9 @@ impl NimLayout {
     }
 }
 
-pub(super) fn plugin(app: &mut App) {
+/// Nim in the window: its session, board, mouse and keys.
+pub fn plugin(app: &mut App) {
+    game::register::<Nim>(app);
     app.init_resource::<NimChoice>()
         .init_resource::<NimLayout>()
         .init_resource::<RefusalFlash>()
@@ -145,20 +151,39 @@ pub(super) fn plugin(app: &mut App) {
                 .chain()
                 .in_set(SessionSet::View)
                 .run_if(playing::<Nim>),
+        )
+        .add_systems(
+            Update,
+            (point_at_stones.run_if(pointer_free), choose_with_keys.run_if(keys_free))
+                .in_set(SessionSet::Requests)
+                .run_if(playing::<Nim>),
         );
 }
 
-/// Mouse and keyboard on the board; needs a window and egui.
-pub fn input_plugin(app: &mut App) {
-    app.add_systems(
-        Update,
-        (
-            point_at_stones.run_if(not(egui_wants_any_pointer_input)),
-            choose_with_keys.run_if(not(egui_wants_any_keyboard_input)),
-        )
-            .in_set(SessionSet::Requests)
-            .run_if(playing::<Nim>),
-    );
+impl WindowGame for Nim {
+    const CONTROLS: &'static str = "Click a stone to choose it and every stone to its right; click again or press Enter to take. \
+        Keys: Up/Down pile · Left/Right or digits count · Enter take";
+
+    fn rules_text(level: &NimLevel) -> String {
+        level.ending.describe().to_owned()
+    }
+
+    fn outcome_text(board: &Nim, names: &[String]) -> String {
+        let Some(Outcome::Win(winner)) = board.outcome() else { return "A draw".into() };
+        let loser = winner.next(2);
+        match board.ending() {
+            Ending::Misere => {
+                format!(
+                    "{} wins: {} took the last stone (misère)",
+                    name_of(names, winner),
+                    name_of(names, loser)
+                )
+            }
+            Ending::Normal => {
+                format!("{} wins by taking the last stone (normal play)", name_of(names, winner))
+            }
+        }
+    }
 }
 
 type BoardEntities = Or<(With<Stone>, With<PileRow>, With<PileCount>, With<Label>)>;
@@ -177,7 +202,8 @@ fn rebuild_board(
     if !clear_on_reset(&mut commands, &mut resets, &old) {
         return;
     }
-    let piles = session.game.piles();
+    let view = session.view();
+    let piles = view.piles();
     *layout = NimLayout::new(piles);
     fit_view(&mut cameras, Vec2::new(layout.width, layout.height) + 2.0 * MARGIN);
     let image = texture.map(|t| t.0.clone()).unwrap_or_default();
@@ -187,7 +213,7 @@ fn rebuild_board(
             PileRow(pile),
             Sprite::from_color(ROW_COLOR, Vec2::new(layout.width, ROW_HEIGHT - 8.0)),
             Transform::from_xyz(0.0, y, 0.0),
-            DespawnOnExit(Screen::Game),
+            DespawnOnExit(ActiveGame::of::<Nim>()),
         ));
         commands.spawn((
             Label { world_size: 26.0 },
@@ -198,7 +224,7 @@ fn rebuild_board(
             // from the stones.
             Anchor::CENTER_RIGHT,
             Transform::from_xyz(layout.left() + LABEL_WIDTH - 16.0, y, 1.0),
-            DespawnOnExit(Screen::Game),
+            DespawnOnExit(ActiveGame::of::<Nim>()),
         ));
         commands.spawn((
             PileCount(pile),
@@ -208,7 +234,7 @@ fn rebuild_board(
             TextColor(LABEL_COLOR),
             Anchor::CENTER_RIGHT,
             Transform::from_xyz(layout.width / 2.0 - 14.0, y, 1.0),
-            DespawnOnExit(Screen::Game),
+            DespawnOnExit(ActiveGame::of::<Nim>()),
         ));
         for slot in 0..n.min(DRAWN_STONES) {
             let pos = layout.stone_position(pile, slot);
@@ -221,7 +247,7 @@ fn rebuild_board(
                     ..default()
                 },
                 Transform::from_xyz(pos.x, pos.y, 2.0),
-                DespawnOnExit(Screen::Game),
+                DespawnOnExit(ActiveGame::of::<Nim>()),
             ));
         }
     }
@@ -240,12 +266,15 @@ fn take_stones(
     mut choice: ResMut<NimChoice>,
     session: Res<Session<Nim>>,
 ) {
-    for MoveApplied { effects, .. } in applied.read() {
-        let pile = effects.take.pile as usize;
-        let before = effects.left + effects.take.count;
+    let taken = applied.read().flat_map(|m| m.steps.iter()).filter_map(|step| match *step {
+        NimStep::Took { pile, count, left, .. } => Some((pile as usize, count, left)),
+        _ => None,
+    });
+    for (pile, count, left) in taken.collect::<Vec<_>>() {
+        let before = left + count;
         // Drawn slots beyond what is left go; piles larger than the rows
         // show lose only their count until they fit.
-        let (keep, had) = (effects.left.min(DRAWN_STONES), before.min(DRAWN_STONES));
+        let (keep, had) = (left.min(DRAWN_STONES), before.min(DRAWN_STONES));
         for (entity, stone, transform) in &stones {
             if stone.pile == pile && (keep..had).contains(&stone.slot) {
                 let seconds = LEAVE_SECONDS / settings.animation_speed;
@@ -255,14 +284,15 @@ fn take_stones(
                 });
             }
         }
-        for (count, mut text) in &mut counts {
-            if count.0 == pile {
-                text.0 = effects.left.to_string();
+        for (label, mut text) in &mut counts {
+            if label.0 == pile {
+                text.0 = left.to_string();
             }
         }
         choice.armed = false;
         choice.typed.clear();
-        let piles = session.game.piles();
+        let view = session.view();
+        let piles = view.piles();
         if piles[choice.pile] == 0 {
             // Move the cursor to the nearest pile that still has stones.
             if let Some(next) =
@@ -331,7 +361,8 @@ fn paint_board(
     flash: Res<RefusalFlash>,
 ) {
     let human = session.human_to_move().is_some();
-    let piles = session.game.piles();
+    let view = session.view();
+    let piles = view.piles();
     let chosen = |pile: usize, count: u32| {
         let n = piles[pile];
         move |stone: &Stone| stone.pile == pile && stone.slot + count.min(n) >= n.min(DRAWN_STONES) && n > 0
@@ -379,7 +410,7 @@ fn fit_labels(
         let room = if count.is_some() { COUNT_WIDTH - 14.0 } else { LABEL_WIDTH - 16.0 };
         overflow = overflow.max(label_width(&text.0, size) - room);
         if let Some(count) = count {
-            let empty = session.game.piles()[count.0] == 0;
+            let empty = session.view().piles()[count.0] == 0;
             color.0 = if empty { DIM_LABEL } else { LABEL_COLOR };
         }
     }
@@ -408,7 +439,8 @@ fn point_at_stones(
     mut requests: MessageWriter<RequestMove<Nim>>,
 ) {
     let point = pointer.world();
-    let piles = session.game.piles();
+    let view = session.view();
+    let piles = view.piles();
     let hover = point.and_then(|p| layout.stone_at(p, piles)).map(|(pile, slot)| {
         let n = piles[pile];
         (pile, n.min(DRAWN_STONES) - slot)
@@ -437,7 +469,8 @@ fn choose_with_keys(
     mut choice: ResMut<NimChoice>,
     mut requests: MessageWriter<RequestMove<Nim>>,
 ) {
-    let piles = session.game.piles();
+    let view = session.view();
+    let piles = view.piles();
     let n = piles.len();
     let mut moved = false;
     if keys.just_pressed(KeyCode::ArrowUp) || keys.just_pressed(KeyCode::KeyW) {
