@@ -567,6 +567,28 @@ mod third_game {
     }
 
     #[test]
+    fn an_edit_that_changes_the_number_of_players_is_refused_and_the_game_goes_on() {
+        let dir = temp_dir("tally-reload");
+        let mut app = headless(&dir);
+        app.add_plugins(window_game::register::<Tally>);
+        let path = dir.join("tally.ron");
+        std::fs::write(&path, "Tally(name: \"three\", seats: 3, target: 12)\n").unwrap();
+        let level = level::load(&path).unwrap();
+        let seats = vec![seat("Ann", None), seat("Bob", None), seat("Cleo", None)];
+        start(&mut app, level, Some(path.clone()), seats);
+        app.world_mut().write_message(RequestMove::<Tally> { by: Player::ONE, mv: TallyMove::Add(2) });
+        frames(&mut app, 1);
+        std::thread::sleep(Duration::from_millis(20));
+        std::fs::write(&path, "Tally(name: \"four\", seats: 4, target: 12)\n").unwrap();
+        frames(&mut app, 20);
+        let problem = app.world().resource::<LevelWatch>().problem.clone().expect("the refusal is shown");
+        assert!(problem.starts_with(&path.display().to_string()), "{problem}");
+        assert!(problem.contains("4 players but 3 seats") && problem.contains("menu"), "{problem}");
+        let session = app.world().resource::<Session<Tally>>();
+        assert_eq!((session.game.num_players(), session.moves.len()), (3, 1), "the game goes on");
+    }
+
+    #[test]
     fn plays_in_the_window_without_showing_other_seats_secrets() {
         let dir = temp_dir("tally");
         let mut app = headless(&dir);

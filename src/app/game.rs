@@ -65,11 +65,6 @@ pub fn register<G: WindowGame>(app: &mut App) {
     app.add_plugins((session::game_plugin::<G>, super::hud::game_plugin::<G>));
 }
 
-/// Run condition: the board of `G` is showing.
-pub fn showing<G: Game>(active: Option<Res<State<ActiveGame>>>) -> bool {
-    active.is_some_and(|a| *a.get() == ActiveGame::of::<G>())
-}
-
 /// The name of seat `p`, or "Player N" past the names given.
 pub fn name_of(names: &[String], p: Player) -> String {
     names.get(p.index()).cloned().unwrap_or_else(|| p.to_string())

@@ -73,21 +73,15 @@ fn poll_level_file(mut commands: Commands, time: Res<Time>, mut watch: ResMut<Le
                 ));
                 return;
             }
-            let (players, seated) = (new_game.num_players(&new_level), plan.seats.len());
-            if players != seated {
-                watch.problem = Some(format!(
-                    "{}: the level now has {players} players, not {seated}; choose the seats again in the menu",
-                    path.display()
-                ));
-                return;
-            }
             watch.problem = None;
             plan.level = new_level;
             commands.queue(move |world: &mut World| match begin(world, plan) {
                 Ok(()) => world
                     .resource_mut::<StatusLine>()
                     .info("Level file changed: the game restarted on the new level"),
-                Err(e) => world.resource_mut::<LevelWatch>().problem = Some(e),
+                Err(e) => {
+                    world.resource_mut::<LevelWatch>().problem = Some(format!("{}: {e}", path.display()))
+                }
             });
         }
     }

@@ -7,9 +7,9 @@ use bevy::prelude::*;
 use bevy::window::PrimaryWindow;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 
-use super::board::seat_color32;
+use super::board::{playing, seat_color32};
 use super::controls::ReplayBrowser;
-use super::game::{ActiveGame, WindowGame};
+use super::game::WindowGame;
 use super::hot_reload::LevelWatch;
 use super::session::{Agents, BoardHint, Session, SessionRequest, StatusLine, Watch, replays_dir};
 use super::settings::Settings;
@@ -26,10 +26,7 @@ pub(super) fn plugin(app: &mut App) {
 
 /// The panels of one game's screen (with a window only: egui draws them).
 pub(super) fn game_plugin<G: WindowGame>(app: &mut App) {
-    app.add_systems(
-        EguiPrimaryContextPass,
-        game_panels::<G>.run_if(in_state(ActiveGame::of::<G>()).and_then(resource_exists::<Session<G>>)),
-    );
+    app.add_systems(EguiPrimaryContextPass, game_panels::<G>.run_if(playing::<G>));
 }
 
 /// egui text grows with the window so it stays readable on large screens.

@@ -3,10 +3,9 @@
 //! controls and replays. Views read the state and these messages; they never
 //! change the state themselves.
 
+use std::borrow::Cow;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
-
-use std::borrow::Cow;
 
 use bevy::prelude::*;
 use bevy::tasks::{AsyncComputeTaskPool, Task, block_on, poll_once};
@@ -118,9 +117,10 @@ impl<G: WindowGame> Session<G> {
         if self.replay {
             return None;
         }
-        let humans: Vec<Player> = Player::all(self.seats.len()).filter(|&p| self.is_human(p)).collect();
-        match humans.as_slice() {
-            [only] => Some(*only),
+        // Asked several times a frame: no list is built.
+        let mut humans = Player::all(self.seats.len()).filter(|&p| self.is_human(p));
+        match (humans.next(), humans.next()) {
+            (Some(only), None) => Some(only),
             _ => self.human_to_move(),
         }
     }
@@ -373,7 +373,9 @@ pub(super) fn begin_game<G: WindowGame>(world: &mut World, plan: SessionPlan) ->
     let session = Session::<G>::new(&plan, level, replay_moves)?;
     let (players, seated) = (session.game.num_players(), session.seats.len());
     if players != seated {
-        return Err(format!("{} needs {players} players, {seated} were seated", G::TITLE));
+        return Err(format!(
+            "the level has {players} players but {seated} seats were chosen; choose the seats again in the menu"
+        ));
     }
     let mut seats = Vec::new();
     for seat in &session.seats {

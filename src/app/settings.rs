@@ -54,7 +54,7 @@ impl Settings {
 
     /// The name of seat `i` (0-based).
     pub fn name(&self, i: usize) -> String {
-        self.names.get(i).cloned().unwrap_or_else(|| format!("Player {}", i + 1))
+        super::game::name_of(&self.names, tabula_engine::Player(i as u8))
     }
 }
 

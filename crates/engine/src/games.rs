@@ -16,7 +16,7 @@ use crate::core::perft::{divide, perft};
 use crate::core::replay::{self, Replay, ReplayError};
 use crate::core::runner::{GameRecord, MatchConfig, MatchError, MatchSummary, run_match};
 use crate::core::{AgentError, AgentRegistry, AgentSpec, Outcome};
-use crate::level::{LevelError, LevelFile};
+use crate::level::LevelFile;
 
 /// Every game the engine ships: one line a game.
 fn builtin(registry: &mut Registry) {
@@ -317,9 +317,4 @@ pub fn replay_file(
     let header = replay::parse_header(&text, &file)?;
     let level = header.level.resolve(path.parent())?;
     level.game().replay(&level, &text, &file, each)
-}
-
-/// The level of a replay's header, with the file named in errors.
-pub fn level_error(file: &str, e: crate::core::RuleViolation) -> LevelError {
-    LevelError::Rule { file: file.to_owned(), rule: e.rule, message: e.message }
 }

@@ -175,6 +175,11 @@ pub enum LevelError {
 }
 
 impl LevelError {
+    /// `file` breaks the rule `violation` names.
+    pub fn rule(file: &str, violation: crate::core::RuleViolation) -> LevelError {
+        LevelError::Rule { file: file.to_owned(), rule: violation.rule, message: violation.message }
+    }
+
     pub(crate) fn into_replay(self) -> ReplayError {
         match self {
             LevelError::Syntax { file, line, column, message } => {
@@ -203,11 +208,7 @@ pub(crate) fn syntax_error(file: &str, e: &ron::error::SpannedError) -> LevelErr
 /// Parses and validates a level's text; `file` names it in errors.
 pub fn parse(text: &str, file: &str) -> Result<LevelFile, LevelError> {
     let level: LevelFile = ron_options().from_str(text).map_err(|e| syntax_error(file, &e))?;
-    level.validate().map_err(|e| LevelError::Rule {
-        file: file.to_owned(),
-        rule: e.rule,
-        message: e.message,
-    })?;
+    level.validate().map_err(|e| LevelError::rule(file, e))?;
     Ok(level)
 }
 

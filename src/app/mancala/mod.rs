@@ -532,13 +532,10 @@ fn point_at_pits(
     mut choice: ResMut<PitChoice>,
     mut requests: MessageWriter<RequestMove<Mancala>>,
 ) {
-    let point = pointer.world();
-    let n = layout.pits;
-    let cell = point.and_then(|p| layout.cell_at(p)).filter(|&c| !layout.is_store(c));
-    let side = session.view().current_player().0;
+    let view = session.view();
+    let sow = pointer.world().and_then(|p| layout.cell_at(p)).and_then(|c| view.sow_at(c));
     // Hover counts only on the mover's own row; clicks anywhere ask the engine.
-    let pit_of = |c: usize| if c < n { (0u8, c as u8) } else { (1u8, (c - n - 1) as u8) };
-    let hover = cell.map(pit_of).filter(|(s, _)| *s == side).map(|(_, p)| p);
+    let hover = sow.filter(|s| s.side == view.current_player().0).map(|s| s.pit);
     if choice.hover != hover {
         choice.hover = hover;
         if hover.is_some() {
@@ -546,11 +543,10 @@ fn point_at_pits(
         }
     }
     if mouse.just_pressed(MouseButton::Left)
-        && let Some(c) = cell
+        && let Some(mv) = sow
         && let Some(by) = session.requester()
     {
-        let (side, pit) = pit_of(c);
-        requests.write(RequestMove { by, mv: Sow { side, pit } });
+        requests.write(RequestMove { by, mv });
     }
 }
 

@@ -401,6 +401,8 @@ fn fit_labels(
     let Projection::Orthographic(ortho) = &mut *projection else { return };
     let Some(viewport) = camera.logical_viewport_size() else { return };
     let px_per_unit = viewport.x / ortho.area.width().max(1.0);
+    let view = session.view();
+    let piles = view.piles();
     let mut overflow: f32 = 0.0;
     for (label, text, mut font, mut color, count) in &mut labels {
         let size = label.world_size.max(MIN_LABEL_PX / px_per_unit).min(ROW_HEIGHT * 0.8);
@@ -410,7 +412,7 @@ fn fit_labels(
         let room = if count.is_some() { COUNT_WIDTH - 14.0 } else { LABEL_WIDTH - 16.0 };
         overflow = overflow.max(label_width(&text.0, size) - room);
         if let Some(count) = count {
-            let empty = session.view().piles()[count.0] == 0;
+            let empty = piles[count.0] == 0;
             color.0 = if empty { DIM_LABEL } else { LABEL_COLOR };
         }
     }

@@ -99,8 +99,8 @@ impl<M: Copy + std::fmt::Display> Replay<M> {
         level: &G::Level,
         each: &mut dyn FnMut(Played<'_, G>),
     ) -> Result<G, ReplayError> {
-        let mut game = G::new(level, self.seed)
-            .map_err(|e| ReplayError::Level(crate::games::level_error("replay", e)))?;
+        let mut game =
+            G::new(level, self.seed).map_err(|e| ReplayError::Level(LevelError::rule("replay", e)))?;
         for (index, &mv) in self.moves.iter().enumerate() {
             let by = game.actor(&mv);
             let (_, steps) = apply_with_steps(&mut game, by, mv).map_err(|e| ReplayError::Refused {

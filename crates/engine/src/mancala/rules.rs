@@ -317,6 +317,12 @@ impl Mancala {
         Ok(self.sow(sow_table(self.pits), from))
     }
 
+    /// The sowing from the pit in `cell`; `None` for a store or no cell.
+    pub fn sow_at(&self, cell: usize) -> Option<Sow> {
+        let side = self.row_of(cell)? as u8;
+        Some(Sow { side, pit: (cell - side as usize * (self.pits as usize + 1)) as u8 })
+    }
+
     /// The row (0 or 1) a cell's pit belongs to; `None` for the stores.
     pub fn row_of(&self, cell: usize) -> Option<usize> {
         let n = self.pits as usize;
@@ -924,8 +930,15 @@ pub(crate) mod tests {
                 Ended(Outcome::Win(Player::TWO)),
             ]
         );
-        // An extra turn.
+        // Cells name their pits and sowings as the moves do.
         let m = Mancala::new(&level(3, 2, Capture::None, false), 0).unwrap();
+        for sow in [Sow { side: 0, pit: 2 }, Sow { side: 1, pit: 0 }] {
+            let cell = m.pit_cell(sow.side, sow.pit);
+            assert_eq!(m.sow_at(cell), Some(sow));
+            assert_eq!(format!("sow pit {}", m.cell_name(cell)), sow.to_string());
+        }
+        assert_eq!((m.sow_at(3), m.sow_at(7), m.sow_at(8)), (None, None, None), "stores and past the board");
+        // An extra turn.
         let (_, steps) = follow_steps(&m, Sow { side: 0, pit: 1 });
         assert_eq!(steps.last(), Some(&TurnChanged { to: Player::ONE, extra_turn: true }));
     }
