@@ -19,9 +19,9 @@ use super::session::{Controller, SeatSetup, SessionPlan, SessionRequest, StatusL
 use super::settings::{MAX_SEATS, Settings};
 use super::{Screen, StartLevel};
 
-/// Games specified in RULES.md whose rules are not built yet: the menu
-/// shows them, and says so.
-const NOT_BUILT: [(&str, &str); 2] = [("Russian Bank", "russian_bank"), ("Robot board", "robots")];
+/// Games specified in RULES.md, by title and level folder: the menu shows
+/// those not built yet, and says so.
+const SPECIFIED: [(&str, &str); 2] = [("Russian Bank", "russian_bank"), ("Robot board", "robots")];
 
 /// Who the menu puts in a seat: a human, or an agent with a strength.
 #[derive(Clone, Debug, PartialEq)]
@@ -38,12 +38,15 @@ pub struct LevelEntry {
     pub level: Result<LevelFile, String>,
 }
 
-/// A game the menu lists: playable in the window, or not built yet.
+/// A game the menu lists: playable in the window, or not (yet).
 #[derive(Clone, Copy)]
 pub struct MenuGame {
     pub title: &'static str,
     pub folder: &'static str,
+    /// The game, when the window plays it.
     pub entry: Option<&'static dyn GameEntry>,
+    /// How far it is built, when the window does not play it.
+    pub status: Option<&'static str>,
 }
 
 impl MenuGame {
@@ -51,6 +54,9 @@ impl MenuGame {
         self.entry.is_some()
     }
 }
+
+const COMMAND_LINE_ONLY: &str = "command line only";
+const NOT_BUILT: &str = "not built yet";
 
 #[derive(Resource)]
 pub struct Menu {
@@ -69,12 +75,26 @@ impl Menu {
     /// The menu over the games the window can play (by name), then the
     /// games not built yet; the first game chosen.
     pub fn new(playable: &[&str]) -> Menu {
-        let mut list: Vec<MenuGame> = games::all()
-            .into_iter()
-            .filter(|g| playable.contains(&g.name()))
-            .map(|g| MenuGame { title: g.title(), folder: g.folder(), entry: Some(g) })
-            .collect();
-        list.extend(NOT_BUILT.iter().map(|&(title, folder)| MenuGame { title, folder, entry: None }));
+        let known = games::all();
+        let (mut list, rules_only): (Vec<MenuGame>, Vec<MenuGame>) = known
+            .iter()
+            .map(|&g| {
+                let window = playable.contains(&g.name());
+                MenuGame {
+                    title: g.title(),
+                    folder: g.folder(),
+                    entry: window.then_some(g),
+                    status: (!window).then_some(COMMAND_LINE_ONLY),
+                }
+            })
+            .partition(MenuGame::is_playable);
+        list.extend(rules_only);
+        list.extend(
+            SPECIFIED
+                .iter()
+                .filter(|(_, folder)| known.iter().all(|g| g.folder() != *folder))
+                .map(|&(title, folder)| MenuGame { title, folder, entry: None, status: Some(NOT_BUILT) }),
+        );
         let mut menu = Menu {
             games: list,
             game: 0,
@@ -143,8 +163,8 @@ impl Menu {
     /// The plan for the chosen level and seats, or why there is none.
     pub fn plan(&self, settings: &Settings) -> Result<SessionPlan, String> {
         let game = self.current();
-        if !game.is_playable() {
-            return Err(format!("{} is not built yet", game.title));
+        if let Some(status) = game.status {
+            return Err(format!("{} cannot be played in the window: {status}", game.title));
         }
         let entry = self.levels.get(self.selected).ok_or("there is no level to play")?;
         let level = entry.level.clone()?;
@@ -530,13 +550,17 @@ mod tests {
     }
 
     #[test]
-    fn unbuilt_games_say_so() {
+    fn games_the_window_cannot_play_say_why() {
         let mut menu = menu();
-        let robots = menu.games.iter().position(|g| g.title == "Robot board").unwrap();
-        menu.switch_game(robots);
+        let titles: Vec<&str> = menu.games.iter().map(|g| g.title).collect();
+        assert_eq!(titles, ["Nim", "Mancala / Kalah", "Robot board", "Russian Bank"]);
+        menu.switch_game(2);
+        assert!(menu.levels.len() >= 10, "the Robot board's levels are listed");
         let err = menu.plan(&Settings::default()).unwrap_err();
-        assert!(err.contains("not built yet"), "{err}");
+        assert!(err.contains("command line only"), "{err}");
         assert!(menu.seats.is_empty());
+        menu.switch_game(3);
+        assert!(menu.plan(&Settings::default()).unwrap_err().contains("not built yet"));
     }
 
     #[test]

@@ -22,6 +22,7 @@ use crate::level::LevelFile;
 fn builtin(registry: &mut Registry) {
     registry.add::<crate::nim::Nim>();
     registry.add::<crate::mancala::Mancala>();
+    registry.add::<crate::robots::Robots>();
 }
 
 /// What a game must be for the generic tools: rules with agents, states

@@ -7,5 +7,6 @@ pub mod games;
 pub mod level;
 pub mod mancala;
 pub mod nim;
+pub mod robots;
 
 pub use crate::core::{Game, Observation, Outcome, Player};

@@ -1,0 +1,13 @@
+//! The Robot board (RULES.md section 4, seed 001): robots of rule A and B
+//! walk to their homes over normal, hint and broken-robot tiles and
+//! conveyor belts; belts carry them and settle in rounds; hint tiles tell a
+//! robot where its home lies, in its own frame; players may exchange tiles.
+
+pub mod level;
+pub mod rules;
+
+#[cfg(test)]
+mod tests;
+
+pub use level::{Dir, RobotSpec, RobotsLevel, RuleSet};
+pub use rules::{Hint, Pos, Robot, RobotMove, RobotStep, Robots, RobotsError, Tile};

@@ -1,0 +1,1215 @@
+//! The Robot board's state, moves and their application (RULES.md section
+//! 4). Every change to the state goes through [`Robots::follow_step`], the
+//! same function a view's observation follows: `apply` decides the steps,
+//! and the steps are the whole of what happened.
+
+use std::borrow::Cow;
+use std::collections::{HashMap, VecDeque};
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+
+use super::level::{Dir, MAX_PLAYERS, MAX_SIDE, RobotsLevel, RuleSet, violation};
+use crate::core::{Game, GameRng, NotYourTurn, Observation, Outcome, Player, RuleError, RuleViolation, rng};
+
+/// A tile's place: `(x, y)`, 0-based, y down.
+pub type Pos = (u16, u16);
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Tile {
+    Normal,
+    Hint,
+    /// A broken robot: never occupied; blocks walks and belts.
+    Broken,
+    /// The home of the robot with this index.
+    Home(u8),
+    Conveyor(Dir),
+}
+
+/// Where a robot's home is, in the robot's own frame.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Hint {
+    Ahead,
+    AheadRight,
+    Right,
+    BehindRight,
+    Behind,
+    BehindLeft,
+    Left,
+    AheadLeft,
+}
+
+impl Hint {
+    const ALL: [Hint; 8] = [
+        Hint::Ahead,
+        Hint::AheadRight,
+        Hint::Right,
+        Hint::BehindRight,
+        Hint::Behind,
+        Hint::BehindLeft,
+        Hint::Left,
+        Hint::AheadLeft,
+    ];
+
+    /// The hint for a home at offset `(dx, dy)` from a robot facing
+    /// `facing`: the compass direction of the offset's signs (diagonal when
+    /// both are non-zero), turned by minus the facing.
+    pub fn toward(dx: i32, dy: i32, facing: Dir) -> Hint {
+        // Eighths of a turn clockwise from North.
+        let compass = match (dx.signum(), dy.signum()) {
+            (0, -1) => 0,
+            (1, -1) => 1,
+            (1, 0) => 2,
+            (1, 1) => 3,
+            (0, 1) => 4,
+            (-1, 1) => 5,
+            (-1, 0) => 6,
+            _ => 7, // (-1, -1); (0, 0) cannot happen: a hint tile is no home
+        };
+        Hint::ALL[(compass + 8 - 2 * facing.quarters() as usize) % 8]
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Robot {
+    pub id: char,
+    pub at: Pos,
+    pub facing: Dir,
+    pub rule: RuleSet,
+    pub player: Player,
+    pub home: Pos,
+    /// Hints received since the robot was last moved by a belt or an
+    /// exchange, oldest first.
+    pub hints: Vec<Hint>,
+}
+
+/// A request (DESIGN.md's notation): `Step(robot: 'A', dir: East)`,
+/// `Forward(robot: 'B', steps: 2)`, `Rotate(robot: 'B', quarters: 1)`
+/// (counter-clockwise), `Exchange(a: (1, 2), b: (4, 1))`, `Pass`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum RobotMove {
+    Step { robot: char, dir: Dir },
+    Forward { robot: char, steps: u8 },
+    Rotate { robot: char, quarters: u8 },
+    Exchange { a: Pos, b: Pos },
+    Pass,
+}
+
+impl fmt::Display for RobotMove {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            RobotMove::Step { robot, dir } => write!(f, "{robot} steps {}", dir.name()),
+            RobotMove::Forward { robot, steps } => write!(f, "{robot} walks {steps} ahead"),
+            RobotMove::Rotate { robot, quarters } => {
+                write!(f, "{robot} turns {quarters} quarter{} left", if quarters == 1 { "" } else { "s" })
+            }
+            RobotMove::Exchange { a, b } => write!(f, "exchange ({}, {}) and ({}, {})", a.0, a.1, b.0, b.1),
+            RobotMove::Pass => f.write_str("pass"),
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum RobotsError {
+    #[error("there is no robot {robot}")]
+    NoSuchRobot { robot: char },
+    #[error("robot {robot} is player {owner}'s")]
+    NotYourRobot { robot: char, owner: u8 },
+    #[error("robot {robot} follows rule {rule:?}: {}", match rule { RuleSet::A => "it steps to a neighbour and cannot turn", RuleSet::B => "it walks ahead or turns" })]
+    NotAllowed { robot: char, rule: RuleSet },
+    #[error("a walk is 1 to 3 steps ahead, not {steps}")]
+    BadSteps { steps: u8 },
+    #[error("a turn is 1 to 3 quarters, not {quarters}")]
+    BadQuarters { quarters: u8 },
+    #[error("the walk would leave the board at ({}, {})", at.0, at.1)]
+    OffBoard { at: (i32, i32) },
+    #[error("the way is blocked at ({}, {})", at.0, at.1)]
+    Blocked { at: Pos },
+    #[error("an exchange needs two different tiles")]
+    SameTile,
+    #[error("({}, {}) is a home or hint tile: those stay where they are", at.0, at.1)]
+    HomeOrHintTile { at: Pos },
+    #[error("no exchanges left")]
+    NoSwapsLeft,
+    #[error("the exchange would change nothing")]
+    NothingChanges,
+    #[error("robot {robot} could no longer reach its home")]
+    WouldStrand { robot: char },
+    #[error("the conveyors would run in a loop through ({}, {})", at.0, at.1)]
+    BeltLoop { at: Pos },
+    #[error("a pass is only for a player with no other move")]
+    MustMove,
+    #[error("the game is over")]
+    GameOver,
+    #[error(transparent)]
+    NotYourTurn(#[from] NotYourTurn),
+}
+
+impl RuleError for RobotsError {
+    fn not_your_turn(&self) -> Option<NotYourTurn> {
+        match self {
+            RobotsError::NotYourTurn(t) => Some(*t),
+            _ => None,
+        }
+    }
+}
+
+/// One step of a move, in order; robots are named by their ids.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum RobotStep {
+    /// `by` made a request (the move count rises).
+    Began {
+        by: Player,
+    },
+    /// The acting robot walked to `to` (where its walk ended, or the first
+    /// free conveyor of its path).
+    Walked {
+        robot: char,
+        to: Pos,
+    },
+    Rotated {
+        robot: char,
+        facing: Dir,
+    },
+    /// The acting robot's own ride, one tile a step.
+    Rode {
+        robot: char,
+        to: Pos,
+        facing: Dir,
+    },
+    /// Settling: a belt carried the robot one tile in round `round`.
+    Carried {
+        robot: char,
+        to: Pos,
+        facing: Dir,
+        round: u16,
+    },
+    /// Two tiles exchanged, robots with them; conveyors and the robots on
+    /// them turned a quarter counter-clockwise.
+    Swapped {
+        by: Player,
+        a: Pos,
+        b: Pos,
+    },
+    HintsCleared {
+        robot: char,
+    },
+    HintGiven {
+        robot: char,
+        hint: Hint,
+    },
+    /// The robot stands on its home.
+    Won {
+        robot: char,
+    },
+    TurnChanged {
+        to: Player,
+    },
+    Ended(Outcome),
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Robots {
+    width: u16,
+    height: u16,
+    /// Row by row.
+    tiles: Vec<Tile>,
+    /// The robot on each tile, as its index + 1 (0: none).
+    occupant: Vec<u8>,
+    robots: Vec<Robot>,
+    players: u8,
+    swaps_left: Vec<u16>,
+    to_move: Player,
+    plies: u32,
+    move_cap: u32,
+    outcome: Option<Outcome>,
+}
+
+fn offset(p: Pos, d: Dir) -> (i32, i32) {
+    let (dx, dy) = d.delta();
+    (p.0 as i32 + dx, p.1 as i32 + dy)
+}
+
+/// The tile layout alone, for the static checks on a board (the level's, or
+/// one an exchange would make).
+struct Layout<'a> {
+    width: u16,
+    height: u16,
+    tiles: &'a [Tile],
+}
+
+impl Layout<'_> {
+    fn index(&self, p: Pos) -> usize {
+        p.1 as usize * self.width as usize + p.0 as usize
+    }
+
+    fn at(&self, p: Pos) -> Tile {
+        self.tiles[self.index(p)]
+    }
+
+    fn neighbour(&self, p: Pos, d: Dir) -> Option<Pos> {
+        let (x, y) = offset(p, d);
+        (x >= 0 && y >= 0 && x < self.width as i32 && y < self.height as i32).then_some((x as u16, y as u16))
+    }
+
+    /// Where a belt entered at conveyor `p` ends: the first non-conveyor tile
+    /// it reaches, or its last conveyor before the edge or a broken robot.
+    /// The board has no loops when this is asked.
+    fn belt_end(&self, mut p: Pos) -> Pos {
+        while let Tile::Conveyor(d) = self.at(p) {
+            match self.neighbour(p, d) {
+                Some(next) if self.at(next) != Tile::Broken => p = next,
+                _ => return p,
+            }
+            if !matches!(self.at(p), Tile::Conveyor(_)) {
+                return p;
+            }
+        }
+        p
+    }
+
+    /// The tiles a belt entered at `p` runs over, `p` included, and where
+    /// it ends.
+    fn belt_tiles(&self, mut p: Pos, touched: &mut Vec<usize>) {
+        touched.push(self.index(p));
+        while let Tile::Conveyor(d) = self.at(p) {
+            match self.neighbour(p, d) {
+                Some(next) if self.at(next) != Tile::Broken => p = next,
+                _ => return,
+            }
+            touched.push(self.index(p));
+        }
+    }
+
+    /// RULES.md "Reachability": ignoring robots and rule sets, can a robot
+    /// at `from` get to `home`?
+    fn reaches(&self, from: Pos, home: Pos) -> bool {
+        let start = self.belt_end(from);
+        let mut seen = vec![false; self.tiles.len()];
+        let mut stack = vec![start];
+        seen[self.index(start)] = true;
+        while let Some(p) = stack.pop() {
+            if p == home {
+                return true;
+            }
+            for d in Dir::ALL {
+                let Some(n) = self.neighbour(p, d) else { continue };
+                let land = match self.at(n) {
+                    Tile::Broken => continue,
+                    Tile::Conveyor(_) => self.belt_end(n),
+                    _ => n,
+                };
+                let i = self.index(land);
+                if !seen[i] {
+                    seen[i] = true;
+                    stack.push(land);
+                }
+            }
+        }
+        false
+    }
+
+    /// A way from `from` to `home`, as every tile it stands on or a belt
+    /// carries it over (an exchange that touches none of them keeps it).
+    fn route(&self, from: Pos, home: Pos) -> Option<Vec<usize>> {
+        let start = self.belt_end(from);
+        // For each tile reached: the tile it was reached from and the
+        // neighbour stepped onto.
+        let mut came: Vec<Option<(Pos, Pos)>> = vec![None; self.tiles.len()];
+        let mut seen = vec![false; self.tiles.len()];
+        let mut queue = VecDeque::from([start]);
+        seen[self.index(start)] = true;
+        while let Some(p) = queue.pop_front() {
+            if p == home {
+                let mut touched = Vec::new();
+                let mut at = p;
+                while let Some((before, stepped)) = came[self.index(at)] {
+                    self.belt_tiles(stepped, &mut touched);
+                    at = before;
+                }
+                self.belt_tiles(from, &mut touched);
+                return Some(touched);
+            }
+            for d in Dir::ALL {
+                let Some(n) = self.neighbour(p, d) else { continue };
+                let land = match self.at(n) {
+                    Tile::Broken => continue,
+                    Tile::Conveyor(_) => self.belt_end(n),
+                    _ => n,
+                };
+                let i = self.index(land);
+                if !seen[i] {
+                    seen[i] = true;
+                    came[i] = Some((p, n));
+                    queue.push_back(land);
+                }
+            }
+        }
+        None
+    }
+
+    /// A conveyor loop through one of `starts`, as the tiles of the loop.
+    fn loop_through(&self, starts: impl Iterator<Item = Pos>) -> Option<Vec<Pos>> {
+        for start in starts {
+            let mut path = vec![start];
+            let mut p = start;
+            while let Tile::Conveyor(d) = self.at(p) {
+                let Some(next) = self.neighbour(p, d) else { break };
+                if let Some(at) = path.iter().position(|&q| q == next) {
+                    return Some(path[at..].to_vec());
+                }
+                if !matches!(self.at(next), Tile::Conveyor(_)) || path.len() > self.tiles.len() {
+                    break;
+                }
+                path.push(next);
+                p = next;
+            }
+        }
+        None
+    }
+}
+
+fn describe(tiles: &[Pos]) -> String {
+    tiles.iter().map(|p| format!("({}, {})", p.0, p.1)).collect::<Vec<_>>().join(" ")
+}
+
+/// Reads the board's rows into tiles; homes name robot ids.
+fn parse_board(level: &RobotsLevel) -> Result<(u16, u16, Vec<Tile>, Vec<(char, Pos)>), RuleViolation> {
+    let height = level.board.len();
+    let width = level.board.first().map_or(0, |r| r.chars().count());
+    if height == 0 || width == 0 || height > MAX_SIDE || width > MAX_SIDE {
+        return Err(violation(
+            "board-size",
+            format!("the board must be 1 to {MAX_SIDE} tiles each way, this one is {width} x {height}"),
+        ));
+    }
+    let mut tiles = Vec::with_capacity(width * height);
+    let mut homes = Vec::new();
+    for (y, row) in level.board.iter().enumerate() {
+        let n = row.chars().count();
+        if n != width {
+            return Err(violation(
+                "board-shape",
+                format!("row {y} has {n} tiles, but row 0 has {width}: every row needs the same width"),
+            ));
+        }
+        for (x, c) in row.chars().enumerate() {
+            let p = (x as u16, y as u16);
+            tiles.push(match c {
+                '.' => Tile::Normal,
+                '?' => Tile::Hint,
+                '#' => Tile::Broken,
+                '^' => Tile::Conveyor(Dir::North),
+                '>' => Tile::Conveyor(Dir::East),
+                'v' => Tile::Conveyor(Dir::South),
+                '<' => Tile::Conveyor(Dir::West),
+                c if c.is_ascii_lowercase() => {
+                    homes.push((c.to_ascii_uppercase(), p));
+                    Tile::Home(u8::MAX)
+                }
+                other => {
+                    return Err(violation(
+                        "board-legend",
+                        format!(
+                            "unknown tile {other:?} at ({x}, {y}): the legend is . ? # ^ > v < and lowercase homes"
+                        ),
+                    ));
+                }
+            });
+        }
+    }
+    Ok((width as u16, height as u16, tiles, homes))
+}
+
+impl Robots {
+    pub fn width(&self) -> u16 {
+        self.width
+    }
+
+    pub fn height(&self) -> u16 {
+        self.height
+    }
+
+    pub fn tile(&self, p: Pos) -> Tile {
+        self.tiles[self.index(p)]
+    }
+
+    pub fn robots(&self) -> &[Robot] {
+        &self.robots
+    }
+
+    pub fn robot(&self, id: char) -> Option<&Robot> {
+        self.robots.iter().find(|r| r.id == id)
+    }
+
+    /// The robot standing on `p`, if any.
+    pub fn robot_at(&self, p: Pos) -> Option<&Robot> {
+        match self.occupant[self.index(p)] {
+            0 => None,
+            i => Some(&self.robots[i as usize - 1]),
+        }
+    }
+
+    pub fn swaps_left(&self, player: Player) -> u16 {
+        self.swaps_left.get(player.index()).copied().unwrap_or(0)
+    }
+
+    pub fn plies(&self) -> u32 {
+        self.plies
+    }
+
+    fn layout(&self) -> Layout<'_> {
+        Layout { width: self.width, height: self.height, tiles: &self.tiles }
+    }
+
+    fn index(&self, p: Pos) -> usize {
+        p.1 as usize * self.width as usize + p.0 as usize
+    }
+
+    /// A robot or a broken robot stands there.
+    fn occupied(&self, p: Pos) -> bool {
+        let i = self.index(p);
+        self.occupant[i] != 0 || self.tiles[i] == Tile::Broken
+    }
+
+    fn conveyor(&self, p: Pos) -> Option<Dir> {
+        match self.tile(p) {
+            Tile::Conveyor(d) => Some(d),
+            _ => None,
+        }
+    }
+
+    fn find(&self, id: char) -> Result<usize, RobotsError> {
+        self.robots.iter().position(|r| r.id == id).ok_or(RobotsError::NoSuchRobot { robot: id })
+    }
+
+    /// Who may move, and which of their robots; the checks every request
+    /// shares.
+    fn check_turn(&self, player: Player) -> Result<(), RobotsError> {
+        if self.outcome.is_some() {
+            return Err(RobotsError::GameOver);
+        }
+        if player != self.to_move {
+            return Err(NotYourTurn { player, to_move: self.to_move }.into());
+        }
+        Ok(())
+    }
+
+    fn own_robot(&self, player: Player, id: char, rule: RuleSet) -> Result<usize, RobotsError> {
+        let i = self.find(id)?;
+        let robot = &self.robots[i];
+        if robot.player != player {
+            return Err(RobotsError::NotYourRobot { robot: id, owner: robot.player.0 + 1 });
+        }
+        if robot.rule != rule {
+            return Err(RobotsError::NotAllowed { robot: id, rule: robot.rule });
+        }
+        Ok(i)
+    }
+
+    /// Where a walk of robot `i` in `dir` for `steps` tiles ends (RULES.md
+    /// "Walking"): every tile of the path on the board, no occupied tile
+    /// before a conveyor, the first free conveyor taken.
+    fn walk_target(&self, i: usize, dir: Dir, steps: u8) -> Result<Pos, RobotsError> {
+        let mut path = [(0, 0); 3];
+        let mut p = self.robots[i].at;
+        for slot in path.iter_mut().take(steps as usize) {
+            let (x, y) = offset(p, dir);
+            p = self.layout().neighbour(p, dir).ok_or(RobotsError::OffBoard { at: (x, y) })?;
+            *slot = p;
+        }
+        for &p in &path[..steps as usize] {
+            if self.occupied(p) {
+                return Err(RobotsError::Blocked { at: p });
+            }
+            if self.conveyor(p).is_some() {
+                return Ok(p);
+            }
+        }
+        Ok(path[steps as usize - 1])
+    }
+
+    /// Checks an exchange by `player` on the board as it would be after it;
+    /// `before` holds each robot's way home on the board as it is.
+    fn check_exchange(
+        &self,
+        player: Player,
+        a: Pos,
+        b: Pos,
+        before: &[Option<Vec<usize>>],
+    ) -> Result<(), RobotsError> {
+        if self.swaps_left(player) == 0 {
+            return Err(RobotsError::NoSwapsLeft);
+        }
+        for p in [a, b] {
+            if p.0 >= self.width || p.1 >= self.height {
+                return Err(RobotsError::OffBoard { at: (p.0 as i32, p.1 as i32) });
+            }
+        }
+        if a == b {
+            return Err(RobotsError::SameTile);
+        }
+        for p in [a, b] {
+            if matches!(self.tile(p), Tile::Home(_) | Tile::Hint) {
+                return Err(RobotsError::HomeOrHintTile { at: p });
+            }
+        }
+        let (ta, tb) = (self.tile(a), self.tile(b));
+        let conveyors = matches!(ta, Tile::Conveyor(_)) || matches!(tb, Tile::Conveyor(_));
+        if !conveyors && ta == tb && self.robot_at(a).is_none() && self.robot_at(b).is_none() {
+            return Err(RobotsError::NothingChanges);
+        }
+        let mut tiles = self.tiles.clone();
+        tiles.swap(self.index(a), self.index(b));
+        for i in [self.index(a), self.index(b)] {
+            if let Tile::Conveyor(d) = tiles[i] {
+                tiles[i] = Tile::Conveyor(d.turned_left(1));
+            }
+        }
+        let after = Layout { width: self.width, height: self.height, tiles: &tiles };
+        if let Some(ring) = after.loop_through([a, b].into_iter()) {
+            return Err(RobotsError::BeltLoop { at: ring[0] });
+        }
+        let (ia, ib) = (self.index(a), self.index(b));
+        for (robot, way) in self.robots.iter().zip(before) {
+            // A robot that had no way home does not block the exchange; one
+            // whose way avoids both tiles keeps it.
+            let Some(way) = way else { continue };
+            if !way.contains(&ia) && !way.contains(&ib) {
+                continue;
+            }
+            let at = if robot.at == a {
+                b
+            } else if robot.at == b {
+                a
+            } else {
+                robot.at
+            };
+            if !after.reaches(at, robot.home) {
+                return Err(RobotsError::WouldStrand { robot: robot.id });
+            }
+        }
+        Ok(())
+    }
+
+    /// Each robot's way home on the board as it is, if it has one.
+    fn ways_home(&self) -> Vec<Option<Vec<usize>>> {
+        let layout = self.layout();
+        self.robots.iter().map(|r| layout.route(r.at, r.home)).collect()
+    }
+
+    /// Every legal exchange of `player`, `a` before `b` in reading order;
+    /// with `first`, stops at the first.
+    fn exchanges(&self, player: Player, out: &mut Vec<RobotMove>, first: bool) {
+        if self.swaps_left(player) == 0 {
+            return;
+        }
+        let before = self.ways_home();
+        let movable: Vec<Pos> = (0..self.height)
+            .flat_map(|y| (0..self.width).map(move |x| (x, y)))
+            .filter(|&p| !matches!(self.tile(p), Tile::Home(_) | Tile::Hint))
+            .collect();
+        for (i, &a) in movable.iter().enumerate() {
+            for &b in &movable[i + 1..] {
+                if self.check_exchange(player, a, b, &before).is_ok() {
+                    out.push(RobotMove::Exchange { a, b });
+                    if first {
+                        return;
+                    }
+                }
+            }
+        }
+    }
+
+    /// The walks and turns of `player`'s robots, in the level's order.
+    fn robot_moves(&self, player: Player, out: &mut Vec<RobotMove>) {
+        for (i, robot) in self.robots.iter().enumerate() {
+            if robot.player != player {
+                continue;
+            }
+            match robot.rule {
+                RuleSet::A => {
+                    for dir in Dir::ALL {
+                        if self.walk_target(i, dir, 1).is_ok() {
+                            out.push(RobotMove::Step { robot: robot.id, dir });
+                        }
+                    }
+                }
+                RuleSet::B => {
+                    for steps in 1..=3 {
+                        if self.walk_target(i, robot.facing, steps).is_ok() {
+                            out.push(RobotMove::Forward { robot: robot.id, steps });
+                        }
+                    }
+                    out.extend((1..=3).map(|quarters| RobotMove::Rotate { robot: robot.id, quarters }));
+                }
+            }
+        }
+    }
+
+    /// Applies one step to the state: the only place the board changes.
+    pub fn follow_step(&mut self, step: &RobotStep) {
+        match *step {
+            RobotStep::Began { .. } => self.plies += 1,
+            RobotStep::Walked { robot, to } => {
+                let facing = self.robot(robot).expect("a step names a robot").facing;
+                self.put(robot, to, facing);
+            }
+            RobotStep::Rode { robot, to, facing } | RobotStep::Carried { robot, to, facing, .. } => {
+                self.put(robot, to, facing)
+            }
+            RobotStep::Rotated { robot, facing } => self.robot_mut(robot).facing = facing,
+            RobotStep::Swapped { by, a, b } => {
+                let (ia, ib) = (self.index(a), self.index(b));
+                self.tiles.swap(ia, ib);
+                self.occupant.swap(ia, ib);
+                for (i, p) in [(ia, a), (ib, b)] {
+                    let turned = match self.tiles[i] {
+                        Tile::Conveyor(d) => {
+                            self.tiles[i] = Tile::Conveyor(d.turned_left(1));
+                            true
+                        }
+                        _ => false,
+                    };
+                    if let Some(r) = (self.occupant[i] as usize).checked_sub(1) {
+                        let robot = &mut self.robots[r];
+                        robot.at = p;
+                        if turned {
+                            robot.facing = robot.facing.turned_left(1);
+                        }
+                    }
+                }
+                self.swaps_left[by.index()] -= 1;
+            }
+            RobotStep::HintsCleared { robot } => self.robot_mut(robot).hints.clear(),
+            RobotStep::HintGiven { robot, hint } => self.robot_mut(robot).hints.push(hint),
+            RobotStep::Won { .. } => {}
+            RobotStep::TurnChanged { to } => self.to_move = to,
+            RobotStep::Ended(outcome) => self.outcome = Some(outcome),
+        }
+    }
+
+    fn robot_mut(&mut self, id: char) -> &mut Robot {
+        self.robots.iter_mut().find(|r| r.id == id).expect("a step names a robot")
+    }
+
+    fn put(&mut self, id: char, to: Pos, facing: Dir) {
+        let r = self.robots.iter().position(|r| r.id == id).expect("a step names a robot");
+        let from = self.index(self.robots[r].at);
+        self.occupant[from] = 0;
+        let to_index = self.index(to);
+        self.occupant[to_index] = r as u8 + 1;
+        self.robots[r].at = to;
+        self.robots[r].facing = facing;
+    }
+
+    fn emit(&mut self, steps: &mut Vec<RobotStep>, step: RobotStep) {
+        self.follow_step(&step);
+        steps.push(step);
+    }
+
+    /// The facing of a robot a belt carries from a conveyor running `from`
+    /// onto `to`: turned by the same angle as the belt.
+    fn carried_facing(&self, facing: Dir, from: Dir, to: Pos) -> Dir {
+        match self.conveyor(to) {
+            Some(next) => Dir::from_quarters(facing.quarters() + 4 + next.quarters() - from.quarters()),
+            None => facing,
+        }
+    }
+
+    /// The acting robot's own ride, alone, to its end. Returns whether the
+    /// belt moved it.
+    fn ride(&mut self, r: usize, steps: &mut Vec<RobotStep>) -> bool {
+        let mut moved = false;
+        loop {
+            let robot = &self.robots[r];
+            let Some(d) = self.conveyor(robot.at) else { break };
+            let Some(next) = self.layout().neighbour(robot.at, d) else { break };
+            if self.occupied(next) {
+                break;
+            }
+            let facing = self.carried_facing(robot.facing, d, next);
+            let id = robot.id;
+            self.emit(steps, RobotStep::Rode { robot: id, to: next, facing });
+            moved = true;
+        }
+        moved
+    }
+
+    fn clear_hints(&mut self, r: usize, steps: &mut Vec<RobotStep>) {
+        if !self.robots[r].hints.is_empty() {
+            let id = self.robots[r].id;
+            self.emit(steps, RobotStep::HintsCleared { robot: id });
+        }
+    }
+
+    /// Settling in rounds (RULES.md "Belts"): every robot on a conveyor
+    /// whose next tile was free at the start of the round moves one tile,
+    /// unless another moves to the same tile. Returns the robot that came
+    /// home first, in seat order from `acting`.
+    fn settle(&mut self, acting: Player, steps: &mut Vec<RobotStep>) -> Option<usize> {
+        for round in 1u16.. {
+            let mut wanted: Vec<(usize, Pos, Dir)> = Vec::new();
+            for (r, robot) in self.robots.iter().enumerate() {
+                let Some(d) = self.conveyor(robot.at) else { continue };
+                if let Some(next) = self.layout().neighbour(robot.at, d)
+                    && !self.occupied(next)
+                {
+                    wanted.push((r, next, d));
+                }
+            }
+            let mut claims: HashMap<Pos, u32> = HashMap::with_capacity(wanted.len());
+            for &(_, next, _) in &wanted {
+                *claims.entry(next).or_default() += 1;
+            }
+            let moving: Vec<_> = wanted.into_iter().filter(|(_, next, _)| claims[next] == 1).collect();
+            if moving.is_empty() {
+                return None;
+            }
+            for &(r, to, d) in &moving {
+                let robot = &self.robots[r];
+                let (id, facing) = (robot.id, self.carried_facing(robot.facing, d, to));
+                self.emit(steps, RobotStep::Carried { robot: id, to, facing, round });
+                self.clear_hints(r, steps);
+            }
+            let home = |r: &usize| self.robots[*r].at == self.robots[*r].home;
+            let players = self.players as usize;
+            let seat_from_acting =
+                |r: &usize| (self.robots[*r].player.index() + players - acting.index()) % players;
+            if let Some(winner) =
+                moving.iter().map(|m| m.0).filter(home).min_by_key(|r| (seat_from_acting(r), *r))
+            {
+                return Some(winner);
+            }
+        }
+        None
+    }
+
+    /// Ends the game with robot `r` home, or passes the turn, or ends it at
+    /// the move cap.
+    fn finish(&mut self, by: Player, winner: Option<usize>, steps: &mut Vec<RobotStep>) {
+        if let Some(r) = winner {
+            let (id, player) = (self.robots[r].id, self.robots[r].player);
+            self.emit(steps, RobotStep::Won { robot: id });
+            self.emit(steps, RobotStep::Ended(Outcome::Win(player)));
+        } else if self.plies >= self.move_cap {
+            self.emit(steps, RobotStep::Ended(Outcome::Draw));
+        } else {
+            let to = by.next(self.players as usize);
+            self.emit(steps, RobotStep::TurnChanged { to });
+        }
+    }
+
+    /// A walk of robot `r` to `to`, its ride, its hint, and the settling.
+    fn walk(&mut self, by: Player, r: usize, to: Pos, steps: &mut Vec<RobotStep>) {
+        let id = self.robots[r].id;
+        self.emit(steps, RobotStep::Walked { robot: id, to });
+        if self.ride(r, steps) {
+            self.clear_hints(r, steps);
+        }
+        let robot = &self.robots[r];
+        if robot.at == robot.home {
+            return self.finish(by, Some(r), steps);
+        }
+        if self.tile(robot.at) == Tile::Hint {
+            let (dx, dy) = (robot.home.0 as i32 - robot.at.0 as i32, robot.home.1 as i32 - robot.at.1 as i32);
+            let hint = Hint::toward(dx, dy, robot.facing);
+            self.emit(steps, RobotStep::HintGiven { robot: id, hint });
+        }
+        let winner = self.settle(by, steps);
+        self.finish(by, winner, steps);
+    }
+
+    /// Every legal move of the player to move (a `Pass` when there is none).
+    pub fn moves(&self, out: &mut Vec<RobotMove>) {
+        if self.outcome.is_some() {
+            return;
+        }
+        let start = out.len();
+        self.robot_moves(self.to_move, out);
+        self.exchanges(self.to_move, out, false);
+        if out.len() == start {
+            out.push(RobotMove::Pass);
+        }
+    }
+
+    fn has_request(&self, player: Player) -> bool {
+        let mut some = Vec::new();
+        self.robot_moves(player, &mut some);
+        if some.is_empty() {
+            self.exchanges(player, &mut some, true);
+        }
+        !some.is_empty()
+    }
+
+    /// The board's rows in the level file's legend, as they are now.
+    pub fn rows(&self) -> Vec<String> {
+        self.tiles
+            .chunks(self.width as usize)
+            .map(|row| {
+                row.iter()
+                    .map(|t| match *t {
+                        Tile::Normal => '.',
+                        Tile::Hint => '?',
+                        Tile::Broken => '#',
+                        Tile::Home(r) => self.robots[r as usize].id.to_ascii_lowercase(),
+                        Tile::Conveyor(d) => d.arrow(),
+                    })
+                    .collect()
+            })
+            .collect()
+    }
+}
+
+impl Game for Robots {
+    type Move = RobotMove;
+    type Error = RobotsError;
+    type Effects = Vec<RobotStep>;
+    type Step = RobotStep;
+    type Level = RobotsLevel;
+    type Observation = Robots;
+
+    const NAME: &'static str = "Robots";
+    const TITLE: &'static str = "Robot board";
+    const FOLDER: &'static str = "robots";
+    const SEATS: (usize, usize) = (2, MAX_PLAYERS as usize);
+    const PERFECT_INFORMATION: bool = true;
+
+    fn new(level: &RobotsLevel, _seed: u64) -> Result<Robots, RuleViolation> {
+        let (width, height, mut tiles, homes) = parse_board(level)?;
+        let layout_size = (width, height);
+        let on_board = |(x, y): Pos| x < layout_size.0 && y < layout_size.1;
+        let specs = &level.robots;
+        if specs.len() < 2 {
+            return Err(violation(
+                "robot-count",
+                format!("a level needs at least two robots, it has {}", specs.len()),
+            ));
+        }
+        if specs.len() > 250 {
+            return Err(violation(
+                "robot-count",
+                format!("a level may have 250 robots, it has {}", specs.len()),
+            ));
+        }
+        for (i, spec) in specs.iter().enumerate() {
+            if !spec.id.is_ascii_uppercase() || spec.id == 'V' {
+                return Err(violation(
+                    "robot-id",
+                    format!(
+                        "robot {:?}: ids are the letters A to Z except V (a lowercase v is a conveyor)",
+                        spec.id
+                    ),
+                ));
+            }
+            if specs[..i].iter().any(|s| s.id == spec.id) {
+                return Err(violation("robot-id", format!("two robots are called {}", spec.id)));
+            }
+        }
+        let players = level.players();
+        if let Some(spec) = specs.iter().find(|s| s.player == 0 || s.player > MAX_PLAYERS) {
+            return Err(violation(
+                "players",
+                format!(
+                    "robot {} belongs to player {}: players are numbered 1 to {MAX_PLAYERS}",
+                    spec.id, spec.player
+                ),
+            ));
+        }
+        if players < 2 {
+            return Err(violation(
+                "players",
+                "a level needs 2 to 8 players; all robots belong to player 1".into(),
+            ));
+        }
+        if let Some(p) = (1..=players).find(|&p| specs.iter().all(|s| s.player != p)) {
+            return Err(violation("players", format!("player {p} owns no robot; every player needs one")));
+        }
+        for rule in [RuleSet::A, RuleSet::B] {
+            if specs.iter().all(|s| s.rule != rule) {
+                return Err(violation(
+                    "rule-sets",
+                    format!("a level needs a robot of rule A and one of rule B; none follows {rule:?}"),
+                ));
+            }
+        }
+        for (i, spec) in specs.iter().enumerate() {
+            let (x, y) = spec.at;
+            if !on_board(spec.at) {
+                return Err(violation(
+                    "robot-place",
+                    format!("robot {} at ({x}, {y}) is off the {width} x {height} board", spec.id),
+                ));
+            }
+            match tiles[y as usize * width as usize + x as usize] {
+                Tile::Broken => {
+                    return Err(violation(
+                        "robot-place",
+                        format!("robot {} stands on a broken robot at ({x}, {y})", spec.id),
+                    ));
+                }
+                Tile::Conveyor(_) => {
+                    return Err(violation(
+                        "robot-place",
+                        format!("robot {} starts on a conveyor at ({x}, {y})", spec.id),
+                    ));
+                }
+                _ => {}
+            }
+            if let Some(other) = specs[..i].iter().find(|s| s.at == spec.at) {
+                return Err(violation(
+                    "robot-place",
+                    format!("robots {} and {} both stand at ({x}, {y})", other.id, spec.id),
+                ));
+            }
+        }
+        let mut robot_homes = Vec::with_capacity(specs.len());
+        for spec in specs {
+            let own: Vec<Pos> = homes.iter().filter(|(id, _)| *id == spec.id).map(|&(_, p)| p).collect();
+            match own.as_slice() {
+                [] => {
+                    return Err(violation(
+                        "homes",
+                        format!(
+                            "robot {} has no home: put a '{}' on the board",
+                            spec.id,
+                            spec.id.to_ascii_lowercase()
+                        ),
+                    ));
+                }
+                [home] if *home == spec.at => {
+                    return Err(violation(
+                        "homes",
+                        format!("robot {} starts on its own home at ({}, {})", spec.id, home.0, home.1),
+                    ));
+                }
+                [home] => robot_homes.push(*home),
+                more => {
+                    return Err(violation(
+                        "homes",
+                        format!("robot {} has {} homes: {}", spec.id, more.len(), describe(more)),
+                    ));
+                }
+            }
+        }
+        if let Some((id, p)) = homes.iter().find(|(id, _)| specs.iter().all(|s| s.id != *id)) {
+            return Err(violation(
+                "homes",
+                format!("home '{}' at ({}, {}) has no robot {id}", id.to_ascii_lowercase(), p.0, p.1),
+            ));
+        }
+        for (r, home) in robot_homes.iter().enumerate() {
+            tiles[home.1 as usize * width as usize + home.0 as usize] = Tile::Home(r as u8);
+        }
+        let layout = Layout { width, height, tiles: &tiles };
+        let conveyors = (0..height)
+            .flat_map(|y| (0..width).map(move |x| (x, y)))
+            .filter(|&p| matches!(layout.at(p), Tile::Conveyor(_)));
+        if let Some(ring) = layout.loop_through(conveyors) {
+            return Err(violation("belt-loop", format!("conveyors loop at {}", describe(&ring))));
+        }
+        for (spec, home) in specs.iter().zip(&robot_homes) {
+            if !layout.reaches(spec.at, *home) {
+                return Err(violation(
+                    "unreachable-home",
+                    format!("robot {} cannot reach its home at ({}, {})", spec.id, home.0, home.1),
+                ));
+            }
+        }
+        if level.move_cap == 0 {
+            return Err(violation("move-cap", "move_cap must be at least 1".into()));
+        }
+        let mut occupant = vec![0u8; tiles.len()];
+        let robots: Vec<Robot> = specs
+            .iter()
+            .zip(&robot_homes)
+            .enumerate()
+            .map(|(r, (spec, &home))| {
+                occupant[spec.at.1 as usize * width as usize + spec.at.0 as usize] = r as u8 + 1;
+                Robot {
+                    id: spec.id,
+                    at: spec.at,
+                    facing: spec.facing,
+                    rule: spec.rule,
+                    player: Player(spec.player - 1),
+                    home,
+                    hints: Vec::new(),
+                }
+            })
+            .collect();
+        Ok(Robots {
+            width,
+            height,
+            tiles,
+            occupant,
+            robots,
+            players,
+            swaps_left: vec![level.swaps; players as usize],
+            to_move: Player::ONE,
+            plies: 0,
+            move_cap: level.move_cap,
+            outcome: None,
+        })
+    }
+
+    fn num_players(&self) -> usize {
+        self.players as usize
+    }
+
+    fn current_player(&self) -> Player {
+        self.to_move
+    }
+
+    fn legal_moves(&self, player: Player, out: &mut Vec<RobotMove>) {
+        if player == self.to_move {
+            self.moves(out);
+        }
+    }
+
+    fn apply(&mut self, player: Player, mv: RobotMove) -> Result<Vec<RobotStep>, RobotsError> {
+        self.check_turn(player)?;
+        // Every check comes before the first change.
+        let plan = match mv {
+            RobotMove::Step { robot, dir } => {
+                let r = self.own_robot(player, robot, RuleSet::A)?;
+                Plan::Walk(r, self.walk_target(r, dir, 1)?)
+            }
+            RobotMove::Forward { robot, steps } => {
+                let r = self.own_robot(player, robot, RuleSet::B)?;
+                if !(1..=3).contains(&steps) {
+                    return Err(RobotsError::BadSteps { steps });
+                }
+                Plan::Walk(r, self.walk_target(r, self.robots[r].facing, steps)?)
+            }
+            RobotMove::Rotate { robot, quarters } => {
+                let r = self.own_robot(player, robot, RuleSet::B)?;
+                if !(1..=3).contains(&quarters) {
+                    return Err(RobotsError::BadQuarters { quarters });
+                }
+                Plan::Rotate(r, self.robots[r].facing.turned_left(quarters))
+            }
+            RobotMove::Exchange { a, b } => {
+                self.check_exchange(player, a, b, &self.ways_home())?;
+                Plan::Exchange(a, b)
+            }
+            RobotMove::Pass => {
+                if self.has_request(player) {
+                    return Err(RobotsError::MustMove);
+                }
+                Plan::Pass
+            }
+        };
+        let mut steps = Vec::with_capacity(8);
+        self.emit(&mut steps, RobotStep::Began { by: player });
+        match plan {
+            Plan::Walk(r, to) => self.walk(player, r, to, &mut steps),
+            Plan::Rotate(r, facing) => {
+                let robot = self.robots[r].id;
+                self.emit(&mut steps, RobotStep::Rotated { robot, facing });
+                self.finish(player, None, &mut steps);
+            }
+            Plan::Exchange(a, b) => {
+                self.emit(&mut steps, RobotStep::Swapped { by: player, a, b });
+                for p in [a, b] {
+                    if let Some(r) = (self.occupant[self.index(p)] as usize).checked_sub(1) {
+                        self.clear_hints(r, &mut steps);
+                    }
+                }
+                let winner = self.settle(player, &mut steps);
+                self.finish(player, winner, &mut steps);
+            }
+            Plan::Pass => self.finish(player, None, &mut steps),
+        }
+        Ok(steps)
+    }
+
+    fn outcome(&self) -> Option<Outcome> {
+        self.outcome
+    }
+
+    fn observe(&self, _viewer: Option<Player>) -> Cow<'_, Robots> {
+        Cow::Borrowed(self)
+    }
+
+    fn sample_state(observation: &Robots, _viewer: Option<Player>, _rng: &mut GameRng) -> Robots {
+        observation.clone()
+    }
+
+    fn steps(_before: &Robots, effects: &Vec<RobotStep>) -> Vec<RobotStep> {
+        effects.clone()
+    }
+
+    fn public_state(&self) -> serde_json::Value {
+        let robots: Vec<_> = self
+            .robots
+            .iter()
+            .map(|r| {
+                serde_json::json!({
+                    "id": r.id, "at": r.at, "facing": r.facing, "rule": r.rule,
+                    "player": r.player.0 + 1, "hints": r.hints,
+                })
+            })
+            .collect();
+        serde_json::json!({ "board": self.rows(), "robots": robots, "swaps_left": self.swaps_left })
+    }
+
+    fn move_bound(&self) -> u64 {
+        if self.outcome.is_some() { 0 } else { (self.move_cap - self.plies) as u64 }
+    }
+
+    fn random_move(&self, rng: &mut GameRng) -> Option<RobotMove> {
+        let mut moves = Vec::new();
+        self.moves(&mut moves);
+        rng::choose(&moves, rng).copied()
+    }
+
+    fn probe_moves(&self, out: &mut Vec<RobotMove>) {
+        for robot in &self.robots {
+            out.extend(Dir::ALL.map(|dir| RobotMove::Step { robot: robot.id, dir }));
+            out.extend((0..=4).map(|steps| RobotMove::Forward { robot: robot.id, steps }));
+            out.extend((0..=4).map(|quarters| RobotMove::Rotate { robot: robot.id, quarters }));
+        }
+        out.push(RobotMove::Step { robot: 'V', dir: Dir::North });
+        self.exchanges(self.to_move, out, false);
+        let corner = (self.width - 1, self.height - 1);
+        out.extend([
+            RobotMove::Exchange { a: (0, 0), b: (0, 0) },
+            RobotMove::Exchange { a: (0, 0), b: corner },
+            RobotMove::Exchange { a: (0, 0), b: (self.width, 0) },
+            RobotMove::Exchange { a: self.robots[0].home, b: (0, 0) },
+            RobotMove::Pass,
+        ]);
+    }
+}
+
+/// A checked request, ready to apply.
+enum Plan {
+    Walk(usize, Pos),
+    Rotate(usize, Dir),
+    Exchange(Pos, Pos),
+    Pass,
+}
+
+impl Observation<Robots> for Robots {
+    fn legal_moves(&self, player: Player, out: &mut Vec<RobotMove>) {
+        Game::legal_moves(self, player, out)
+    }
+
+    fn follow(&mut self, step: &RobotStep) {
+        self.follow_step(step)
+    }
+}
+
+const AGENTS: &[crate::core::AgentInfo] = &[];
+
+impl crate::core::AgentRegistry for Robots {
+    fn own_agents() -> &'static [crate::core::AgentInfo] {
+        AGENTS
+    }
+
+    fn build_own_agent(
+        spec: &crate::core::AgentSpec,
+    ) -> Result<Box<dyn crate::core::Agent<Robots>>, crate::core::AgentError> {
+        Err(Self::unknown_agent(spec))
+    }
+}

@@ -1,0 +1,474 @@
+//! Hand-worked cases of RULES.md section 4, one rule each, and the shared
+//! conformance test with 2, 3, 4 and 8 seats.
+
+use super::*;
+use crate::core::{Game, NotYourTurn, Outcome, Player, conformance, perft::perft};
+
+use Dir::{East, North, South, West};
+use RuleSet::{A, B};
+
+type Spec = (char, Pos, Dir, RuleSet, u8);
+
+fn level(board: &[&str], robots: &[Spec], swaps: u16) -> RobotsLevel {
+    RobotsLevel {
+        name: "test".into(),
+        description: String::new(),
+        board: board.iter().map(|r| r.to_string()).collect(),
+        robots: robots
+            .iter()
+            .map(|&(id, at, facing, rule, player)| RobotSpec { id, at, facing, rule, player })
+            .collect(),
+        swaps,
+        move_cap: 500,
+    }
+}
+
+fn game(board: &[&str], robots: &[Spec], swaps: u16) -> Robots {
+    Robots::new(&level(board, robots, swaps), 0).unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// Applies `mv` for the player to move, checking that following the steps
+/// gives the same state.
+fn play(g: &mut Robots, mv: RobotMove) -> Vec<RobotStep> {
+    let before = g.clone();
+    let by = g.current_player();
+    let steps = g.apply(by, mv).unwrap_or_else(|e| panic!("{mv}: {e}"));
+    let mut followed = before;
+    steps.iter().for_each(|s| followed.follow_step(s));
+    assert_eq!(&followed, g, "{mv}: the steps do not tell the whole move");
+    steps
+}
+
+fn refused(g: &mut Robots, mv: RobotMove) -> RobotsError {
+    let before = g.clone();
+    let err = g.apply(g.current_player(), mv).expect_err(&mv.to_string());
+    assert_eq!(*g, before, "{mv} was refused ({err}) but changed the state");
+    err
+}
+
+fn at(g: &Robots, id: char) -> (Pos, Dir) {
+    let r = g.robot(id).unwrap();
+    (r.at, r.facing)
+}
+
+/// Conveyors east then a corner south, then east again.
+const CORNERS: [&str; 5] = ["...>v.", "....v.", "....>.", "#.....", "a....b"];
+
+fn corners() -> Robots {
+    game(&CORNERS, &[('A', (0, 0), North, A, 1), ('B', (1, 0), East, B, 2)], 0)
+}
+
+#[test]
+fn a_walk_takes_the_first_free_conveyor_and_a_corner_turns_the_robot() {
+    let mut g = corners();
+    play(&mut g, RobotMove::Step { robot: 'A', dir: South });
+    // B walks 3 ahead: (2,0) is free, (3,0) is a conveyor: B steps on and rides.
+    let steps = play(&mut g, RobotMove::Forward { robot: 'B', steps: 3 });
+    assert_eq!(
+        steps[1..5],
+        [
+            RobotStep::Walked { robot: 'B', to: (3, 0) },
+            // East onto a south belt: a quarter clockwise, East to South.
+            RobotStep::Rode { robot: 'B', to: (4, 0), facing: South },
+            RobotStep::Rode { robot: 'B', to: (4, 1), facing: South },
+            // South onto an east belt: a quarter counter-clockwise.
+            RobotStep::Rode { robot: 'B', to: (4, 2), facing: East },
+        ]
+    );
+    // Leaving the belt turns nothing.
+    assert_eq!(steps[5], RobotStep::Rode { robot: 'B', to: (5, 2), facing: East });
+    assert_eq!(at(&g, 'B'), ((5, 2), East));
+    assert_eq!(steps.last(), Some(&RobotStep::TurnChanged { to: Player::ONE }));
+}
+
+#[test]
+fn every_tile_of_the_path_must_be_on_the_board_even_past_a_conveyor() {
+    let mut g = game(&["....v", "b...a"], &[('A', (3, 0), East, B, 1), ('B', (0, 0), South, A, 2)], 0);
+    // (4,0) is a conveyor, but the second tile of the path is off the board.
+    assert_eq!(
+        refused(&mut g, RobotMove::Forward { robot: 'A', steps: 2 }),
+        RobotsError::OffBoard { at: (5, 0) }
+    );
+    // One step takes the belt south to the home at (4,1): a win by ride.
+    let steps = play(&mut g, RobotMove::Forward { robot: 'A', steps: 1 });
+    assert_eq!(g.outcome(), Some(Outcome::Win(Player::ONE)));
+    assert!(steps.contains(&RobotStep::Won { robot: 'A' }));
+}
+
+#[test]
+fn an_occupied_tile_before_any_conveyor_blocks_the_whole_walk() {
+    let mut g = game(
+        &["......>.", "........", "a.bc...."],
+        &[('A', (1, 0), East, B, 1), ('B', (3, 0), North, A, 2), ('C', (0, 1), North, A, 1)],
+        0,
+    );
+    assert_eq!(
+        refused(&mut g, RobotMove::Forward { robot: 'A', steps: 3 }),
+        RobotsError::Blocked { at: (3, 0) }
+    );
+    // The free tile before it is fine; there are no partial walks past it.
+    play(&mut g, RobotMove::Forward { robot: 'A', steps: 1 });
+    assert_eq!(at(&g, 'A'), ((2, 0), East));
+    // Broken robots block too.
+    let mut g = game(&["..#..", "a...b"], &[('A', (0, 0), East, B, 1), ('B', (4, 0), West, A, 2)], 0);
+    assert_eq!(
+        refused(&mut g, RobotMove::Forward { robot: 'A', steps: 3 }),
+        RobotsError::Blocked { at: (2, 0) }
+    );
+}
+
+#[test]
+fn rule_sets_owners_and_turns_are_the_rules_business() {
+    let mut g = corners();
+    let one = Player::ONE;
+    assert_eq!(
+        g.apply(Player::TWO, RobotMove::Forward { robot: 'B', steps: 1 }),
+        Err(RobotsError::NotYourTurn(NotYourTurn { player: Player::TWO, to_move: one }))
+    );
+    assert_eq!(
+        refused(&mut g, RobotMove::Forward { robot: 'B', steps: 1 }),
+        RobotsError::NotYourRobot { robot: 'B', owner: 2 }
+    );
+    assert_eq!(
+        refused(&mut g, RobotMove::Rotate { robot: 'A', quarters: 1 }),
+        RobotsError::NotAllowed { robot: 'A', rule: A }
+    );
+    assert_eq!(
+        refused(&mut g, RobotMove::Step { robot: 'Q', dir: East }),
+        RobotsError::NoSuchRobot { robot: 'Q' }
+    );
+    assert_eq!(
+        refused(&mut g, RobotMove::Step { robot: 'A', dir: North }),
+        RobotsError::OffBoard { at: (0, -1) }
+    );
+    assert_eq!(refused(&mut g, RobotMove::Pass), RobotsError::MustMove);
+    play(&mut g, RobotMove::Step { robot: 'A', dir: South });
+    assert_eq!(
+        refused(&mut g, RobotMove::Step { robot: 'B', dir: East }),
+        RobotsError::NotAllowed { robot: 'B', rule: B }
+    );
+    assert_eq!(
+        refused(&mut g, RobotMove::Rotate { robot: 'B', quarters: 0 }),
+        RobotsError::BadQuarters { quarters: 0 }
+    );
+    assert_eq!(
+        refused(&mut g, RobotMove::Forward { robot: 'B', steps: 4 }),
+        RobotsError::BadSteps { steps: 4 }
+    );
+    // A quarter turn is counter-clockwise on screen: East to North.
+    let steps = play(&mut g, RobotMove::Rotate { robot: 'B', quarters: 1 });
+    assert_eq!(steps[1], RobotStep::Rotated { robot: 'B', facing: North });
+    let mut g2 = g.clone();
+    g2.apply(one, RobotMove::Step { robot: 'A', dir: North }).unwrap();
+    g2.apply(Player::TWO, RobotMove::Rotate { robot: 'B', quarters: 3 }).unwrap();
+    assert_eq!(at(&g2, 'B').1, East, "three quarters left from North is East");
+}
+
+#[test]
+fn a_player_with_no_request_passes_and_only_then() {
+    // A is in the corner, B east of it and C south: no step, no swaps.
+    let mut g = game(
+        &["....", "....", "..a.", "bc.."],
+        &[('A', (0, 0), North, A, 1), ('B', (1, 0), South, B, 2), ('C', (0, 1), North, A, 2)],
+        0,
+    );
+    let mut moves = Vec::new();
+    g.moves(&mut moves);
+    assert_eq!(moves, [RobotMove::Pass]);
+    let steps = play(&mut g, RobotMove::Pass);
+    assert_eq!(steps, [RobotStep::Began { by: Player::ONE }, RobotStep::TurnChanged { to: Player::TWO }]);
+}
+
+/// A belt (1..=4, 1) running east to (5, 1); robots wait on it while (5, 1)
+/// is taken, then move on in rounds.
+fn belt(home_of_x: Pos, swaps: u16) -> Robots {
+    let mut rows = ["..f.....".to_string(), ".>>>>...".into(), "........".into(), "ye..b...".into()];
+    let (hx, hy) = (home_of_x.0 as usize, home_of_x.1 as usize);
+    rows[hy].replace_range(hx..hx + 1, "x");
+    let rows: Vec<&str> = rows.iter().map(String::as_str).collect();
+    game(
+        &rows,
+        &[
+            ('E', (5, 1), North, A, 1),
+            ('Y', (3, 0), North, A, 1),
+            ('F', (7, 0), North, B, 1),
+            ('X', (4, 0), North, A, 2),
+            ('B', (7, 2), North, B, 2),
+        ],
+        swaps,
+    )
+}
+
+fn fill_the_belt(g: &mut Robots) {
+    play(g, RobotMove::Rotate { robot: 'F', quarters: 1 });
+    // X steps onto the belt and waits: (5,1) is taken by E.
+    let steps = play(g, RobotMove::Step { robot: 'X', dir: South });
+    assert!(!steps.iter().any(|s| matches!(s, RobotStep::Rode { .. } | RobotStep::Carried { .. })));
+    play(g, RobotMove::Step { robot: 'Y', dir: South });
+    assert_eq!(at(g, 'Y').0, (3, 1), "Y waits behind X");
+    play(g, RobotMove::Rotate { robot: 'B', quarters: 1 });
+}
+
+#[test]
+fn a_blocked_belt_moves_on_in_rounds_once_the_way_is_free() {
+    let mut g = belt((6, 3), 0);
+    fill_the_belt(&mut g);
+    let steps = play(&mut g, RobotMove::Step { robot: 'E', dir: North });
+    let carried: Vec<_> = steps.iter().filter(|s| matches!(s, RobotStep::Carried { .. })).cloned().collect();
+    assert_eq!(
+        carried,
+        [
+            // Round 1: X moves off the belt; Y's next tile was taken at the start of the round.
+            RobotStep::Carried { robot: 'X', to: (5, 1), facing: North, round: 1 },
+            RobotStep::Carried { robot: 'Y', to: (4, 1), facing: North, round: 2 },
+        ]
+    );
+    assert_eq!(at(&g, 'Y').0, (4, 1), "Y waits again: X stands at the end of the belt");
+    assert_eq!(g.outcome(), None);
+}
+
+#[test]
+fn a_belt_can_win_the_game_for_a_player_in_another_players_turn() {
+    let mut g = belt((5, 1), 0);
+    fill_the_belt(&mut g);
+    // Player 1 moves E away; the belt carries player 2's X onto its home.
+    let steps = play(&mut g, RobotMove::Step { robot: 'E', dir: North });
+    assert_eq!(g.outcome(), Some(Outcome::Win(Player::TWO)));
+    assert!(steps.ends_with(&[RobotStep::Won { robot: 'X' }, RobotStep::Ended(Outcome::Win(Player::TWO))]));
+    assert_eq!(at(&g, 'Y').0, (3, 1), "the game ends with the round that brought X home");
+    assert_eq!(refused(&mut g, RobotMove::Pass), RobotsError::GameOver);
+}
+
+#[test]
+fn two_robots_merging_onto_one_tile_neither_moves() {
+    let mut g = game(
+        &[".......", "..>.<..", ".......", "a.c.d.b"],
+        &[
+            ('A', (2, 0), North, A, 1),
+            ('C', (3, 1), North, A, 1),
+            ('D', (4, 0), North, A, 2),
+            ('B', (6, 0), North, B, 2),
+        ],
+        0,
+    );
+    play(&mut g, RobotMove::Step { robot: 'A', dir: South });
+    play(&mut g, RobotMove::Step { robot: 'D', dir: South });
+    assert_eq!((at(&g, 'A').0, at(&g, 'D').0), ((2, 1), (4, 1)), "both wait for C");
+    let steps = play(&mut g, RobotMove::Step { robot: 'C', dir: North });
+    assert!(!steps.iter().any(|s| matches!(s, RobotStep::Carried { .. })), "{steps:?}");
+    assert_eq!((at(&g, 'A').0, at(&g, 'D').0), ((2, 1), (4, 1)));
+    // A can still walk off its belt.
+    play(&mut g, RobotMove::Rotate { robot: 'B', quarters: 1 });
+    play(&mut g, RobotMove::Step { robot: 'A', dir: North });
+    assert_eq!(at(&g, 'A').0, (2, 0));
+}
+
+#[test]
+fn hints_are_in_the_robots_own_frame_for_all_eight_directions() {
+    // RULES.md's examples.
+    assert_eq!(Hint::toward(-3, -2, East), Hint::BehindLeft);
+    assert_eq!(Hint::toward(2, -5, North), Hint::AheadRight);
+    assert_eq!(Hint::toward(4, 0, South), Hint::Left);
+    assert_eq!(Hint::toward(5, 0, North), Hint::Right);
+    assert_eq!(Hint::toward(5, -1, North), Hint::AheadRight, "5 east and 1 north is north-east");
+    // Facing North, the eight compass directions in order.
+    let compass = [(0, -1), (1, -1), (1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1)];
+    let hints: Vec<Hint> = compass.iter().map(|&(dx, dy)| Hint::toward(dx, dy, North)).collect();
+    use Hint::*;
+    assert_eq!(hints, [Ahead, AheadRight, Right, BehindRight, Behind, BehindLeft, Left, AheadLeft]);
+    // Facing West, home due west is ahead and due north is to the right.
+    assert_eq!((Hint::toward(-2, 0, West), Hint::toward(0, -2, West)), (Ahead, Right));
+}
+
+#[test]
+fn a_walk_onto_a_hint_tile_gives_a_hint_and_a_ride_clears_them() {
+    let mut g = game(
+        &["..?.b", ".....", ".....", "....a", "....."],
+        &[('A', (2, 2), North, B, 1), ('B', (0, 4), North, A, 2)],
+        0,
+    );
+    let mut bob = [North, South].into_iter().cycle();
+    let mut turn = |g: &mut Robots, mv: RobotMove| {
+        let steps = play(g, mv);
+        play(g, RobotMove::Step { robot: 'B', dir: bob.next().unwrap() });
+        steps
+    };
+    // Facing North at (2,0), the home at (4,3) is south-east: behind right.
+    let steps = turn(&mut g, RobotMove::Forward { robot: 'A', steps: 2 });
+    assert_eq!(steps[2], RobotStep::HintGiven { robot: 'A', hint: Hint::BehindRight });
+    turn(&mut g, RobotMove::Rotate { robot: 'A', quarters: 1 }); // West
+    let steps = turn(&mut g, RobotMove::Forward { robot: 'A', steps: 1 }); // (1,0): no hint there
+    assert!(!steps.iter().any(|s| matches!(s, RobotStep::HintGiven { .. })));
+    turn(&mut g, RobotMove::Rotate { robot: 'A', quarters: 2 }); // East
+    turn(&mut g, RobotMove::Forward { robot: 'A', steps: 1 }); // (2,0) again
+    // Facing East, south-east is ahead right; hints accumulate in order.
+    assert_eq!(g.robot('A').unwrap().hints, [Hint::BehindRight, Hint::AheadRight]);
+
+    // A ride clears the hints: A takes a hint at (0,1), then rides (0,2)'s belt.
+    let mut h =
+        game(&["..", "?.", ">.", "..", "ba"], &[('A', (0, 0), South, B, 1), ('B', (1, 0), North, A, 2)], 0);
+    let steps = play(&mut h, RobotMove::Forward { robot: 'A', steps: 1 });
+    // Facing South, home south-east is ahead left.
+    assert_eq!(steps[2], RobotStep::HintGiven { robot: 'A', hint: Hint::AheadLeft });
+    play(&mut h, RobotMove::Step { robot: 'B', dir: South });
+    let steps = play(&mut h, RobotMove::Forward { robot: 'A', steps: 1 });
+    assert_eq!(at(&h, 'A').0, (1, 2));
+    assert!(steps.contains(&RobotStep::HintsCleared { robot: 'A' }));
+    assert!(h.robot('A').unwrap().hints.is_empty());
+}
+
+/// A wall of broken robots at x = 3 with one gap at (3, 2); spare broken
+/// robots and a conveyor to exchange.
+fn walled(swaps: u16) -> Robots {
+    game(
+        &["...#..", "...#.>", "......", ".#.#..", "a?.#.b"],
+        &[('A', (5, 0), North, A, 1), ('B', (0, 0), East, B, 2)],
+        swaps,
+    )
+}
+
+#[test]
+fn every_kind_of_refused_exchange_is_named_and_changes_nothing() {
+    let mut g = walled(1);
+    let ex = |a: Pos, b: Pos| RobotMove::Exchange { a, b };
+    assert_eq!(refused(&mut g, ex((2, 2), (2, 2))), RobotsError::SameTile);
+    assert_eq!(refused(&mut g, ex((0, 4), (2, 2))), RobotsError::HomeOrHintTile { at: (0, 4) });
+    assert_eq!(refused(&mut g, ex((2, 2), (1, 4))), RobotsError::HomeOrHintTile { at: (1, 4) });
+    assert_eq!(refused(&mut g, ex((0, 0), (9, 9))), RobotsError::OffBoard { at: (9, 9) });
+    assert_eq!(refused(&mut g, ex((1, 1), (2, 2))), RobotsError::NothingChanges);
+    assert_eq!(refused(&mut g, ex((1, 3), (3, 0))), RobotsError::NothingChanges, "two broken robots");
+    // The spare broken robot into the gap strands A, the first to lose its way.
+    assert_eq!(refused(&mut g, ex((1, 3), (3, 2))), RobotsError::WouldStrand { robot: 'A' });
+    let mut none = walled(0);
+    assert_eq!(refused(&mut none, ex((1, 1), (3, 2))), RobotsError::NoSwapsLeft);
+    // A belt that would run in a loop.
+    let mut l = game(
+        &["......", ".>v...", "..<...", "......", "a...>b"],
+        &[('A', (5, 0), North, A, 1), ('B', (0, 0), East, B, 2)],
+        1,
+    );
+    // '>' at (4,4) moved to (1,2) turns to '^': (1,2) -> (1,1) -> (2,1) -> (2,2) -> (1,2).
+    assert_eq!(refused(&mut l, ex((1, 2), (4, 4))), RobotsError::BeltLoop { at: (1, 2) });
+    // The swaps are still there: another exchange goes through.
+    play(&mut l, ex((0, 2), (4, 4)));
+    assert_eq!(l.tile((0, 2)), Tile::Conveyor(North), "the moved conveyor turned a quarter left");
+    assert_eq!(
+        (l.swaps_left(Player::ONE), l.swaps_left(Player::TWO)),
+        (0, 1),
+        "swaps are counted per player"
+    );
+}
+
+#[test]
+fn an_exchange_carries_robots_with_their_tiles_and_turns_them_on_conveyors() {
+    let mut g = belt((6, 3), 1);
+    fill_the_belt(&mut g);
+    // X waits on (4,1), a belt running east. Exchange it with (6,2):
+    // X travels to (6,2) on its conveyor, which turns to run north, and X
+    // turns with it (North to West); the belt carries X to (6,1).
+    let steps = play(&mut g, RobotMove::Exchange { a: (4, 1), b: (6, 2) });
+    assert_eq!(steps[1], RobotStep::Swapped { by: Player::ONE, a: (4, 1), b: (6, 2) });
+    assert_eq!(g.tile((6, 2)), Tile::Conveyor(North));
+    assert_eq!(g.tile((4, 1)), Tile::Normal);
+    assert!(
+        steps.contains(&RobotStep::Carried { robot: 'X', to: (6, 1), facing: West, round: 1 }),
+        "{steps:?}"
+    );
+    // Y, behind, now rides on to (4,1) in the same settling.
+    assert!(
+        steps.contains(&RobotStep::Carried { robot: 'Y', to: (4, 1), facing: North, round: 1 }),
+        "{steps:?}"
+    );
+    assert_eq!(g.swaps_left(Player::ONE), 0);
+}
+
+#[test]
+fn levels_name_the_robot_tile_and_rule_they_break() {
+    let robots = [('A', (1, 0), North, A, 1), ('B', (2, 0), North, B, 2)];
+    let check = |board: &[&str], robots: &[Spec]| Robots::new(&level(board, robots, 0), 0).unwrap_err();
+    let e = check(&["....", "####", "a..b"], &robots);
+    assert_eq!((e.rule, e.message.as_str()), ("unreachable-home", "robot A cannot reach its home at (0, 2)"));
+    let e = check(&["a>v.", ".^<b"], &[('A', (0, 1), North, A, 1), ('B', (3, 0), North, B, 2)]);
+    assert_eq!((e.rule, e.message.as_str()), ("belt-loop", "conveyors loop at (1, 0) (2, 0) (2, 1) (1, 1)"));
+    let e = check(&["a..b", "..c."], &robots);
+    assert_eq!((e.rule, e.message.as_str()), ("homes", "home 'c' at (2, 1) has no robot C"));
+    let e = check(&["a...", "...."], &robots);
+    assert_eq!(e.rule, "homes");
+    assert!(e.message.contains("robot B has no home"), "{}", e.message);
+    let e = check(&["ab.", "..x"], &robots);
+    assert_eq!(e.rule, "homes");
+    let e = check(&["a..b", "...."], &[('A', (1, 0), North, A, 1), ('B', (2, 0), North, A, 2)]);
+    assert_eq!(e.rule, "rule-sets");
+    let e = check(&["a..b", "...."], &[('A', (1, 0), North, A, 1), ('B', (2, 0), North, B, 1)]);
+    assert_eq!(e.rule, "players");
+    let e = check(&["a..b", "...."], &[('A', (1, 0), North, A, 1), ('B', (2, 0), North, B, 3)]);
+    assert_eq!((e.rule, e.message.as_str()), ("players", "player 2 owns no robot; every player needs one"));
+    let e = check(&["a..b", "...."], &[('A', (1, 0), North, A, 1), ('B', (1, 0), North, B, 2)]);
+    assert_eq!(e.rule, "robot-place");
+    let e = check(&["a.>b", "...."], &[('A', (1, 0), North, A, 1), ('B', (2, 0), North, B, 2)]);
+    assert_eq!((e.rule, e.message.as_str()), ("robot-place", "robot B starts on a conveyor at (2, 0)"));
+    let e = check(&["a..b", "...x"], &[('A', (0, 0), North, A, 1), ('B', (2, 0), North, B, 2)]);
+    assert_eq!(e.rule, "homes");
+    let e = check(&["a..b", "..."], &robots);
+    assert_eq!(e.rule, "board-shape");
+    let e = check(&["a..b", "..!."], &robots);
+    assert_eq!(
+        (e.rule, e.message.as_str()),
+        ("board-legend", "unknown tile '!' at (2, 1): the legend is . ? # ^ > v < and lowercase homes")
+    );
+    let e = check(&["a..v", "...."], &[('A', (1, 0), North, A, 1), ('V', (2, 0), North, B, 2)]);
+    assert_eq!(e.rule, "robot-id");
+}
+
+fn race(players: u8) -> RobotsLevel {
+    // One robot a player on a board with belts, hints and broken robots.
+    let board = [
+        "..?.....#...",
+        ".>>>v...#.?.",
+        "....v.......",
+        ".?..>>>>v...",
+        "........v..#",
+        "#...?...v...",
+        "...^<<<<<...",
+        "............",
+    ];
+    let homes = [(11, 7), (0, 7), (11, 0), (6, 2), (2, 4), (10, 6), (5, 7), (0, 2)];
+    let starts = [(0, 0), (11, 2), (0, 4), (9, 0), (7, 7), (1, 6), (10, 4), (6, 0)];
+    let ids = ['A', 'B', 'C', 'D', 'E', 'F', 'G', 'H'];
+    let mut rows: Vec<String> = board.iter().map(|r| r.to_string()).collect();
+    let n = players as usize;
+    for i in 0..n {
+        let (x, y) = homes[i];
+        rows[y].replace_range(x..x + 1, &ids[i].to_ascii_lowercase().to_string());
+    }
+    let rows: Vec<&str> = rows.iter().map(String::as_str).collect();
+    let robots: Vec<Spec> = (0..n)
+        .map(|i| (ids[i], starts[i], Dir::ALL[i % 4], if i % 2 == 0 { A } else { B }, i as u8 + 1))
+        .collect();
+    level(&rows, &robots, 1)
+}
+
+#[test]
+fn passes_the_conformance_test_with_2_3_4_and_8_seats() {
+    for (players, games) in [(2, 30), (3, 15), (4, 10), (8, 4)] {
+        let mut lvl = race(players);
+        lvl.move_cap = 60;
+        conformance::check_random_games::<Robots>(&lvl, games, players as u64);
+    }
+}
+
+#[test]
+fn perft_counts_walks_turns_and_exchanges() {
+    // Two robots on an open 3 x 3 board, one exchange each.
+    let g = game(&["a..", "...", "..b"], &[('A', (1, 0), North, A, 1), ('B', (1, 2), North, B, 2)], 1);
+    let mut moves = Vec::new();
+    g.moves(&mut moves);
+    // A: west (onto its home), east, south; north is off the board. On a
+    // board of plain tiles only exchanges that move a robot change
+    // anything: A's tile with the 6 others, B's with the 5 others left.
+    let steps = moves.iter().filter(|m| matches!(m, RobotMove::Step { .. })).count();
+    let exchanges = moves.iter().filter(|m| matches!(m, RobotMove::Exchange { .. })).count();
+    assert_eq!((steps, exchanges), (3, 6 + 5));
+    assert_eq!(perft(&g, 1), 14);
+    assert!(perft(&g, 2) > 14 * 10);
+}
