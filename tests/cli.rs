@@ -310,3 +310,30 @@ fn match_tells_two_seats_of_one_agent_apart_and_wants_one_agent_a_seat() {
     assert!(!run.status.success());
     assert!(text(&run.stderr).contains("has 2 seats"), "{}", text(&run.stderr));
 }
+
+#[test]
+fn robot_levels_check_count_and_play_with_four_seats() {
+    let run = tabula(&["perft", "levels/robots/05-belt-chain.ron", "--depth", "3"]);
+    let stdout = text(&run.stdout);
+    assert!(run.status.success(), "{stdout}{}", text(&run.stderr));
+    for line in ["depth 1: 3 ", "depth 3: 40 "] {
+        assert!(stdout.contains(line), "{stdout}");
+    }
+    // With one exchange a player, every exchange the rules allow is a move.
+    let run = tabula(&["perft", "levels/robots/09-swap-puzzle.ron", "--depth", "2"]);
+    assert!(text(&run.stdout).contains("depth 2: 299052 "), "{}", text(&run.stdout));
+    let level = "levels/robots/10-four-player-race.ron";
+    let run =
+        tabula(&["match", level, "--p1", "random", "--p2", "random", "--p3", "random", "--games", "10"]);
+    assert!(!run.status.success());
+    assert!(text(&run.stderr).contains("has 4 seats"), "{}", text(&run.stderr));
+    let seats = ["--p1", "random", "--p2", "random", "--p3", "random", "--p4", "random"];
+    let mut args = vec!["match", level, "--games", "200"];
+    args.extend(seats);
+    let run = tabula(&args);
+    let stdout = text(&run.stdout);
+    assert!(run.status.success(), "{stdout}{}", text(&run.stderr));
+    for line in ["random (seat 4)", "player 4"] {
+        assert!(stdout.contains(line), "{stdout}");
+    }
+}
