@@ -68,6 +68,26 @@ pub enum Command {
         #[arg(long)]
         divide: bool,
     },
+    /// Make a level from a seed: `tabula generate robots --width W --height H
+    /// --robots N --seed S`. The level is validated before it is written.
+    Generate {
+        /// The game; only `robots` has a generator.
+        game: String,
+        #[arg(long, default_value_t = 128)]
+        width: usize,
+        #[arg(long, default_value_t = 128)]
+        height: usize,
+        #[arg(long, default_value_t = 4)]
+        robots: usize,
+        /// Players the robots are dealt to (default: one a robot, at most 8).
+        #[arg(long)]
+        players: Option<u8>,
+        #[arg(long, default_value_t = 0)]
+        seed: u64,
+        /// Write the level here instead of to standard output.
+        #[arg(long)]
+        out: Option<PathBuf>,
+    },
     /// Validate level files; exits non-zero if one is invalid.
     Check {
         #[arg(required = true)]
@@ -169,6 +189,28 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 let nodes = games::perft_level(&level, d);
                 let secs = start.elapsed().as_secs_f64();
                 println!("depth {d}: {nodes} ({:.1} M nodes/s)", nodes as f64 / secs.max(1e-9) / 1e6);
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+        Some(Command::Generate { game, width, height, robots, players, seed, out }) => {
+            if game != "robots" {
+                bail!(
+                    "there is no generator for '{game}'; `tabula generate robots` makes Robot board levels"
+                );
+            }
+            let players = players.unwrap_or(robots.min(8) as u8);
+            let plan = tabula_engine::robots::generate::Plan { width, height, robots, players, seed };
+            let made = tabula_engine::robots::generate::generate(plan).map_err(anyhow::Error::msg)?;
+            let text = level::to_ron(&level::LevelFile::new::<tabula_engine::robots::Robots>(made));
+            // Read back as any level file is: what is written is valid.
+            level::parse(&text, "generated level")?;
+            match out {
+                Some(path) => {
+                    level::write_atomically(&path, &text)
+                        .with_context(|| format!("cannot write {}", path.display()))?;
+                    eprintln!("wrote {}", path.display());
+                }
+                None => print!("{text}"),
             }
             Ok(ExitCode::SUCCESS)
         }

@@ -337,3 +337,36 @@ fn robot_levels_check_count_and_play_with_four_seats() {
         assert!(stdout.contains(line), "{stdout}");
     }
 }
+
+#[test]
+fn generate_writes_a_valid_large_robot_board_and_the_same_one_for_the_same_seed() {
+    let dir = temp_dir("generate");
+    let out = dir.join("big.ron");
+    let args = [
+        "generate",
+        "robots",
+        "--width",
+        "130",
+        "--height",
+        "128",
+        "--robots",
+        "6",
+        "--players",
+        "3",
+        "--seed",
+        "9",
+    ];
+    let mut with_out: Vec<&str> = args.to_vec();
+    with_out.extend(["--out", out.to_str().unwrap()]);
+    let run = tabula(&with_out);
+    assert!(run.status.success(), "{}", text(&run.stderr));
+    let check = tabula(&["check", out.to_str().unwrap()]);
+    assert!(check.status.success(), "{}", text(&check.stderr));
+    let again = tabula(&args);
+    assert_eq!(text(&again.stdout), std::fs::read_to_string(&out).unwrap());
+    let bad = tabula(&["generate", "chess"]);
+    assert!(!bad.status.success());
+    assert!(text(&bad.stderr).contains("no generator for 'chess'"));
+    let bad = tabula(&["generate", "robots", "--robots", "26"]);
+    assert!(text(&bad.stderr).contains("--robots must be 2 to 25"), "{}", text(&bad.stderr));
+}
