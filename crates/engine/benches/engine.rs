@@ -134,4 +134,46 @@ criterion_group!(
     mancala_benches::random_match,
     mancala_benches::minimax_move
 );
-criterion_main!(benches, mancala);
+mod robot_benches {
+    use super::*;
+    use tabula_engine::core::{AgentRegistry, rng_from_seed};
+    use tabula_engine::robots::Robots;
+    use tabula_engine::robots::generate::{Plan, generate};
+
+    /// Validating a level: the board read, homes, belts checked for loops,
+    /// every robot's way home found. 25 robots: the ids allow no more.
+    pub fn validate(c: &mut Criterion) {
+        let level = generate(Plan { width: 512, height: 512, robots: 25, players: 8, seed: 1 }).unwrap();
+        c.bench_function("robots_validate_512x512_25_robots", |b| {
+            b.iter(|| Robots::new(black_box(&level), 0).unwrap())
+        });
+    }
+
+    pub fn planner(c: &mut Criterion) {
+        let level = generate(Plan { width: 256, height: 256, robots: 4, players: 2, seed: 3 }).unwrap();
+        let board = Robots::new(&level, 0).unwrap();
+        let mut group = c.benchmark_group("robots_planner_256x256");
+        group.sample_size(10);
+        group.bench_function("first_move", |b| {
+            b.iter(|| {
+                let mut agent = Robots::agent_from_str("planner").unwrap();
+                agent.choose(board.current_player(), &board, &mut rng_from_seed(0))
+            })
+        });
+        group.finish();
+    }
+
+    pub fn perft_swaps(c: &mut Criterion) {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../levels/robots/09-swap-puzzle.ron");
+        let file = tabula_engine::level::load(std::path::Path::new(path)).unwrap();
+        let board = Robots::new(file.get::<Robots>().unwrap(), 0).unwrap();
+        let mut group = c.benchmark_group("robots_perft_swap_puzzle");
+        group.throughput(Throughput::Elements(perft(&board, 2)));
+        group.sample_size(10);
+        group.bench_function("depth_2", |b| b.iter(|| perft(black_box(&board), 2)));
+        group.finish();
+    }
+}
+
+criterion_group!(robots, robot_benches::validate, robot_benches::planner, robot_benches::perft_swaps);
+criterion_main!(benches, mancala, robots);

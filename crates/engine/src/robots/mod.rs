@@ -3,6 +3,7 @@
 //! conveyor belts; belts carry them and settle in rounds; hint tiles tell a
 //! robot where its home lies, in its own frame; players may exchange tiles.
 
+pub mod ai;
 pub mod generate;
 pub mod level;
 pub mod rules;

@@ -40,6 +40,11 @@ pub enum Hint {
 }
 
 impl Hint {
+    /// Eighths of a turn clockwise from ahead.
+    pub fn index(self) -> usize {
+        self as usize
+    }
+
     const ALL: [Hint; 8] = [
         Hint::Ahead,
         Hint::AheadRight,
@@ -292,7 +297,15 @@ impl Layout<'_> {
             if p == home {
                 return true;
             }
-            for d in Dir::ALL {
+            // Depth first, the directions toward home pushed last so they
+            // are tried first: on open ground the way is found at once.
+            let (dx, dy) = (home.0 as i32 - p.0 as i32, home.1 as i32 - p.1 as i32);
+            let mut order = Dir::ALL;
+            order.sort_by_key(|d| {
+                let (ex, ey) = d.delta();
+                ex * dx.signum() + ey * dy.signum()
+            });
+            for d in order {
                 let Some(n) = self.neighbour(p, d) else { continue };
                 let land = match self.at(n) {
                     Tile::Broken => continue,
@@ -507,19 +520,37 @@ impl Robots {
         Ok(i)
     }
 
+    /// A robot or a broken robot other than robot `r` stands there (for
+    /// walks `r` might make from elsewhere, as the planner asks).
+    fn blocked_for(&self, r: usize, p: Pos) -> bool {
+        let i = self.index(p);
+        (self.occupant[i] != 0 && self.occupant[i] as usize != r + 1) || self.tiles[i] == Tile::Broken
+    }
+
     /// Where a walk of robot `i` in `dir` for `steps` tiles ends (RULES.md
     /// "Walking"): every tile of the path on the board, no occupied tile
     /// before a conveyor, the first free conveyor taken.
     fn walk_target(&self, i: usize, dir: Dir, steps: u8) -> Result<Pos, RobotsError> {
+        self.walk_target_from(i, self.robots[i].at, dir, steps)
+    }
+
+    /// The same for robot `i` standing at `from`.
+    pub(crate) fn walk_target_from(
+        &self,
+        i: usize,
+        from: Pos,
+        dir: Dir,
+        steps: u8,
+    ) -> Result<Pos, RobotsError> {
         let mut path = [(0, 0); 3];
-        let mut p = self.robots[i].at;
+        let mut p = from;
         for slot in path.iter_mut().take(steps as usize) {
             let (x, y) = offset(p, dir);
             p = self.layout().neighbour(p, dir).ok_or(RobotsError::OffBoard { at: (x, y) })?;
             *slot = p;
         }
         for &p in &path[..steps as usize] {
-            if self.occupied(p) {
+            if self.blocked_for(i, p) {
                 return Err(RobotsError::Blocked { at: p });
             }
             if self.conveyor(p).is_some() {
@@ -527,6 +558,14 @@ impl Robots {
             }
         }
         Ok(path[steps as usize - 1])
+    }
+
+    /// The next tile of robot `r`'s ride from `at` facing `facing`, with
+    /// its facing there; `None` where the ride ends or waits.
+    pub(crate) fn ride_step(&self, r: usize, at: Pos, facing: Dir) -> Option<(Pos, Dir)> {
+        let d = self.conveyor(at)?;
+        let next = self.layout().neighbour(at, d)?;
+        (!self.blocked_for(r, next)).then(|| (next, self.carried_facing(facing, d, next)))
     }
 
     /// Checks an exchange by `player` on the board as it would be after it;
@@ -721,16 +760,9 @@ impl Robots {
     /// belt moved it.
     fn ride(&mut self, r: usize, steps: &mut Vec<RobotStep>) -> bool {
         let mut moved = false;
-        loop {
-            let robot = &self.robots[r];
-            let Some(d) = self.conveyor(robot.at) else { break };
-            let Some(next) = self.layout().neighbour(robot.at, d) else { break };
-            if self.occupied(next) {
-                break;
-            }
-            let facing = self.carried_facing(robot.facing, d, next);
-            let id = robot.id;
-            self.emit(steps, RobotStep::Rode { robot: id, to: next, facing });
+        while let Some((to, facing)) = self.ride_step(r, self.robots[r].at, self.robots[r].facing) {
+            let id = self.robots[r].id;
+            self.emit(steps, RobotStep::Rode { robot: id, to, facing });
             moved = true;
         }
         moved
@@ -1197,19 +1229,5 @@ impl Observation<Robots> for Robots {
 
     fn follow(&mut self, step: &RobotStep) {
         self.follow_step(step)
-    }
-}
-
-const AGENTS: &[crate::core::AgentInfo] = &[];
-
-impl crate::core::AgentRegistry for Robots {
-    fn own_agents() -> &'static [crate::core::AgentInfo] {
-        AGENTS
-    }
-
-    fn build_own_agent(
-        spec: &crate::core::AgentSpec,
-    ) -> Result<Box<dyn crate::core::Agent<Robots>>, crate::core::AgentError> {
-        Err(Self::unknown_agent(spec))
     }
 }

@@ -472,3 +472,78 @@ fn perft_counts_walks_turns_and_exchanges() {
     assert_eq!(perft(&g, 1), 14);
     assert!(perft(&g, 2) > 14 * 10);
 }
+
+mod agents {
+    use super::*;
+    use crate::core::{AgentRegistry, rng_from_seed};
+
+    fn plays(agent: &str, g: &Robots) -> RobotMove {
+        let mut agent = Robots::agent_from_str(agent).unwrap();
+        agent.choose(g.current_player(), g, &mut rng_from_seed(1)).unwrap()
+    }
+
+    #[test]
+    fn the_planner_takes_a_shortest_way_home_with_belts() {
+        // A (rule A) at (0,0), home at (6,3): 9 steps on foot, or 2 steps and
+        // a belt ride along row 1 that ends at (6,1): 2 + 2 = 4.
+        let mut g = game(
+            &["......b", ".>>>>>.", ".......", "......a"],
+            &[('A', (0, 0), North, A, 1), ('B', (0, 3), North, B, 2)],
+            0,
+        );
+        let mut moves = 0;
+        while g.outcome().is_none() {
+            let mv = if g.current_player() == Player::ONE {
+                moves += 1;
+                plays("planner", &g)
+            } else {
+                RobotMove::Rotate { robot: 'B', quarters: 1 }
+            };
+            play(&mut g, mv);
+        }
+        assert_eq!(g.outcome(), Some(Outcome::Win(Player::ONE)));
+        assert_eq!(moves, 4, "east, south onto the belt (it rides to (6,1)), south, south");
+        // It plans with the robots where they stand: with (1,0) taken, it
+        // goes round.
+        let g =
+            game(&["a....", ".....", "....b"], &[('A', (2, 0), North, A, 1), ('B', (1, 0), North, B, 2)], 0);
+        assert_eq!(plays("planner", &g), RobotMove::Step { robot: 'A', dir: South });
+    }
+
+    #[test]
+    fn the_scout_reads_a_hint_and_follows_its_bearing() {
+        // Facing North on the hint at (2,1), the home at (4,4) is behind
+        // right: south-east. The scout then heads south or east, not back.
+        let mut g = game(
+            &["b....", "..?..", ".....", ".....", "....a"],
+            &[('A', (2, 2), North, A, 1), ('B', (0, 4), North, B, 2)],
+            0,
+        );
+        let mut scout = Robots::agent_from_str("scout").unwrap();
+        let mut rng = rng_from_seed(3);
+        let first = scout.choose(Player::ONE, &g, &mut rng).unwrap();
+        assert_eq!(first, RobotMove::Step { robot: 'A', dir: North }, "the nearest unread hint");
+        play(&mut g, first);
+        assert_eq!(g.robot('A').unwrap().hints, [Hint::BehindRight]);
+        play(&mut g, RobotMove::Rotate { robot: 'B', quarters: 1 });
+        let next = scout.choose(Player::ONE, &g, &mut rng).unwrap();
+        assert!(matches!(next, RobotMove::Step { robot: 'A', dir: South | East }), "{next}");
+        assert_eq!(scout.choose(Player::TWO, &g, &mut rng), None, "not its turn");
+    }
+
+    #[test]
+    fn planner_and_scout_beat_random_and_the_planner_beats_the_scout() {
+        use crate::core::runner::{MatchConfig, run_match};
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../levels/robots/07-hints.ron");
+        let file = crate::level::load(&dir).unwrap();
+        let level = file.get::<Robots>().unwrap();
+        let config = MatchConfig { games: 60, seed: 4, jobs: 2, record_moves: false };
+        let wins = |a: &str, b: &str| {
+            let agents = [a.parse().unwrap(), b.parse().unwrap()];
+            run_match::<Robots>(level, &agents, &config, &mut |_| {}, &|_| {}).unwrap().wins[0]
+        };
+        assert!(wins("planner", "random") >= 59);
+        assert!(wins("planner", "scout") >= 48);
+        assert!(wins("scout", "random") > 30);
+    }
+}

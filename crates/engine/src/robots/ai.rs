@@ -1,0 +1,258 @@
+//! The Robot board's agents: `planner`, who knows the whole board and
+//! takes the shortest way home, and `scout`, who knows the board but not
+//! where its home is, and goes by the hints its robot collects.
+
+use std::collections::{HashSet, VecDeque};
+
+use super::level::{Dir, RuleSet};
+use super::rules::{Hint, Pos, RobotMove, Robots, Tile};
+use crate::core::agent::{Agent, AgentError, AgentInfo, AgentRegistry, AgentSpec};
+use crate::core::{Game, GameRng, Observation, Player};
+
+pub const AGENTS: &[AgentInfo] = &[
+    AgentInfo {
+        name: "planner",
+        about: "knows the whole board: the shortest way home over walks, turns and belt rides, planned again every move",
+        param: None,
+    },
+    AgentInfo {
+        name: "scout",
+        about: "knows the board but not where its home is: explores hint tiles and follows what they say",
+        param: None,
+    },
+];
+
+impl AgentRegistry for Robots {
+    fn own_agents() -> &'static [AgentInfo] {
+        AGENTS
+    }
+
+    fn default_opponent() -> &'static str {
+        "planner"
+    }
+
+    fn build_own_agent(spec: &AgentSpec) -> Result<Box<dyn Agent<Robots>>, AgentError> {
+        match spec.name.as_str() {
+            "planner" => {
+                spec.no_param()?;
+                Ok(Box::new(Planner))
+            }
+            "scout" => {
+                spec.no_param()?;
+                Ok(Box::new(Scout::default()))
+            }
+            _ => Err(Self::unknown_agent(spec)),
+        }
+    }
+}
+
+/// The requests robot `r` may make from `at` facing `facing`, and where
+/// each leaves it after its own ride (other robots where they stand now).
+fn moves_from(board: &Robots, r: usize, at: Pos, facing: Dir) -> Vec<(RobotMove, Pos, Dir)> {
+    let robot = &board.robots()[r];
+    let mut out = Vec::with_capacity(6);
+    let land = |mv: RobotMove, dir: Dir, steps: u8, out: &mut Vec<_>| {
+        if let Ok(mut p) = board.walk_target_from(r, at, dir, steps) {
+            let mut f = facing;
+            while let Some((next, turned)) = board.ride_step(r, p, f) {
+                (p, f) = (next, turned);
+            }
+            out.push((mv, p, f));
+        }
+    };
+    match robot.rule {
+        RuleSet::A => {
+            for dir in Dir::ALL {
+                land(RobotMove::Step { robot: robot.id, dir }, dir, 1, &mut out);
+            }
+        }
+        RuleSet::B => {
+            for steps in 1..=3 {
+                land(RobotMove::Forward { robot: robot.id, steps }, facing, steps, &mut out);
+            }
+            for quarters in 1..=3 {
+                out.push((RobotMove::Rotate { robot: robot.id, quarters }, at, facing.turned_left(quarters)));
+            }
+        }
+    }
+    out
+}
+
+/// A breadth-first search over positions and facings of robot `r`: the
+/// number of requests to the nearest tile `goal` accepts, and the first of
+/// them. Other robots are obstacles where they stand now.
+fn search(board: &Robots, r: usize, goal: impl Fn(Pos) -> bool) -> Option<(u32, RobotMove)> {
+    let (w, h) = (board.width() as usize, board.height() as usize);
+    let state = |p: Pos, f: Dir| (p.1 as usize * w + p.0 as usize) * 4 + f.quarters() as usize;
+    let robot = &board.robots()[r];
+    let mut first: Vec<Option<(u32, RobotMove)>> = vec![None; w * h * 4];
+    let mut queue = VecDeque::new();
+    queue.push_back((robot.at, robot.facing));
+    let start = state(robot.at, robot.facing);
+    let mut seen = vec![false; w * h * 4];
+    seen[start] = true;
+    while let Some((at, facing)) = queue.pop_front() {
+        let here = first[state(at, facing)];
+        for (mv, p, f) in moves_from(board, r, at, facing) {
+            let s = state(p, f);
+            if seen[s] {
+                continue;
+            }
+            seen[s] = true;
+            let step = match here {
+                None => (1, mv),
+                Some((n, first_move)) => (n + 1, first_move),
+            };
+            if goal(p) {
+                return Some(step);
+            }
+            first[s] = Some(step);
+            queue.push_back((p, f));
+        }
+    }
+    None
+}
+
+/// A move for `seat` when no plan helps: any legal request.
+fn fallback(seat: Player, board: &Robots, rng: &mut GameRng) -> Option<RobotMove> {
+    Observation::random_move(board, seat, rng)
+}
+
+/// Plans every own robot's shortest way home and takes a step on the
+/// shortest.
+pub struct Planner;
+
+impl Agent<Robots> for Planner {
+    fn searches(&self) -> bool {
+        true
+    }
+
+    fn choose(&mut self, seat: Player, board: &Robots, rng: &mut GameRng) -> Option<RobotMove> {
+        if board.outcome().is_some() || board.current_player() != seat {
+            return None;
+        }
+        let best = (0..board.robots().len())
+            .filter(|&r| board.robots()[r].player == seat)
+            .filter_map(|r| {
+                let home = board.robots()[r].home;
+                search(board, r, |p| p == home)
+            })
+            .min_by_key(|&(n, _)| n);
+        best.map(|(_, mv)| mv).or_else(|| fallback(seat, board, rng))
+    }
+}
+
+/// What a scout has learnt of one robot's home: the tiles it may still be.
+#[derive(Clone, Debug, Default)]
+struct Clues {
+    /// The hints seen so far (to notice a new one).
+    seen: usize,
+    /// Compass eighths (0 north, clockwise) from where each hint was given.
+    bearings: Vec<(Pos, u8)>,
+    /// Tiles it stood on that were not its home.
+    visited: HashSet<Pos>,
+    /// Hint tiles it has stood on.
+    hinted: HashSet<Pos>,
+}
+
+/// The compass eighth of the offset from `from` to `to`, as hints see it.
+fn bearing(from: Pos, to: Pos) -> u8 {
+    let (dx, dy) = ((to.0 as i32 - from.0 as i32).signum(), (to.1 as i32 - from.1 as i32).signum());
+    match (dx, dy) {
+        (0, -1) => 0,
+        (1, -1) => 1,
+        (1, 0) => 2,
+        (1, 1) => 3,
+        (0, 1) => 4,
+        (-1, 1) => 5,
+        (-1, 0) => 6,
+        (-1, -1) => 7,
+        _ => 8,
+    }
+}
+
+impl Clues {
+    /// The tile could be the robot's home, by every hint so far.
+    fn allows(&self, board: &Robots, p: Pos) -> bool {
+        // Homes look like any other tile to a scout.
+        matches!(board.tile(p), Tile::Normal | Tile::Home(_))
+            && !self.visited.contains(&p)
+            && self.bearings.iter().all(|&(from, b)| bearing(from, p) == b)
+    }
+}
+
+/// Explores: to the nearest hint tile not yet read while it knows nothing,
+/// then toward the nearest tile the hints allow, reading more hints on the
+/// way when they are as near.
+#[derive(Default)]
+pub struct Scout {
+    clues: Vec<Clues>,
+}
+
+impl Scout {
+    fn learn(&mut self, board: &Robots) {
+        self.clues.resize(board.robots().len(), Clues::default());
+        for (robot, clues) in board.robots().iter().zip(&mut self.clues) {
+            clues.visited.insert(robot.at);
+            if board.tile(robot.at) == Tile::Hint {
+                clues.hinted.insert(robot.at);
+            }
+            if robot.hints.len() > clues.seen {
+                // A hint is given at the end of the robot's own walk, and
+                // belts clear them: it was given here, facing this way.
+                let hint = *robot.hints.last().expect("more hints than seen");
+                let eighth = (Hint::index(hint) + 2 * robot.facing.quarters() as usize) % 8;
+                clues.bearings.push((robot.at, eighth as u8));
+            }
+            clues.seen = robot.hints.len();
+        }
+    }
+}
+
+impl Agent<Robots> for Scout {
+    /// It searches, and it remembers: the runner gives it a fresh memory
+    /// every game.
+    fn searches(&self) -> bool {
+        true
+    }
+
+    fn choose(&mut self, seat: Player, board: &Robots, rng: &mut GameRng) -> Option<RobotMove> {
+        if board.outcome().is_some() || board.current_player() != seat {
+            return None;
+        }
+        self.learn(board);
+        let own: Vec<usize> =
+            (0..board.robots().len()).filter(|&r| board.robots()[r].player == seat).collect();
+        let plans: Vec<(usize, (u32, RobotMove))> = own
+            .iter()
+            .filter_map(|&r| {
+                let clues = &self.clues[r];
+                let unread_hint = |p: Pos| board.tile(p) == Tile::Hint && !clues.hinted.contains(&p);
+                if clues.bearings.is_empty() {
+                    // Nothing known: read a hint, or wander toward open ground.
+                    search(board, r, unread_hint).or_else(|| search(board, r, |p| clues.allows(board, p)))
+                } else {
+                    let toward = search(board, r, |p| clues.allows(board, p));
+                    let hint = search(board, r, |p| unread_hint(p) && clues.allows_near(board, p));
+                    match (toward, hint) {
+                        (Some(t), Some(h)) if h.0 <= t.0 => Some(h),
+                        (t, h) => t.or(h),
+                    }
+                }
+                .map(|plan| (r, plan))
+            })
+            .collect();
+        // A robot with a bearing follows it; otherwise the nearest goal.
+        let guided =
+            plans.iter().filter(|(r, _)| !self.clues[*r].bearings.is_empty()).min_by_key(|(_, p)| p.0);
+        let chosen = guided.or_else(|| plans.iter().min_by_key(|(_, p)| p.0));
+        chosen.map(|(_, (_, mv))| *mv).or_else(|| fallback(seat, board, rng))
+    }
+}
+
+impl Clues {
+    /// A hint tile worth reading: in the direction the hints point.
+    fn allows_near(&self, _board: &Robots, p: Pos) -> bool {
+        self.bearings.iter().all(|&(from, b)| bearing(from, p) == b || from == p)
+    }
+}
