@@ -4,7 +4,7 @@
 
 use std::collections::{HashSet, VecDeque};
 
-use super::level::{Dir, RuleSet};
+use super::level::Dir;
 use super::rules::{Hint, Pos, RobotMove, Robots, Tile};
 use crate::core::agent::{Agent, AgentError, AgentInfo, AgentRegistry, AgentSpec};
 use crate::core::{Game, GameRng, Observation, Player};
@@ -46,38 +46,6 @@ impl AgentRegistry for Robots {
     }
 }
 
-/// The requests robot `r` may make from `at` facing `facing`, and where
-/// each leaves it after its own ride (other robots where they stand now).
-fn moves_from(board: &Robots, r: usize, at: Pos, facing: Dir) -> Vec<(RobotMove, Pos, Dir)> {
-    let robot = &board.robots()[r];
-    let mut out = Vec::with_capacity(6);
-    let land = |mv: RobotMove, dir: Dir, steps: u8, out: &mut Vec<_>| {
-        if let Ok(mut p) = board.walk_target_from(r, at, dir, steps) {
-            let mut f = facing;
-            while let Some((next, turned)) = board.ride_step(r, p, f) {
-                (p, f) = (next, turned);
-            }
-            out.push((mv, p, f));
-        }
-    };
-    match robot.rule {
-        RuleSet::A => {
-            for dir in Dir::ALL {
-                land(RobotMove::Step { robot: robot.id, dir }, dir, 1, &mut out);
-            }
-        }
-        RuleSet::B => {
-            for steps in 1..=3 {
-                land(RobotMove::Forward { robot: robot.id, steps }, facing, steps, &mut out);
-            }
-            for quarters in 1..=3 {
-                out.push((RobotMove::Rotate { robot: robot.id, quarters }, at, facing.turned_left(quarters)));
-            }
-        }
-    }
-    out
-}
-
 /// A breadth-first search over positions and facings of robot `r`: the
 /// number of requests to the nearest tile `goal` accepts, and the first of
 /// them. Other robots are obstacles where they stand now.
@@ -93,7 +61,7 @@ fn search(board: &Robots, r: usize, goal: impl Fn(Pos) -> bool) -> Option<(u32, 
     seen[start] = true;
     while let Some((at, facing)) = queue.pop_front() {
         let here = first[state(at, facing)];
-        for (mv, p, f) in moves_from(board, r, at, facing) {
+        for (mv, p, f) in board.requests_from(r, at, facing) {
             let s = state(p, f);
             if seen[s] {
                 continue;

@@ -686,6 +686,48 @@ impl Robots {
         }
     }
 
+    /// The walks and turns robot `r` could make from `at` facing `facing`,
+    /// each with where it leaves the robot after its own ride (other robots
+    /// where they stand now): for planning and for showing a player where a
+    /// robot can go.
+    pub fn requests_from(&self, r: usize, at: Pos, facing: Dir) -> Vec<(RobotMove, Pos, Dir)> {
+        let robot = &self.robots[r];
+        let mut out = Vec::with_capacity(6);
+        let land = |mv: RobotMove, dir: Dir, steps: u8, out: &mut Vec<_>| {
+            if let Ok(mut p) = self.walk_target_from(r, at, dir, steps) {
+                let mut f = facing;
+                while let Some((next, turned)) = self.ride_step(r, p, f) {
+                    (p, f) = (next, turned);
+                }
+                out.push((mv, p, f));
+            }
+        };
+        match robot.rule {
+            RuleSet::A => {
+                for dir in Dir::ALL {
+                    land(RobotMove::Step { robot: robot.id, dir }, dir, 1, &mut out);
+                }
+            }
+            RuleSet::B => {
+                for steps in 1..=3 {
+                    land(RobotMove::Forward { robot: robot.id, steps }, facing, steps, &mut out);
+                }
+                for quarters in 1..=3 {
+                    out.push((RobotMove::Rotate { robot: robot.id, quarters }, at, facing.turned_left(quarters)));
+                }
+            }
+        }
+        out
+    }
+
+    /// The same for robot `id` where it stands.
+    pub fn destinations(&self, id: char) -> Vec<(RobotMove, Pos, Dir)> {
+        match self.robots.iter().position(|r| r.id == id) {
+            Some(r) => self.requests_from(r, self.robots[r].at, self.robots[r].facing),
+            None => Vec::new(),
+        }
+    }
+
     /// Applies one step to the state: the only place the board changes.
     pub fn follow_step(&mut self, step: &RobotStep) {
         match *step {
