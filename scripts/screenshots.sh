@@ -130,3 +130,27 @@ sed -i 's/piles: \[3, 4, 5\]/piles: [3, 4 5]/' "$work/level.ron"
 sleep 1.5
 shot nim-level-error
 quit
+
+# 10. The Robot board: playing the corners level against the planner; N
+#     chooses a robot and lights every tile its requests lead to.
+launch play levels/robots/04-corners.ron
+keys n
+sleep 0.5
+keys Right
+sleep 3
+keys n
+sleep 0.8
+shot robots-play
+quit
+
+# 11. Watching four agents race: planner, scout and two randoms.
+launch play levels/robots/10-four-player-race.ron --p1 planner --p2 scout --p3 random --p4 random
+sleep 10
+shot robots-watch
+quit
+
+# 12. A generated 128 x 128 board, four agents.
+launch play levels/robots/large-128x128-four-robots.ron --p1 planner --p2 scout --p3 random --p4 random
+sleep 8
+shot robots-large
+quit

@@ -626,3 +626,84 @@ mod third_game {
         assert_eq!(*app.world().resource::<State<ActiveGame>>().get(), ActiveGame(None));
     }
 }
+
+mod robot_board {
+    use super::*;
+    use tabula::app::robots::{RobotLayout, RobotPiece};
+    use tabula_engine::robots::{RobotMove, Robots};
+
+    fn board(app: &App) -> &Session<Robots> {
+        app.world().resource::<Session<Robots>>()
+    }
+
+    fn request(app: &mut App, by: u8, mv: RobotMove) {
+        app.world_mut().write_message(RequestMove::<Robots> { by: Player(by), mv });
+        frames(app, 1);
+    }
+
+    /// Every robot piece where the engine says its robot is.
+    fn pieces_match_the_engine(app: &mut App) {
+        let layout = *app.world().resource::<RobotLayout>();
+        let view = board(app).game.clone();
+        let pieces: Vec<(char, Vec2)> = app
+            .world_mut()
+            .query::<(&RobotPiece, &Transform)>()
+            .iter(app.world())
+            .map(|(p, t)| (p.0, t.translation.truncate()))
+            .collect();
+        assert_eq!(pieces.len(), view.robots().len());
+        for (id, at) in pieces {
+            let robot = view.robot(id).unwrap();
+            assert!(at.distance(layout.position(robot.at)) < 0.5, "{id} drawn at {at}, is at {:?}", robot.at);
+        }
+    }
+
+    #[test]
+    fn a_ride_round_the_corners_ends_where_the_engine_says() {
+        let dir = temp_dir("robots");
+        let mut app = headless(&dir);
+        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("levels/robots/04-corners.ron");
+        let level = level::load(&path).unwrap();
+        start(&mut app, level, None, vec![seat("Ann", None), seat("Bob", None)]);
+        pieces_match_the_engine(&mut app);
+        let d_turn = RobotMove::Rotate { robot: 'D', quarters: 1 };
+        request(&mut app, 0, RobotMove::Forward { robot: 'B', steps: 1 });
+        request(&mut app, 1, d_turn);
+        request(&mut app, 0, RobotMove::Rotate { robot: 'B', quarters: 3 });
+        request(&mut app, 1, d_turn);
+        // Refused: D is Bob's, and it is Ann's turn.
+        let before = board(&app).game.clone();
+        request(&mut app, 0, RobotMove::Forward { robot: 'D', steps: 1 });
+        assert_eq!(board(&app).game, before);
+        assert!(app.world().resource::<StatusLine>().text.contains("player 2's"));
+        // B rides the belt east, down, east and down to (8, 5).
+        request(&mut app, 0, RobotMove::Forward { robot: 'B', steps: 1 });
+        assert_eq!(board(&app).game.robot('B').unwrap().at, (8, 5));
+        assert!(app.world().resource::<StatusLine>().text.contains("rode the belt"));
+        frames(&mut app, 80);
+        pieces_match_the_engine(&mut app);
+    }
+
+    #[test]
+    fn a_win_sets_off_fireworks_and_the_other_robots_blow_apart() {
+        let dir = temp_dir("robots-win");
+        let mut app = headless(&dir);
+        let text = "Robots(name: \"w\", board: [\"a.b\", \"...\"], robots: [(id: 'A', at: (1, 0), facing: North, rule: A, player: 1), (id: 'B', at: (1, 1), facing: North, rule: B, player: 2)])";
+        let level = level::parse(text, "w.ron").unwrap();
+        start(&mut app, level, None, vec![seat("Ann", None), seat("Bob", None)]);
+        request(&mut app, 0, RobotMove::Step { robot: 'A', dir: tabula_engine::robots::Dir::West });
+        assert_eq!(board(&app).game.outcome(), Some(Outcome::Win(Player::ONE)));
+        frames(&mut app, 2);
+        let sparks = app.world_mut().query::<&Sprite>().iter(app.world()).count();
+        assert!(sparks > 40, "fireworks: {sparks} sprites");
+        frames(&mut app, 60);
+        let hidden: Vec<char> = app
+            .world_mut()
+            .query::<(&RobotPiece, &Visibility)>()
+            .iter(app.world())
+            .filter(|(_, v)| **v == Visibility::Hidden)
+            .map(|(p, _)| p.0)
+            .collect();
+        assert_eq!(hidden, ['B'], "the other robot blew apart; the winner stays");
+    }
+}

@@ -551,6 +551,8 @@ mod tests {
 
     #[test]
     fn games_the_window_cannot_play_say_why() {
+        // The engine knows the Robot board; a menu of a window without its
+        // board says it is for the command line only.
         let mut menu = menu();
         let titles: Vec<&str> = menu.games.iter().map(|g| g.title).collect();
         assert_eq!(titles, ["Nim", "Mancala / Kalah", "Robot board", "Russian Bank"]);
@@ -561,6 +563,21 @@ mod tests {
         assert!(menu.seats.is_empty());
         menu.switch_game(3);
         assert!(menu.plan(&Settings::default()).unwrap_err().contains("not built yet"));
+    }
+
+    #[test]
+    fn the_robot_board_offers_a_seat_for_each_player_of_the_level() {
+        let mut menu = Menu::new(&["Nim", "Mancala", "Robots"]);
+        menu.switch_game(2);
+        assert_eq!(menu.current().title, "Robot board");
+        let race = menu.levels.iter().position(|l| l.path.ends_with("10-four-player-race.ron")).unwrap();
+        menu.select(race);
+        assert_eq!(menu.seats.len(), 4);
+        assert_eq!(menu.controller(0), Controller::Human);
+        assert_eq!(menu.controller(3), Controller::Agent(AgentSpec::new("planner", None)));
+        let plan = menu.plan(&Settings::default()).unwrap();
+        assert_eq!(plan.seats.len(), 4);
+        assert_eq!(plan.seats[2].name, "Ada");
     }
 
     #[test]

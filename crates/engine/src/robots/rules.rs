@@ -713,7 +713,11 @@ impl Robots {
                     land(RobotMove::Forward { robot: robot.id, steps }, facing, steps, &mut out);
                 }
                 for quarters in 1..=3 {
-                    out.push((RobotMove::Rotate { robot: robot.id, quarters }, at, facing.turned_left(quarters)));
+                    out.push((
+                        RobotMove::Rotate { robot: robot.id, quarters },
+                        at,
+                        facing.turned_left(quarters),
+                    ));
                 }
             }
         }
