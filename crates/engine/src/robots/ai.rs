@@ -87,8 +87,58 @@ fn fallback(seat: Player, board: &Robots, rng: &mut GameRng) -> Option<RobotMove
 }
 
 /// Plans every own robot's shortest way home and takes a step on the
-/// shortest.
+/// shortest; with exchanges left, it plays one when that gains more than
+/// the step would (its own way shorter, or the nearest opponent's longer).
 pub struct Planner;
+
+/// Boards up to this many tiles have their exchanges weighed, one by one.
+const WEIGH_EXCHANGES_UP_TO: usize = 40 * 40;
+
+/// The fewest requests any robot of `seat` (or, with `others`, of any other
+/// seat) needs to get home, and the first request of that way.
+pub(crate) fn nearest_home(board: &Robots, seat: Player, others: bool) -> Option<(u32, RobotMove)> {
+    (0..board.robots().len())
+        .filter(|&r| (board.robots()[r].player == seat) != others)
+        .filter_map(|r| {
+            let home = board.robots()[r].home;
+            search(board, r, |p| p == home)
+        })
+        .min_by_key(|&(n, _)| n)
+}
+
+/// The exchange that gains most over walking, if one gains at all.
+fn best_exchange(board: &Robots, seat: Player, walk: Option<u32>) -> Option<RobotMove> {
+    if board.swaps_left(seat) == 0 || board.width() as usize * board.height() as usize > WEIGH_EXCHANGES_UP_TO
+    {
+        return None;
+    }
+    const FAR: u32 = 10_000;
+    let theirs = nearest_home(board, seat, true).map_or(FAR, |(n, _)| n);
+    // Walking brings us one request nearer; the opponents stay as they are.
+    let walking = theirs as i64 - walk.map_or(FAR as i64, |n| n as i64 - 1);
+    let mut moves = Vec::new();
+    board.moves(&mut moves);
+    let mut best: Option<(i64, RobotMove)> = None;
+    for mv in moves.into_iter().filter(|m| matches!(m, RobotMove::Exchange { .. })) {
+        let mut after = board.clone();
+        if after.apply(seat, mv).is_err() {
+            continue;
+        }
+        if after.outcome() == Some(crate::core::Outcome::Win(seat)) {
+            return Some(mv);
+        }
+        if after.outcome().is_some() {
+            continue;
+        }
+        let ours = nearest_home(&after, seat, false).map_or(FAR, |(n, _)| n) as i64;
+        let theirs = nearest_home(&after, seat, true).map_or(FAR, |(n, _)| n) as i64;
+        let gain = theirs - ours;
+        if gain > walking + 1 && best.is_none_or(|(g, _)| gain > g) {
+            best = Some((gain, mv));
+        }
+    }
+    best.map(|(_, mv)| mv)
+}
 
 impl Agent<Robots> for Planner {
     fn searches(&self) -> bool {
@@ -99,14 +149,11 @@ impl Agent<Robots> for Planner {
         if board.outcome().is_some() || board.current_player() != seat {
             return None;
         }
-        let best = (0..board.robots().len())
-            .filter(|&r| board.robots()[r].player == seat)
-            .filter_map(|r| {
-                let home = board.robots()[r].home;
-                search(board, r, |p| p == home)
-            })
-            .min_by_key(|&(n, _)| n);
-        best.map(|(_, mv)| mv).or_else(|| fallback(seat, board, rng))
+        let walk = nearest_home(board, seat, false);
+        if let Some(exchange) = best_exchange(board, seat, walk.map(|(n, _)| n)) {
+            return Some(exchange);
+        }
+        walk.map(|(_, mv)| mv).or_else(|| fallback(seat, board, rng))
     }
 }
 

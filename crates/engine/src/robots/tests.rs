@@ -532,6 +532,36 @@ mod agents {
     }
 
     #[test]
+    fn the_planner_exchanges_tiles_when_that_gains_more_than_a_step() {
+        // The swap puzzle: the first exchange the planner makes must leave
+        // it better placed against the other player than before.
+        let path =
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../levels/robots/09-swap-puzzle.ron");
+        let file = crate::level::load(&path).unwrap();
+        let mut g = Robots::new(file.get::<Robots>().unwrap(), 0).unwrap();
+        let margin = |g: &Robots, seat: Player| {
+            let ours = super::super::ai::nearest_home(g, seat, false).unwrap().0 as i64;
+            let theirs = super::super::ai::nearest_home(g, seat, true).unwrap().0 as i64;
+            theirs - ours
+        };
+        let mut exchanged = false;
+        for _ in 0..40 {
+            if g.outcome().is_some() {
+                break;
+            }
+            let seat = g.current_player();
+            let before = margin(&g, seat);
+            let mv = plays("planner", &g);
+            play(&mut g, mv);
+            if matches!(mv, RobotMove::Exchange { .. }) && g.outcome().is_none() {
+                exchanged = true;
+                assert!(margin(&g, seat) > before + 1, "{mv} gained too little");
+            }
+        }
+        assert!(exchanged, "the planner used an exchange");
+    }
+
+    #[test]
     fn planner_and_scout_beat_random_and_the_planner_beats_the_scout() {
         use crate::core::runner::{MatchConfig, run_match};
         let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../levels/robots/07-hints.ron");
