@@ -5,7 +5,7 @@
 use std::collections::{HashSet, VecDeque};
 
 use super::level::Dir;
-use super::rules::{Hint, Pos, RobotMove, Robots, Tile};
+use super::rules::{Hint, Pos, RobotMove, Robots, Tile, compass_eighth};
 use crate::core::agent::{Agent, AgentError, AgentInfo, AgentRegistry, AgentSpec};
 use crate::core::{Game, GameRng, Observation, Player};
 
@@ -172,18 +172,7 @@ struct Clues {
 
 /// The compass eighth of the offset from `from` to `to`, as hints see it.
 fn bearing(from: Pos, to: Pos) -> u8 {
-    let (dx, dy) = ((to.0 as i32 - from.0 as i32).signum(), (to.1 as i32 - from.1 as i32).signum());
-    match (dx, dy) {
-        (0, -1) => 0,
-        (1, -1) => 1,
-        (1, 0) => 2,
-        (1, 1) => 3,
-        (0, 1) => 4,
-        (-1, 1) => 5,
-        (-1, 0) => 6,
-        (-1, -1) => 7,
-        _ => 8,
-    }
+    compass_eighth(to.0 as i32 - from.0 as i32, to.1 as i32 - from.1 as i32).unwrap_or(8)
 }
 
 impl Clues {

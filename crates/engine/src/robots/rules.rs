@@ -26,6 +26,23 @@ pub enum Tile {
     Conveyor(Dir),
 }
 
+/// The compass direction of an offset's signs, in eighths of a turn
+/// clockwise from North (diagonal when both are non-zero); none for no
+/// offset.
+pub fn compass_eighth(dx: i32, dy: i32) -> Option<u8> {
+    Some(match (dx.signum(), dy.signum()) {
+        (0, -1) => 0,
+        (1, -1) => 1,
+        (1, 0) => 2,
+        (1, 1) => 3,
+        (0, 1) => 4,
+        (-1, 1) => 5,
+        (-1, 0) => 6,
+        (-1, -1) => 7,
+        _ => return None,
+    })
+}
+
 /// Where a robot's home is, in the robot's own frame.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum Hint {
@@ -60,17 +77,8 @@ impl Hint {
     /// `facing`: the compass direction of the offset's signs (diagonal when
     /// both are non-zero), turned by minus the facing.
     pub fn toward(dx: i32, dy: i32, facing: Dir) -> Hint {
-        // Eighths of a turn clockwise from North.
-        let compass = match (dx.signum(), dy.signum()) {
-            (0, -1) => 0,
-            (1, -1) => 1,
-            (1, 0) => 2,
-            (1, 1) => 3,
-            (0, 1) => 4,
-            (-1, 1) => 5,
-            (-1, 0) => 6,
-            _ => 7, // (-1, -1); (0, 0) cannot happen: a hint tile is no home
-        };
+        // (0, 0) cannot happen: a hint tile is no home.
+        let compass = compass_eighth(dx, dy).unwrap_or(0) as usize;
         Hint::ALL[(compass + 8 - 2 * facing.quarters() as usize) % 8]
     }
 }
@@ -286,6 +294,17 @@ impl Layout<'_> {
         }
     }
 
+    /// One move of the static reachability from `p` in `dir`: the tile
+    /// stepped onto and where the robot then stands (a belt's end).
+    fn landing(&self, p: Pos, dir: Dir) -> Option<(Pos, Pos)> {
+        let n = self.neighbour(p, dir)?;
+        match self.at(n) {
+            Tile::Broken => None,
+            Tile::Conveyor(_) => Some((n, self.belt_end(n))),
+            _ => Some((n, n)),
+        }
+    }
+
     /// RULES.md "Reachability": ignoring robots and rule sets, can a robot
     /// at `from` get to `home`?
     fn reaches(&self, from: Pos, home: Pos) -> bool {
@@ -305,13 +324,7 @@ impl Layout<'_> {
                 let (ex, ey) = d.delta();
                 ex * dx.signum() + ey * dy.signum()
             });
-            for d in order {
-                let Some(n) = self.neighbour(p, d) else { continue };
-                let land = match self.at(n) {
-                    Tile::Broken => continue,
-                    Tile::Conveyor(_) => self.belt_end(n),
-                    _ => n,
-                };
+            for (_, land) in order.into_iter().filter_map(|d| self.landing(p, d)) {
                 let i = self.index(land);
                 if !seen[i] {
                     seen[i] = true;
@@ -343,13 +356,7 @@ impl Layout<'_> {
                 self.belt_tiles(from, &mut touched);
                 return Some(touched);
             }
-            for d in Dir::ALL {
-                let Some(n) = self.neighbour(p, d) else { continue };
-                let land = match self.at(n) {
-                    Tile::Broken => continue,
-                    Tile::Conveyor(_) => self.belt_end(n),
-                    _ => n,
-                };
+            for (n, land) in Dir::ALL.into_iter().filter_map(|d| self.landing(p, d)) {
                 let i = self.index(land);
                 if !seen[i] {
                     seen[i] = true;
