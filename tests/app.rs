@@ -706,4 +706,30 @@ mod robot_board {
             .collect();
         assert_eq!(hidden, ['B'], "the other robot blew apart; the winner stays");
     }
+
+    #[test]
+    fn editing_a_row_of_the_board_redraws_it_and_a_broken_edit_names_the_rule() {
+        let dir = temp_dir("robots-reload");
+        let mut app = headless(&dir);
+        let path = dir.join("level.ron");
+        let text = |row: &str| {
+            format!(
+                "Robots(name: \"edit\", board: [\"a...b\", \"{row}\", \".....\"], robots: [(id: 'A', at: (0, 2), facing: North, rule: A, player: 1), (id: 'B', at: (4, 2), facing: North, rule: B, player: 2)])\n"
+            )
+        };
+        std::fs::write(&path, text(".....")).unwrap();
+        let level = level::load(&path).unwrap();
+        start(&mut app, level, Some(path.clone()), vec![seat("Ann", None), seat("Bob", None)]);
+        std::thread::sleep(Duration::from_millis(20));
+        std::fs::write(&path, text(".>>>.")).unwrap();
+        frames(&mut app, 20);
+        assert_eq!(board(&app).game.rows()[1], ".>>>.", "the edited row is in play");
+        pieces_match_the_engine(&mut app);
+        std::thread::sleep(Duration::from_millis(20));
+        std::fs::write(&path, text("#####")).unwrap();
+        frames(&mut app, 20);
+        let problem = app.world().resource::<LevelWatch>().problem.clone().expect("the broken rule is shown");
+        assert!(problem.ends_with("robot A cannot reach its home at (0, 0)"), "{problem}");
+        assert_eq!(board(&app).game.rows()[1], ".>>>.", "the last good board stays");
+    }
 }
