@@ -23,6 +23,7 @@ fn builtin(registry: &mut Registry) {
     registry.add::<crate::nim::Nim>();
     registry.add::<crate::mancala::Mancala>();
     registry.add::<crate::robots::Robots>();
+    registry.add::<crate::russian_bank::RussianBank>();
 }
 
 /// What a game must be for the generic tools: rules with agents, states

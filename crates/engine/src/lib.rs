@@ -8,5 +8,6 @@ pub mod level;
 pub mod mancala;
 pub mod nim;
 pub mod robots;
+pub mod russian_bank;
 
 pub use crate::core::{Game, Observation, Outcome, Player};

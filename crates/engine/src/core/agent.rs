@@ -11,6 +11,18 @@ pub trait Agent<G: Game>: Send {
     /// The move `seat` plays, or `None` when it has no legal move.
     fn choose(&mut self, seat: Player, observation: &G::Observation, rng: &mut GameRng) -> Option<G::Move>;
 
+    /// Asked after another seat's move in a game with interjections
+    /// (`Game::INTERJECTIONS`) when `seat` has legal moves though it is not
+    /// to move: the move it makes now (a Stop), or `None` to let play go on.
+    fn interject(
+        &mut self,
+        _seat: Player,
+        _observation: &G::Observation,
+        _rng: &mut GameRng,
+    ) -> Option<G::Move> {
+        None
+    }
+
     /// What the agent found out about its last choice (a searched depth, a
     /// proven value), for the window and logs.
     fn note(&self) -> Option<String> {
@@ -169,6 +181,19 @@ pub struct RandomAgent;
 impl<G: Game> Agent<G> for RandomAgent {
     fn choose(&mut self, seat: Player, observation: &G::Observation, rng: &mut GameRng) -> Option<G::Move> {
         observation.random_move(seat, rng)
+    }
+
+    /// Each of the seat's moves, or letting play go on, equally likely.
+    fn interject(
+        &mut self,
+        seat: Player,
+        observation: &G::Observation,
+        rng: &mut GameRng,
+    ) -> Option<G::Move> {
+        let mut moves = Vec::new();
+        observation.legal_moves(seat, &mut moves);
+        let pick = rand::Rng::random_range(rng, 0..=moves.len());
+        moves.get(pick).copied()
     }
 
     fn plays_random_moves(&self) -> bool {

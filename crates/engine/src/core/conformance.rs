@@ -94,7 +94,13 @@ where
                     panic!("{}", at(&format!("{mv} is not legal for {player} but applied")));
                 };
                 assert_eq!(next, game, "{}", at(&format!("refused {mv} by {player} changed the state")));
-                if game.outcome().is_none() && legal.is_empty() && player != to_move {
+                // Out of turn, unless the game lets this seat make such a
+                // move at other times (a Stop), when it may say why not.
+                if game.outcome().is_none()
+                    && legal.is_empty()
+                    && player != to_move
+                    && game.actor(mv) != player
+                {
                     let turn = e.not_your_turn();
                     assert_eq!(
                         turn.map(|t| t.player),
@@ -135,8 +141,16 @@ where
         legal.clear();
         game.legal_moves(to_move, &mut legal);
         assert!(!legal.is_empty(), "{}", at("no legal move for the player to move"));
+        // Any seat's move: the player to move's, or another seat's where the
+        // game allows one (a Stop).
+        let mut anyones: Vec<(Player, G::Move)> = Vec::new();
+        for player in Player::all(players) {
+            legal.clear();
+            game.legal_moves(player, &mut legal);
+            anyones.extend(legal.iter().map(|&mv| (player, mv)));
+        }
         let (before, bound_before) = (game.clone(), game.move_bound());
-        let mv = *choose(&legal, &mut rng).unwrap();
+        let (to_move, mv) = *choose(&anyones, &mut rng).unwrap();
         let (_, steps) = apply_with_steps(&mut game, to_move, mv).unwrap();
         assert_ne!(game, before, "{}", at(&format!("{mv} changed nothing")));
         assert!(game.move_bound() < bound_before, "{}", at("move bound did not shrink"));
@@ -149,6 +163,12 @@ where
                 at(&format!("{viewer:?} followed the steps of {mv} to another observation: {steps:?}"))
             );
         }
+        assert_eq!(
+            before.actor(&mv),
+            to_move,
+            "{}",
+            at(&format!("a replay would give {mv} to another seat"))
+        );
         history.push((to_move, mv));
         assert!(history.len() as u64 <= bound, "{}", at("game outlived its move bound"));
     }

@@ -141,6 +141,9 @@ pub trait Game: Clone + fmt::Debug + Send + Sync + 'static {
     const SEATS: (usize, usize);
     /// Every seat sees the whole state.
     const PERFECT_INFORMATION: bool;
+    /// A seat other than the one to move may sometimes move (Russian
+    /// Bank's Stop): runners then offer it the chance after every move.
+    const INTERJECTIONS: bool = false;
 
     /// The validated start position of `level`; `seed` drives any chance.
     fn new(level: &Self::Level, seed: u64) -> Result<Self, RuleViolation>;

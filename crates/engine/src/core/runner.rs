@@ -220,7 +220,9 @@ fn play_chunk<G: AgentRegistry>(
             problem,
         };
         let too_long = || format!("game did not end within its bound of {bound} moves");
-        if all_random && !config.record_moves {
+        // Random play-outs never interject; a game with interjections is
+        // played move by move so that random seats may.
+        if all_random && !config.record_moves && !G::INTERJECTIONS {
             // The same draws as below, in the game's own tight loop.
             plies = game.play_out(&mut rng).map_err(|(mv, e)| {
                 fault(seat_agent(game.current_player().index()), format!("played {mv}, refused: {e}"))
@@ -247,6 +249,31 @@ fn play_chunk<G: AgentRegistry>(
             }
             if config.record_moves {
                 moves.push(mv);
+            }
+            if G::INTERJECTIONS {
+                // Each other seat with a move open to it (a Stop) may make it now.
+                let mut open = Vec::new();
+                let mover = game.current_player();
+                for other in (0..n).map(|s| super::Player(s as u8)).filter(|&s| s != mover) {
+                    open.clear();
+                    game.legal_moves(other, &mut open);
+                    if open.is_empty() || game.outcome().is_some() {
+                        continue;
+                    }
+                    let agent = seat_agent(other.index());
+                    let Some(mv) = agents[agent].interject(other, &game.observe(Some(other)), &mut rng)
+                    else {
+                        continue;
+                    };
+                    game.apply(other, mv).map_err(|e| fault(agent, format!("played {mv}, refused: {e}")))?;
+                    plies += 1;
+                    if plies > bound {
+                        return Err(fault(agent, too_long()));
+                    }
+                    if config.record_moves {
+                        moves.push(mv);
+                    }
+                }
             }
         }
         let outcome = game.outcome().expect("loop ends on an outcome");

@@ -1,0 +1,1233 @@
+//! Russian Bank's rules (RULES.md section 3): building, loading, priority,
+//! the hand and the waste, Stop, the win and the ending points.
+//!
+//! Every change to a state goes through [`RussianBank::follow_step`], the
+//! same function an observation follows, so what a view shows is what the
+//! rules did.
+
+use std::borrow::Cow;
+use std::fmt;
+
+use rand::seq::SliceRandom;
+use serde::{Deserialize, Serialize};
+
+use super::level::{Card, Deal, FixedDeal, RussianBankLevel, SideSpec, violation};
+use super::pile::{ALL_CARDS, Pile, TABLEAU_DEPTH};
+use crate::core::{
+    Game, GameRng, NotYourTurn, Observation, Outcome, Player, RuleError, RuleViolation, derive_seed,
+    rng_from_seed,
+};
+
+/// Where a player takes a card from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Source {
+    /// The top of one's own reserve.
+    Reserve,
+    /// The turned-up hand card.
+    Hand,
+    /// The top of T1..T8 (1-based).
+    Tableau(u8),
+}
+
+/// Where a card goes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Target {
+    Foundation(u8),
+    Tableau(u8),
+    OpponentReserve,
+    OpponentWaste,
+    /// One's own waste, from the hand only; ends the turn.
+    Waste,
+}
+
+/// A move, as in replay files (DESIGN.md).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum BankMove {
+    Play {
+        from: Source,
+        to: Target,
+    },
+    /// Turn up the top hand card (turning the waste over first if the hand
+    /// is empty).
+    TurnHand,
+    /// Only with no hand card showing and hand and waste empty.
+    EndTurn,
+    /// Called by the opponent of a player who broke priority.
+    Stop,
+    /// The opponent lets a breach that emptied the mover stand.
+    Accept,
+}
+
+impl fmt::Display for Source {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Source::Reserve => f.write_str("reserve"),
+            Source::Hand => f.write_str("hand card"),
+            Source::Tableau(n) => write!(f, "T{n}"),
+        }
+    }
+}
+
+impl fmt::Display for Target {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Target::Foundation(n) => write!(f, "F{n}"),
+            Target::Tableau(n) => write!(f, "T{n}"),
+            Target::OpponentReserve => f.write_str("the opponent's reserve"),
+            Target::OpponentWaste => f.write_str("the opponent's waste"),
+            Target::Waste => f.write_str("the waste"),
+        }
+    }
+}
+
+impl fmt::Display for BankMove {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            BankMove::Play { from, to } => write!(f, "{from} to {to}"),
+            BankMove::TurnHand => f.write_str("turn the hand"),
+            BankMove::EndTurn => f.write_str("end the turn"),
+            BankMove::Stop => f.write_str("Stop!"),
+            BankMove::Accept => f.write_str("let it stand"),
+        }
+    }
+}
+
+/// The priority rule a move breaks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Priority {
+    /// The reserve's top card can go to a foundation: that comes first.
+    ReserveToFoundation,
+    /// A tableau top or the hand card can go to a foundation: some such
+    /// foundation move comes before any other kind of move.
+    ToFoundation,
+    /// The hand was turned while the reserve's top card had a move.
+    ReserveBeforeHand,
+}
+
+impl fmt::Display for Priority {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Priority::ReserveToFoundation => {
+                "the reserve's top card can go to a foundation, and that comes first"
+            }
+            Priority::ToFoundation => "a card can go to a foundation, and that comes before any other move",
+            Priority::ReserveBeforeHand => {
+                "the reserve comes before the hand: its top card has a move, so the hand may not be turned"
+            }
+        })
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum BankError {
+    #[error("the game is over")]
+    GameOver,
+    #[error("there is no {kind}{n}: piles are numbered 1 to 8")]
+    NoSuchPile { kind: char, n: u8 },
+    #[error("{}", match from {
+        Source::Reserve => "your reserve is empty".to_owned(),
+        Source::Hand => "no hand card is turned up".to_owned(),
+        Source::Tableau(n) => format!("T{n} is empty"),
+    })]
+    EmptySource { from: Source },
+    #[error("the card is already on that pile")]
+    SamePile,
+    #[error("{}", match onto {
+        None => format!("an empty foundation takes only an ace, not the {card}"),
+        Some(top) => format!("the {card} cannot go on the {top}: a foundation builds up in suit, one rank at a time"),
+    })]
+    Foundation { card: Card, onto: Option<Card> },
+    #[error("the {card} cannot go on the {onto}: a tableau pile builds down in alternating colours")]
+    Tableau { card: Card, onto: Card },
+    #[error("the {card} cannot load the {onto}: loading takes the same suit, one rank higher or lower")]
+    Loading { card: Card, onto: Card },
+    #[error("the opponent's {pile} is empty, and an empty pile cannot be loaded")]
+    LoadEmpty { pile: &'static str },
+    #[error("only the turned hand card goes to your own waste")]
+    WasteOnlyFromHand,
+    #[error("play the turned hand card or put it on your waste first")]
+    HandShowing,
+    #[error("your hand and waste are empty: end your turn")]
+    NothingToTurn,
+    #[error(
+        "a turn ends by putting the hand card on the waste; EndTurn is for when hand and waste are empty"
+    )]
+    CannotEndTurn,
+    #[error("priority: {0}")]
+    Priority(Priority),
+    #[error("no rule was broken")]
+    NoBreach,
+    #[error("there is no emptying move to let stand")]
+    NothingToAccept,
+    #[error("{by} emptied their piles by breaking priority: stop it or let it stand first")]
+    MustDecide { by: Player },
+    #[error(transparent)]
+    NotYourTurn(#[from] NotYourTurn),
+}
+
+impl RuleError for BankError {
+    fn not_your_turn(&self) -> Option<NotYourTurn> {
+        match self {
+            BankError::NotYourTurn(t) => Some(*t),
+            _ => None,
+        }
+    }
+}
+
+/// A place a card can be, for steps.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Place {
+    Reserve(Player),
+    /// Face down in the hand.
+    Hand(Player),
+    /// The turned-up hand card.
+    Shown(Player),
+    Waste(Player),
+    Tableau(u8),
+    Foundation(u8),
+}
+
+/// A move that broke priority, kept until the next move so the opponent
+/// may stop it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Breach {
+    pub by: Player,
+    pub rule: Priority,
+    pub mv: BankMove,
+    /// The card the move played or turned.
+    pub card: Option<Card>,
+    /// The move turned the waste over into a new hand.
+    pub recycled: bool,
+}
+
+/// One step of a move, in order.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum BankStep {
+    /// `by` moved (the move count rises; a breach not stopped stands).
+    Began {
+        by: Player,
+    },
+    Moved {
+        card: Card,
+        from: Place,
+        to: Place,
+    },
+    /// The reserve's new top card turned face up.
+    Revealed {
+        player: Player,
+        card: Card,
+    },
+    /// The waste turned over, unshuffled, as the new hand.
+    WasteTurnedOver {
+        player: Player,
+    },
+    /// The top hand card turned up.
+    HandTurned {
+        player: Player,
+        card: Card,
+    },
+    /// The move broke priority (every player can see it; the window does
+    /// not say so to a human).
+    Breached {
+        breach: Breach,
+    },
+    Stopped {
+        by: Player,
+    },
+    /// A card of a stopped move goes back.
+    TakenBack {
+        card: Card,
+        from: Place,
+        to: Place,
+    },
+    /// A turned hand card goes back face down on top of the hand, known.
+    HandReturned {
+        player: Player,
+        card: Card,
+    },
+    /// A hand made from the waste goes back to being the waste.
+    HandTurnedBack {
+        player: Player,
+    },
+    /// `player` emptied their piles by a breach: the opponent decides.
+    Emptied {
+        player: Player,
+    },
+    TurnChanged {
+        to: Player,
+    },
+    /// The game ended; `points` are the winner's.
+    Ended {
+        outcome: Outcome,
+        points: u32,
+    },
+}
+
+/// One player's own piles. Cards never seen by anyone lie at the bottom of
+/// the reserve and of the hand: the first `reserve_hidden` and `hand_hidden`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Side {
+    pub reserve: Pile<ALL_CARDS>,
+    pub reserve_hidden: u8,
+    pub hand: Pile<ALL_CARDS>,
+    pub hand_hidden: u8,
+    /// The turned-up hand card.
+    pub shown: Option<Card>,
+    pub waste: Pile<ALL_CARDS>,
+}
+
+impl Side {
+    /// Reserve, hand (with a turned card) and waste are all empty.
+    pub fn is_empty(&self) -> bool {
+        self.reserve.is_empty() && self.hand.is_empty() && self.shown.is_none() && self.waste.is_empty()
+    }
+
+    /// What this side is worth to the player who emptied theirs (R8): 2 for
+    /// each reserve card, 1 for each card of the hand and waste.
+    pub fn penalty(&self) -> u32 {
+        2 * self.reserve.len() as u32
+            + self.hand.len() as u32
+            + self.shown.is_some() as u32
+            + self.waste.len() as u32
+    }
+
+    /// Cards left to get rid of, as the ending points weigh them.
+    pub fn cards_left(&self) -> usize {
+        self.reserve.len() + self.hand.len() + self.shown.is_some() as usize + self.waste.len()
+    }
+
+    /// The reserve's top card is face down (only between a card leaving
+    /// and the next one turning up).
+    fn reserve_top_hidden(&self) -> bool {
+        !self.reserve.is_empty() && self.reserve_hidden as usize == self.reserve.len()
+    }
+
+    /// Puts `card`, which is somewhere among this side's unseen cards, into
+    /// unseen slot `slot` of the reserve (`in_hand` false) or the hand.
+    /// In a real state it is already there; in an observation the unseen
+    /// cards lie in a canonical order, so it is swapped in.
+    fn bring_unseen(&mut self, card: Card, in_hand: bool, slot: usize) {
+        let rh = self.reserve_hidden as usize;
+        let hh = self.hand_hidden as usize;
+        let at_slot = if in_hand { self.hand.as_slice()[slot] } else { self.reserve.as_slice()[slot] };
+        if at_slot == card {
+            return;
+        }
+        let found_reserve = self.reserve.as_slice()[..rh].iter().position(|&c| c == card);
+        let found_hand = self.hand.as_slice()[..hh].iter().position(|&c| c == card);
+        let Some((from_hand, at)) = found_reserve.map(|i| (false, i)).or(found_hand.map(|i| (true, i)))
+        else {
+            panic!("{card} is not among the unseen cards");
+        };
+        let take = |side: &mut Side, hand: bool, i: usize, c: Card| {
+            let pile = if hand { &mut side.hand } else { &mut side.reserve };
+            std::mem::replace(&mut pile.as_mut_slice()[i], c)
+        };
+        let displaced = take(self, in_hand, slot, card);
+        take(self, from_hand, at, displaced);
+    }
+
+    /// The unseen cards sorted into their slots: what no one can tell apart.
+    fn canonicalize(&mut self) {
+        let rh = self.reserve_hidden as usize;
+        let hh = self.hand_hidden as usize;
+        if rh + hh < 2 {
+            return;
+        }
+        let mut unseen: Vec<Card> = self.reserve.as_slice()[..rh].to_vec();
+        unseen.extend_from_slice(&self.hand.as_slice()[..hh]);
+        unseen.sort_unstable();
+        self.reserve.as_mut_slice()[..rh].copy_from_slice(&unseen[..rh]);
+        self.hand.as_mut_slice()[..hh].copy_from_slice(&unseen[rh..]);
+    }
+
+    /// The unseen cards dealt anew into their slots at random.
+    fn shuffle_unseen(&mut self, rng: &mut GameRng) {
+        let rh = self.reserve_hidden as usize;
+        let hh = self.hand_hidden as usize;
+        let mut unseen: Vec<Card> = self.reserve.as_slice()[..rh].to_vec();
+        unseen.extend_from_slice(&self.hand.as_slice()[..hh]);
+        unseen.shuffle(rng);
+        self.reserve.as_mut_slice()[..rh].copy_from_slice(&unseen[..rh]);
+        self.hand.as_mut_slice()[..hh].copy_from_slice(&unseen[rh..]);
+    }
+}
+
+/// What priority asks of the player to move in a position.
+#[derive(Clone, Copy, Debug)]
+struct Duty {
+    /// The reserve's top card can go to a foundation.
+    reserve_to_foundation: bool,
+    /// Some other movable card can go to a foundation.
+    to_foundation: bool,
+    /// The reserve's top card has some legal move.
+    reserve_can_move: bool,
+}
+
+impl Duty {
+    /// The priority rule `mv` (already checked against the building rules)
+    /// would break.
+    fn breach(self, mv: BankMove) -> Option<Priority> {
+        let foundation_move = matches!(mv, BankMove::Play { to: Target::Foundation(_), .. });
+        if self.reserve_to_foundation {
+            let reserve_up =
+                matches!(mv, BankMove::Play { from: Source::Reserve, to: Target::Foundation(_) });
+            return (!reserve_up).then_some(Priority::ReserveToFoundation);
+        }
+        if self.to_foundation && !foundation_move {
+            return Some(Priority::ToFoundation);
+        }
+        if mv == BankMove::TurnHand && self.reserve_can_move {
+            return Some(Priority::ReserveBeforeHand);
+        }
+        None
+    }
+}
+
+/// A game of Russian Bank.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RussianBank {
+    pub(crate) sides: [Side; 2],
+    pub(crate) tableau: [Pile<TABLEAU_DEPTH>; 8],
+    /// The top card of F1..F8 (a foundation holds the ace up to it).
+    pub(crate) foundations: [Option<Card>; 8],
+    /// Whose turn it is.
+    pub(crate) turn: Player,
+    /// The last move, if it broke priority and may still be stopped.
+    pub(crate) breach: Option<Breach>,
+    /// The breach emptied its player: the opponent must stop it or accept.
+    pub(crate) deciding: bool,
+    pub(crate) stop_rule: bool,
+    pub(crate) plies: u32,
+    pub(crate) move_cap: u32,
+    pub(crate) outcome: Option<Outcome>,
+    pub(crate) points: u32,
+}
+
+fn other(p: Player) -> Player {
+    Player(1 - p.0)
+}
+
+fn pile_number(kind: char, n: u8) -> Result<usize, BankError> {
+    if (1..=8).contains(&n) { Ok(n as usize - 1) } else { Err(BankError::NoSuchPile { kind, n }) }
+}
+
+/// The tableau builds down in alternating colours.
+fn builds_down(card: Card, onto: Card) -> bool {
+    onto.rank() == card.rank() + 1 && onto.is_red() != card.is_red()
+}
+
+/// Loading: the same suit, one rank higher or lower.
+fn loads(card: Card, onto: Card) -> bool {
+    card.suit() == onto.suit() && card.rank().abs_diff(onto.rank()) == 1
+}
+
+fn builds_up(card: Card, onto: Option<Card>) -> bool {
+    match onto {
+        None => card.rank() == 1,
+        Some(top) => top.suit() == card.suit() && card.rank() == top.rank() + 1,
+    }
+}
+
+/// The sources in the order legal moves list them.
+const SOURCES: [Source; 10] = [
+    Source::Reserve,
+    Source::Hand,
+    Source::Tableau(1),
+    Source::Tableau(2),
+    Source::Tableau(3),
+    Source::Tableau(4),
+    Source::Tableau(5),
+    Source::Tableau(6),
+    Source::Tableau(7),
+    Source::Tableau(8),
+];
+
+impl RussianBank {
+    pub fn side(&self, player: Player) -> &Side {
+        &self.sides[player.index()]
+    }
+
+    pub fn tableau(&self, n: usize) -> &[Card] {
+        self.tableau[n].as_slice()
+    }
+
+    /// The top card of foundation `n` (0-based).
+    pub fn foundation(&self, n: usize) -> Option<Card> {
+        self.foundations[n]
+    }
+
+    /// Foundation `n` bottom to top: the ace up to its top card.
+    pub fn foundation_pile(&self, n: usize) -> Vec<Card> {
+        self.foundations[n]
+            .map_or(Vec::new(), |top| (1..=top.rank()).map(|r| Card::new(r, top.suit())).collect())
+    }
+
+    pub fn turn(&self) -> Player {
+        self.turn
+    }
+
+    pub fn breach(&self) -> Option<&Breach> {
+        self.breach.as_ref()
+    }
+
+    pub fn deciding(&self) -> bool {
+        self.deciding
+    }
+
+    pub fn stop_rule(&self) -> bool {
+        self.stop_rule
+    }
+
+    pub fn plies(&self) -> u32 {
+        self.plies
+    }
+
+    /// What `player` scores for emptying their piles in this position (R8,
+    /// the seed's `updatePoints`): 30 plus the opponent's penalty.
+    pub fn ending_points(&self, player: Player) -> u32 {
+        30 + self.side(other(player)).penalty()
+    }
+
+    /// The points the winner scored, once the game is won.
+    pub fn winner_points(&self) -> Option<(Player, u32)> {
+        self.outcome.and_then(Outcome::winner).map(|p| (p, self.points))
+    }
+
+    /// The card `from` would play for `player`.
+    pub fn source_card(&self, player: Player, from: Source) -> Result<Card, BankError> {
+        let side = self.side(player);
+        let card = match from {
+            Source::Reserve => side.reserve.top(),
+            Source::Hand => side.shown,
+            Source::Tableau(n) => self.tableau[pile_number('T', n)?].top(),
+        };
+        card.ok_or(BankError::EmptySource { from })
+    }
+
+    /// Whether `card` may go to `to` for `player` by the building rules.
+    fn fits(&self, player: Player, from: Source, card: Card, to: Target) -> Result<(), BankError> {
+        let opponent = self.side(other(player));
+        match to {
+            Target::Foundation(n) => {
+                let onto = self.foundations[pile_number('F', n)?];
+                if builds_up(card, onto) { Ok(()) } else { Err(BankError::Foundation { card, onto }) }
+            }
+            Target::Tableau(n) => {
+                let i = pile_number('T', n)?;
+                if from == Source::Tableau(n) {
+                    return Err(BankError::SamePile);
+                }
+                match self.tableau[i].top() {
+                    Some(onto) if !builds_down(card, onto) => Err(BankError::Tableau { card, onto }),
+                    _ => Ok(()),
+                }
+            }
+            Target::OpponentReserve | Target::OpponentWaste => {
+                let (pile, name) = if to == Target::OpponentReserve {
+                    (&opponent.reserve, "reserve")
+                } else {
+                    (&opponent.waste, "waste")
+                };
+                let onto = pile.top().ok_or(BankError::LoadEmpty { pile: name })?;
+                if loads(card, onto) { Ok(()) } else { Err(BankError::Loading { card, onto }) }
+            }
+            Target::Waste => {
+                if from == Source::Hand {
+                    Ok(())
+                } else {
+                    Err(BankError::WasteOnlyFromHand)
+                }
+            }
+        }
+    }
+
+    fn to_some_foundation(&self, card: Card) -> bool {
+        self.foundations.iter().any(|&top| builds_up(card, top))
+    }
+
+    /// Whether `card`, played by `player` from `from`, has any move at all.
+    fn has_move(&self, player: Player, from: Source, card: Card) -> bool {
+        if self.to_some_foundation(card) {
+            return true;
+        }
+        let tableau = (1..=8).any(|n| self.fits(player, from, card, Target::Tableau(n)).is_ok());
+        tableau
+            || [Target::OpponentReserve, Target::OpponentWaste]
+                .iter()
+                .any(|&to| self.fits(player, from, card, to).is_ok())
+    }
+
+    fn duty(&self, player: Player) -> Duty {
+        let side = self.side(player);
+        let reserve_top = side.reserve.top();
+        let reserve_to_foundation = reserve_top.is_some_and(|c| self.to_some_foundation(c));
+        let to_foundation = side.shown.is_some_and(|c| self.to_some_foundation(c))
+            || self.tableau.iter().any(|pile| pile.top().is_some_and(|c| self.to_some_foundation(c)));
+        let reserve_can_move =
+            reserve_to_foundation || reserve_top.is_some_and(|c| self.has_move(player, Source::Reserve, c));
+        Duty { reserve_to_foundation, to_foundation, reserve_can_move }
+    }
+
+    /// The priority rule `mv` by `player` would break (for a move the
+    /// building rules allow), whether or not the Stop rule is on.
+    pub fn breaks_priority(&self, player: Player, mv: BankMove) -> Option<Priority> {
+        match mv {
+            BankMove::Stop | BankMove::Accept => None,
+            _ => self.duty(player).breach(mv),
+        }
+    }
+
+    /// The seat that may make `mv` now, as far as whose turn it is goes.
+    fn seat_for(&self, mv: BankMove) -> Player {
+        match mv {
+            BankMove::Stop => other(self.breach.map_or(self.turn, |b| b.by)),
+            _ => Game::current_player(self),
+        }
+    }
+
+    fn not_your_turn(&self, player: Player) -> BankError {
+        BankError::NotYourTurn(NotYourTurn { player, to_move: Game::current_player(self) })
+    }
+
+    /// Checks `mv` by `player` without changing anything; returns the
+    /// priority rule it breaks, if the Stop rule lets it be played anyway.
+    fn check(&self, player: Player, mv: BankMove) -> Result<Option<Priority>, BankError> {
+        if self.outcome.is_some() {
+            return Err(BankError::GameOver);
+        }
+        let turn_check = || {
+            if self.seat_for(mv) != player { Err(self.not_your_turn(player)) } else { Ok(()) }
+        };
+        match mv {
+            BankMove::Stop => {
+                return match self.breach {
+                    Some(b) if b.by == other(player) => Ok(None),
+                    // A seat that could call Stop now, or the player to move,
+                    // hears that nothing was broken; any other is out of turn.
+                    _ if self.seat_for(mv) == player || Game::current_player(self) == player => {
+                        Err(BankError::NoBreach)
+                    }
+                    _ => Err(self.not_your_turn(player)),
+                };
+            }
+            BankMove::Accept => {
+                turn_check()?;
+                return if self.deciding { Ok(None) } else { Err(BankError::NothingToAccept) };
+            }
+            _ => {}
+        }
+        turn_check()?;
+        if self.deciding {
+            return Err(BankError::MustDecide { by: self.turn });
+        }
+        let side = self.side(player);
+        match mv {
+            BankMove::Play { from, to } => {
+                let card = self.source_card(player, from)?;
+                self.fits(player, from, card, to)?;
+            }
+            BankMove::TurnHand => {
+                if side.shown.is_some() {
+                    return Err(BankError::HandShowing);
+                }
+                if side.hand.is_empty() && side.waste.is_empty() {
+                    return Err(BankError::NothingToTurn);
+                }
+            }
+            BankMove::EndTurn => {
+                if side.shown.is_some() {
+                    return Err(BankError::HandShowing);
+                }
+                if !side.hand.is_empty() || !side.waste.is_empty() {
+                    return Err(BankError::CannotEndTurn);
+                }
+            }
+            BankMove::Stop | BankMove::Accept => unreachable!("handled above"),
+        }
+        match self.duty(player).breach(mv) {
+            Some(rule) if !self.stop_rule => Err(BankError::Priority(rule)),
+            breach => Ok(breach),
+        }
+    }
+
+    /// Every move of the player whose turn it is, breaches included when
+    /// the Stop rule lets them be played.
+    fn turn_moves(&self, player: Player, out: &mut Vec<BankMove>) {
+        let side = self.side(player);
+        let opponent = self.side(other(player));
+        let duty = self.duty(player);
+        let mut push = |mv: BankMove| {
+            if self.stop_rule || duty.breach(mv).is_none() {
+                out.push(mv);
+            }
+        };
+        for from in SOURCES {
+            let card = match from {
+                Source::Reserve => side.reserve.top(),
+                Source::Hand => side.shown,
+                Source::Tableau(n) => self.tableau[n as usize - 1].top(),
+            };
+            let Some(card) = card else { continue };
+            for n in 1..=8u8 {
+                if builds_up(card, self.foundations[n as usize - 1]) {
+                    push(BankMove::Play { from, to: Target::Foundation(n) });
+                }
+            }
+            for n in 1..=8u8 {
+                if from == Source::Tableau(n) {
+                    continue;
+                }
+                if self.tableau[n as usize - 1].top().is_none_or(|onto| builds_down(card, onto)) {
+                    push(BankMove::Play { from, to: Target::Tableau(n) });
+                }
+            }
+            if opponent.reserve.top().is_some_and(|onto| loads(card, onto)) {
+                push(BankMove::Play { from, to: Target::OpponentReserve });
+            }
+            if opponent.waste.top().is_some_and(|onto| loads(card, onto)) {
+                push(BankMove::Play { from, to: Target::OpponentWaste });
+            }
+            if from == Source::Hand {
+                push(BankMove::Play { from, to: Target::Waste });
+            }
+        }
+        if side.shown.is_none() {
+            if !side.hand.is_empty() || !side.waste.is_empty() {
+                push(BankMove::TurnHand);
+            } else {
+                push(BankMove::EndTurn);
+            }
+        }
+    }
+
+    /// Applies one step: the only way a state changes.
+    pub fn follow_step(&mut self, step: &BankStep) {
+        match *step {
+            BankStep::Began { .. } => {
+                self.plies += 1;
+                self.breach = None;
+            }
+            BankStep::Moved { card, from, to } | BankStep::TakenBack { card, from, to } => {
+                self.take(card, from);
+                self.put(card, to);
+            }
+            BankStep::Revealed { player, card } => {
+                let side = &mut self.sides[player.index()];
+                debug_assert!(side.reserve_top_hidden());
+                let slot = side.reserve.len() - 1;
+                side.bring_unseen(card, false, slot);
+                side.reserve_hidden -= 1;
+            }
+            BankStep::WasteTurnedOver { player } => {
+                let side = &mut self.sides[player.index()];
+                debug_assert!(side.hand.is_empty());
+                side.hand = side.waste.reversed();
+                side.hand_hidden = 0;
+                side.waste.clear();
+            }
+            BankStep::HandTurned { player, card } => {
+                let side = &mut self.sides[player.index()];
+                let top = side.hand.len() - 1;
+                if side.hand_hidden as usize == side.hand.len() {
+                    side.bring_unseen(card, true, top);
+                    side.hand_hidden -= 1;
+                }
+                let turned = side.hand.pop();
+                debug_assert_eq!(turned, Some(card));
+                side.shown = Some(card);
+            }
+            BankStep::Breached { breach } => self.breach = Some(breach),
+            BankStep::Stopped { .. } => {
+                self.plies += 1;
+                self.breach = None;
+                self.deciding = false;
+            }
+            BankStep::HandReturned { player, card } => {
+                let side = &mut self.sides[player.index()];
+                debug_assert_eq!(side.shown, Some(card));
+                side.shown = None;
+                side.hand.push(card);
+            }
+            BankStep::HandTurnedBack { player } => {
+                let side = &mut self.sides[player.index()];
+                debug_assert!(side.waste.is_empty() && side.hand_hidden == 0);
+                side.waste = side.hand.reversed();
+                side.hand.clear();
+            }
+            BankStep::Emptied { .. } => self.deciding = true,
+            BankStep::TurnChanged { to } => self.turn = to,
+            BankStep::Ended { outcome, points } => {
+                self.outcome = Some(outcome);
+                self.points = points;
+                self.deciding = false;
+            }
+        }
+    }
+
+    fn take(&mut self, card: Card, from: Place) {
+        let taken = match from {
+            Place::Reserve(p) => {
+                let side = &mut self.sides[p.index()];
+                let taken = side.reserve.pop();
+                side.reserve_hidden = side.reserve_hidden.min(side.reserve.len() as u8);
+                taken
+            }
+            Place::Hand(p) => self.sides[p.index()].hand.pop(),
+            Place::Shown(p) => self.sides[p.index()].shown.take(),
+            Place::Waste(p) => self.sides[p.index()].waste.pop(),
+            Place::Tableau(n) => self.tableau[n as usize - 1].pop(),
+            Place::Foundation(n) => {
+                let top = &mut self.foundations[n as usize - 1];
+                let taken = *top;
+                *top = top.filter(|c| c.rank() > 1).map(|c| Card::new(c.rank() - 1, c.suit()));
+                taken
+            }
+        };
+        debug_assert_eq!(taken, Some(card), "taking from {from:?}");
+    }
+
+    fn put(&mut self, card: Card, to: Place) {
+        match to {
+            Place::Reserve(p) => self.sides[p.index()].reserve.push(card),
+            Place::Hand(p) => self.sides[p.index()].hand.push(card),
+            Place::Shown(p) => self.sides[p.index()].shown = Some(card),
+            Place::Waste(p) => self.sides[p.index()].waste.push(card),
+            Place::Tableau(n) => self.tableau[n as usize - 1].push(card),
+            Place::Foundation(n) => self.foundations[n as usize - 1] = Some(card),
+        }
+    }
+
+    fn emit(&mut self, steps: &mut Vec<BankStep>, step: BankStep) {
+        self.follow_step(&step);
+        steps.push(step);
+    }
+
+    fn place_of(player: Player, from: Source) -> Place {
+        match from {
+            Source::Reserve => Place::Reserve(player),
+            Source::Hand => Place::Shown(player),
+            Source::Tableau(n) => Place::Tableau(n),
+        }
+    }
+
+    fn target_place(player: Player, to: Target) -> Place {
+        match to {
+            Target::Foundation(n) => Place::Foundation(n),
+            Target::Tableau(n) => Place::Tableau(n),
+            Target::OpponentReserve => Place::Reserve(other(player)),
+            Target::OpponentWaste => Place::Waste(other(player)),
+            Target::Waste => Place::Waste(player),
+        }
+    }
+
+    fn perform(&mut self, player: Player, mv: BankMove, breach: Option<Priority>, steps: &mut Vec<BankStep>) {
+        let opponent = other(player);
+        let breached = |card, recycled| {
+            breach.map(|rule| BankStep::Breached { breach: Breach { by: player, rule, mv, card, recycled } })
+        };
+        match mv {
+            BankMove::Play { from, to } => {
+                let card = self.source_card(player, from).expect("checked");
+                self.emit(steps, BankStep::Began { by: player });
+                let step = BankStep::Moved {
+                    card,
+                    from: Self::place_of(player, from),
+                    to: Self::target_place(player, to),
+                };
+                self.emit(steps, step);
+                let side = self.side(player);
+                if from == Source::Reserve && side.reserve_top_hidden() {
+                    let card = side.reserve.top().expect("a hidden top is a card");
+                    self.emit(steps, BankStep::Revealed { player, card });
+                }
+                if let Some(step) = breached(Some(card), false) {
+                    self.emit(steps, step);
+                }
+                if to == Target::Waste {
+                    self.emit(steps, BankStep::TurnChanged { to: opponent });
+                } else if matches!(from, Source::Reserve | Source::Hand) && self.side(player).is_empty() {
+                    if breach.is_some() {
+                        self.emit(steps, BankStep::Emptied { player });
+                    } else {
+                        self.win(player, steps);
+                    }
+                }
+            }
+            BankMove::TurnHand => {
+                self.emit(steps, BankStep::Began { by: player });
+                let recycled = self.side(player).hand.is_empty();
+                if recycled {
+                    self.emit(steps, BankStep::WasteTurnedOver { player });
+                }
+                let card = self.side(player).hand.top().expect("checked: a hand or waste to turn");
+                self.emit(steps, BankStep::HandTurned { player, card });
+                if let Some(step) = breached(Some(card), recycled) {
+                    self.emit(steps, step);
+                }
+            }
+            BankMove::EndTurn => {
+                self.emit(steps, BankStep::Began { by: player });
+                if let Some(step) = breached(None, false) {
+                    self.emit(steps, step);
+                }
+                self.emit(steps, BankStep::TurnChanged { to: opponent });
+            }
+            BankMove::Stop => self.stop(player, steps),
+            BankMove::Accept => {
+                let by = self.breach.expect("checked: a breach to accept").by;
+                self.emit(steps, BankStep::Began { by: player });
+                self.win(by, steps);
+            }
+        }
+        if self.outcome.is_none() && self.plies >= self.move_cap {
+            self.emit(steps, BankStep::Ended { outcome: Outcome::Draw, points: 0 });
+        }
+    }
+
+    fn win(&mut self, player: Player, steps: &mut Vec<BankStep>) {
+        let points = self.ending_points(player);
+        self.emit(steps, BankStep::Ended { outcome: Outcome::Win(player), points });
+    }
+
+    /// Takes the breach back exactly and gives the turn to `by`.
+    fn stop(&mut self, by: Player, steps: &mut Vec<BankStep>) {
+        let breach = self.breach.expect("checked: a breach to stop");
+        let breaker = breach.by;
+        self.emit(steps, BankStep::Stopped { by });
+        match breach.mv {
+            BankMove::Play { from, to } => {
+                let card = breach.card.expect("a played card");
+                let step = BankStep::TakenBack {
+                    card,
+                    from: Self::target_place(breaker, to),
+                    to: Self::place_of(breaker, from),
+                };
+                self.emit(steps, step);
+            }
+            BankMove::TurnHand => {
+                let card = breach.card.expect("a turned card");
+                self.emit(steps, BankStep::HandReturned { player: breaker, card });
+                if breach.recycled {
+                    self.emit(steps, BankStep::HandTurnedBack { player: breaker });
+                }
+            }
+            BankMove::EndTurn | BankMove::Stop | BankMove::Accept => {}
+        }
+        // The stopped player's turn is over: a hand card still showing goes
+        // back face down, as one turned by the stopped move does.
+        if let Some(card) = self.side(breaker).shown {
+            self.emit(steps, BankStep::HandReturned { player: breaker, card });
+        }
+        if self.turn != by {
+            self.emit(steps, BankStep::TurnChanged { to: by });
+        }
+    }
+
+    /// The observation every seat shares: unseen cards in a canonical order.
+    pub fn public_view(&self) -> RussianBank {
+        let mut view = self.clone();
+        view.sides.iter_mut().for_each(Side::canonicalize);
+        view
+    }
+
+    fn has_unseen(&self) -> bool {
+        self.sides.iter().any(|s| s.reserve_hidden as usize + s.hand_hidden as usize >= 2)
+    }
+
+    /// Builds the start of a level: a shuffled deal or a fixed position.
+    fn from_level(level: &RussianBankLevel, seed: u64) -> Result<RussianBank, RuleViolation> {
+        if level.move_cap == 0 {
+            return Err(violation("move-cap", "move_cap must be at least 1".into()));
+        }
+        if level.match_points == 0 {
+            return Err(violation("match-points", "match_points must be at least 1".into()));
+        }
+        let (sides, tableau, foundations, turn) = match &level.deal {
+            Deal::Shuffled => deal(seed),
+            Deal::Fixed(fixed) => fixed_position(&fixed.0)?,
+        };
+        Ok(RussianBank {
+            sides,
+            tableau,
+            foundations,
+            turn,
+            breach: None,
+            deciding: false,
+            stop_rule: level.stop_rule,
+            plies: 0,
+            move_cap: level.move_cap,
+            outcome: None,
+            points: 0,
+        })
+    }
+}
+
+type Table = ([Side; 2], [Pile<TABLEAU_DEPTH>; 8], [Option<Card>; 8], Player);
+
+fn side(reserve: &[Card], hand: &[Card], waste: &[Card]) -> Side {
+    let pile = |cards| Pile::from_slice(cards).expect("at most two decks");
+    Side {
+        reserve: pile(reserve),
+        reserve_hidden: reserve.len().saturating_sub(1) as u8,
+        hand: pile(hand),
+        hand_hidden: hand.len() as u8,
+        shown: None,
+        waste: pile(waste),
+    }
+}
+
+/// R1: each player shuffles their own deck; 13 to the reserve, one to each
+/// of their four tableau piles, 35 to the hand.
+fn deal(seed: u64) -> Table {
+    let mut tableau = [Pile::EMPTY; 8];
+    let sides = [0usize, 1].map(|p| {
+        let mut deck: Vec<Card> = Card::deck().collect();
+        deck.shuffle(&mut rng_from_seed(derive_seed(seed, p as u64)));
+        for (i, &card) in deck[13..17].iter().enumerate() {
+            tableau[p * 4 + i].push(card);
+        }
+        side(&deck[..13], &deck[17..], &[])
+    });
+    let turn = first_player(&sides, &tableau);
+    (sides, tableau, [None; 8], turn)
+}
+
+/// Who starts (R1): the lower reserve top, then T1 against T5, T2 against
+/// T6 and so on (lower starts), then player 1. Ranks only.
+pub fn first_player(sides: &[Side; 2], tableau: &[Pile<TABLEAU_DEPTH>; 8]) -> Player {
+    let rank = |c: Option<Card>| c.map_or(0, Card::rank);
+    let pairs = std::iter::once((rank(sides[0].reserve.top()), rank(sides[1].reserve.top())))
+        .chain((0..4).map(|i| (rank(tableau[i].top()), rank(tableau[i + 4].top()))));
+    for (one, two) in pairs {
+        if one != two {
+            return if one < two { Player::ONE } else { Player::TWO };
+        }
+    }
+    Player::ONE
+}
+
+fn fixed_position(fixed: &FixedDeal) -> Result<Table, RuleViolation> {
+    if fixed.players.len() != 2 {
+        return Err(violation(
+            "players",
+            format!("Russian Bank has 2 players, the level lists {}", fixed.players.len()),
+        ));
+    }
+    if !(1..=2).contains(&fixed.to_move) {
+        return Err(violation("to-move", format!("to_move is 1 or 2, not {}", fixed.to_move)));
+    }
+    for (what, piles) in [("tableau", &fixed.tableau), ("foundations", &fixed.foundations)] {
+        if piles.len() != 8 {
+            return Err(violation("piles", format!("{what} lists {} piles; there are 8", piles.len())));
+        }
+    }
+    let mut count = [0u8; 52];
+    let all = fixed
+        .players
+        .iter()
+        .flat_map(|p: &SideSpec| p.reserve.iter().chain(&p.hand).chain(&p.waste))
+        .chain(fixed.tableau.iter().flatten())
+        .chain(fixed.foundations.iter().flatten());
+    for &card in all {
+        count[card.index()] += 1;
+        if count[card.index()] > 2 {
+            return Err(violation(
+                "cards",
+                format!("the {card} appears {} times; two decks hold it twice", count[card.index()]),
+            ));
+        }
+    }
+    let mut foundations = [None; 8];
+    for (i, pile) in fixed.foundations.iter().enumerate() {
+        for (k, &card) in pile.iter().enumerate() {
+            if card.rank() as usize != k + 1 || card.suit() != pile[0].suit() {
+                return Err(violation(
+                    "foundation-order",
+                    format!(
+                        "F{} holds the {card} at height {}: a foundation is the ace up, in one suit",
+                        i + 1,
+                        k + 1
+                    ),
+                ));
+            }
+        }
+        foundations[i] = pile.last().copied();
+    }
+    let mut tableau = [Pile::EMPTY; 8];
+    for (i, pile) in fixed.tableau.iter().enumerate() {
+        for pair in pile.windows(2) {
+            if !builds_down(pair[1], pair[0]) {
+                return Err(violation(
+                    "tableau-order",
+                    format!(
+                        "T{} has the {} on the {}: a tableau pile builds down in alternating colours",
+                        i + 1,
+                        pair[1],
+                        pair[0]
+                    ),
+                ));
+            }
+        }
+        tableau[i] = Pile::from_slice(pile).expect("a pile built down holds at most 13 cards");
+    }
+    let sides = [0, 1].map(|p| {
+        let spec = &fixed.players[p];
+        side(&spec.reserve, &spec.hand, &spec.waste)
+    });
+    Ok((sides, tableau, foundations, Player(fixed.to_move - 1)))
+}
+
+impl Game for RussianBank {
+    type Move = BankMove;
+    type Error = BankError;
+    type Effects = Vec<BankStep>;
+    type Step = BankStep;
+    type Level = RussianBankLevel;
+    type Observation = BankView;
+
+    const NAME: &'static str = "RussianBank";
+    const TITLE: &'static str = "Russian Bank";
+    const FOLDER: &'static str = "russian_bank";
+    const SEATS: (usize, usize) = (2, 2);
+    const PERFECT_INFORMATION: bool = false;
+    const INTERJECTIONS: bool = true;
+
+    fn new(level: &RussianBankLevel, seed: u64) -> Result<RussianBank, RuleViolation> {
+        RussianBank::from_level(level, seed)
+    }
+
+    fn num_players(&self) -> usize {
+        2
+    }
+
+    fn current_player(&self) -> Player {
+        if self.deciding { other(self.turn) } else { self.turn }
+    }
+
+    fn legal_moves(&self, player: Player, out: &mut Vec<BankMove>) {
+        if self.outcome.is_some() {
+            return;
+        }
+        if self.deciding {
+            if player != self.turn {
+                out.extend([BankMove::Stop, BankMove::Accept]);
+            }
+            return;
+        }
+        if player == self.turn {
+            self.turn_moves(player, out);
+        }
+        if self.breach.is_some_and(|b| b.by == other(player)) {
+            out.push(BankMove::Stop);
+        }
+    }
+
+    fn apply(&mut self, player: Player, mv: BankMove) -> Result<Vec<BankStep>, BankError> {
+        let breach = self.check(player, mv)?;
+        let mut steps = Vec::with_capacity(4);
+        self.perform(player, mv, breach, &mut steps);
+        Ok(steps)
+    }
+
+    fn outcome(&self) -> Option<Outcome> {
+        self.outcome
+    }
+
+    fn actor(&self, mv: &BankMove) -> Player {
+        self.seat_for(*mv)
+    }
+
+    fn observe(&self, _viewer: Option<Player>) -> Cow<'_, BankView> {
+        // Both players (and a spectator) see the same: no one looks at a
+        // face-down card.
+        Cow::Owned(BankView(if self.has_unseen() { self.public_view() } else { self.clone() }))
+    }
+
+    fn sample_state(observation: &BankView, _viewer: Option<Player>, rng: &mut GameRng) -> RussianBank {
+        let mut state = observation.0.clone();
+        state.sides.iter_mut().for_each(|s| s.shuffle_unseen(rng));
+        state
+    }
+
+    fn steps(_before: &RussianBank, effects: &Vec<BankStep>) -> Vec<BankStep> {
+        effects.clone()
+    }
+
+    fn public_state(&self) -> serde_json::Value {
+        let side = |s: &Side| {
+            let unseen = |pile: &[Card], hidden: u8| -> Vec<Option<Card>> {
+                pile.iter().enumerate().map(|(i, &c)| (i >= hidden as usize).then_some(c)).collect()
+            };
+            serde_json::json!({
+                "reserve": unseen(s.reserve.as_slice(), s.reserve_hidden),
+                "hand": unseen(s.hand.as_slice(), s.hand_hidden),
+                "shown": s.shown,
+                "waste": s.waste,
+            })
+        };
+        serde_json::json!({
+            "turn": self.turn.0 + 1,
+            "players": [side(&self.sides[0]), side(&self.sides[1])],
+            "tableau": self.tableau,
+            "foundations": (0..8).map(|n| self.foundation_pile(n)).collect::<Vec<_>>(),
+            "breach": self.breach,
+            "deciding": self.deciding,
+        })
+    }
+
+    fn move_bound(&self) -> u64 {
+        if self.outcome.is_some() { 0 } else { (self.move_cap - self.plies) as u64 }
+    }
+
+    fn scores(&self) -> Vec<i64> {
+        let mut scores = vec![0, 0];
+        if let Some((p, points)) = self.winner_points() {
+            scores[p.index()] = points as i64;
+        }
+        scores
+    }
+
+    fn random_move(&self, rng: &mut GameRng) -> Option<BankMove> {
+        let mut moves = Vec::with_capacity(32);
+        self.legal_moves(Game::current_player(self), &mut moves);
+        crate::core::rng::choose(&moves, rng).copied()
+    }
+
+    fn probe_moves(&self, out: &mut Vec<BankMove>) {
+        let targets = [
+            Target::OpponentReserve,
+            Target::OpponentWaste,
+            Target::Waste,
+            Target::Foundation(0),
+            Target::Tableau(9),
+        ];
+        for from in SOURCES.into_iter().chain([Source::Tableau(0)]) {
+            for n in 1..=8 {
+                out.push(BankMove::Play { from, to: Target::Foundation(n) });
+                out.push(BankMove::Play { from, to: Target::Tableau(n) });
+            }
+            out.extend(targets.map(|to| BankMove::Play { from, to }));
+        }
+        out.extend([BankMove::TurnHand, BankMove::EndTurn, BankMove::Stop, BankMove::Accept]);
+    }
+}
+
+/// What a seat sees: the table with the cards no one has seen in a
+/// canonical order. Everyone sees the same.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct BankView(pub RussianBank);
+
+impl Observation<RussianBank> for BankView {
+    fn legal_moves(&self, player: Player, out: &mut Vec<BankMove>) {
+        // Unseen cards never decide what is legal.
+        Game::legal_moves(&self.0, player, out)
+    }
+
+    fn follow(&mut self, step: &BankStep) {
+        self.0.follow_step(step);
+        if matches!(step, BankStep::Revealed { .. } | BankStep::HandTurned { .. }) {
+            self.0.sides.iter_mut().for_each(Side::canonicalize);
+        }
+    }
+}
