@@ -370,3 +370,24 @@ fn generate_writes_a_valid_large_robot_board_and_the_same_one_for_the_same_seed(
     let bad = tabula(&["generate", "robots", "--robots", "26"]);
     assert!(text(&bad.stderr).contains("--robots must be 2 to 25"), "{}", text(&bad.stderr));
 }
+
+#[test]
+fn russian_bank_perft_match_and_replay() {
+    // The full deal of seed 2026 with the Stop rule off.
+    let run = tabula(&["perft", "levels/russian_bank/07-full-deal-no-stop.ron", "--depth", "6"]);
+    let stdout = text(&run.stdout);
+    assert!(run.status.success(), "{stdout}{}", text(&run.stderr));
+    for line in ["depth 1: 8 ", "depth 4: 416 ", "depth 6: 15696 "] {
+        assert!(stdout.contains(line), "{stdout}");
+    }
+    let level = "levels/russian_bank/01-shuffled-deal.ron";
+    let run = tabula(&["match", level, "--p1", "greedy", "--p2", "random", "--games", "200", "--jobs", "2"]);
+    let stdout = text(&run.stdout);
+    assert!(run.status.success(), "{stdout}{}", text(&run.stderr));
+    let greedy = stdout.lines().find(|l| l.trim_start().starts_with("greedy")).expect("a greedy line");
+    let wins: u64 = greedy.split_whitespace().nth(2).unwrap().parse().unwrap();
+    assert!(wins >= 190, "greedy should beat random in 95% of games: {stdout}");
+    // Russian Bank has two seats.
+    let run = tabula(&["match", level, "--p1", "greedy", "--p2", "random", "--p3", "random", "--games", "2"]);
+    assert!(!run.status.success());
+}

@@ -363,10 +363,9 @@ fn games_column(ui: &mut egui::Ui, menu: &mut Menu) {
     ui.heading("Game");
     let mut clicked = None;
     for (i, game) in menu.games.iter().enumerate() {
-        let text = if game.is_playable() {
-            game.title.to_owned()
-        } else {
-            format!("{} (not built yet)", game.title)
+        let text = match game.status {
+            None => game.title.to_owned(),
+            Some(status) => format!("{} ({status})", game.title),
         };
         if ui.selectable_label(menu.game == i, text).clicked() && menu.game != i {
             clicked = Some(i);
@@ -376,12 +375,14 @@ fn games_column(ui: &mut egui::Ui, menu: &mut Menu) {
         menu.switch_game(i);
     }
     let game = menu.current();
-    if !game.is_playable() {
+    if let Some(status) = game.status {
         ui.add_space(8.0);
-        ui.label(format!(
-            "{} is specified but not built yet; it cannot be played in this version.",
-            game.title
-        ));
+        let why = if status == COMMAND_LINE_ONLY {
+            "its rules and agents run from the command line (tabula match, perft, replay), but this window has no board for it"
+        } else {
+            "it is specified but cannot be played in this version"
+        };
+        ui.label(format!("{}: {why}.", game.title));
     }
 }
 
@@ -562,7 +563,8 @@ mod tests {
         assert!(err.contains("command line only"), "{err}");
         assert!(menu.seats.is_empty());
         menu.switch_game(3);
-        assert!(menu.plan(&Settings::default()).unwrap_err().contains("not built yet"));
+        assert_eq!(menu.current().title, "Russian Bank");
+        assert!(menu.plan(&Settings::default()).unwrap_err().contains("command line only"));
     }
 
     #[test]

@@ -993,6 +993,22 @@ fn deal(seed: u64) -> Table {
     (sides, tableau, [None; 8], turn)
 }
 
+/// The deal of `seed` written out card by card, as a fixed position.
+pub fn written_out(seed: u64) -> FixedDeal {
+    let (sides, tableau, _, turn) = deal(seed);
+    let spec = |s: &Side| SideSpec {
+        reserve: s.reserve.as_slice().to_vec(),
+        hand: s.hand.as_slice().to_vec(),
+        waste: Vec::new(),
+    };
+    FixedDeal {
+        to_move: turn.0 + 1,
+        players: sides.iter().map(spec).collect(),
+        tableau: tableau.iter().map(|p| p.as_slice().to_vec()).collect(),
+        foundations: vec![Vec::new(); 8],
+    }
+}
+
 /// Who starts (R1): the lower reserve top, then T1 against T5, T2 against
 /// T6 and so on (lower starts), then player 1. Ranks only.
 pub fn first_player(sides: &[Side; 2], tableau: &[Pile<TABLEAU_DEPTH>; 8]) -> Player {

@@ -750,3 +750,19 @@ fn the_steps_name_every_card_that_moves() {
         ]
     );
 }
+
+#[test]
+fn the_full_fixed_deal_is_the_deal_of_its_seed_written_out() {
+    let written = super::rules::written_out(2026);
+    if std::env::var_os("TABULA_PRINT_DEAL").is_some() {
+        println!("{}", ron::ser::to_string_pretty(&written, crate::level::pretty_config()).unwrap());
+    }
+    let level = level_file("07-full-deal-no-stop.ron");
+    assert!(!level.stop_rule);
+    let Deal::Fixed(FixedPosition(fixed)) = &level.deal else { panic!("a fixed deal") };
+    assert_eq!(*fixed, written);
+    // The same table as dealing from the seed, hidden cards and all.
+    let mut shuffled = level.clone();
+    shuffled.deal = Deal::Shuffled;
+    assert_eq!(RussianBank::new(&level, 0).unwrap(), RussianBank::new(&shuffled, 2026).unwrap());
+}
