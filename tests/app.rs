@@ -733,3 +733,92 @@ mod robot_board {
         assert_eq!(board(&app).game.rows()[1], ".>>>.", "the last good board stays");
     }
 }
+
+mod russian_bank {
+    use super::*;
+    use tabula::app::russian_bank::TableCard;
+    use tabula_engine::russian_bank::{BankMove, RussianBank, Source, Target};
+
+    fn level(name: &str) -> (LevelFile, PathBuf) {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("levels/russian_bank").join(name);
+        (level::load(&path).unwrap(), path)
+    }
+
+    fn game(app: &App) -> &RussianBank {
+        &app.world().resource::<Session<RussianBank>>().game
+    }
+
+    fn status(app: &App) -> String {
+        app.world().resource::<StatusLine>().text.clone()
+    }
+
+    /// Cards drawn on the table, face up or down, not counting ones in flight.
+    fn drawn(app: &mut App) -> usize {
+        app.world_mut().query::<&TableCard>().iter(app.world()).count()
+    }
+
+    #[test]
+    fn an_agent_stops_a_humans_breach_and_says_why() {
+        let dir = temp_dir("rb-stop");
+        let mut app = headless(&dir);
+        let (file, path) = level("06-a-stop.ron");
+        start(&mut app, file, Some(path), vec![seat("John", None), seat("Mary", Some("greedy"))]);
+        let before = game(&app).clone();
+        // Every card of this small position: 8 tableau, 4 of John's, 12 of Mary's.
+        assert_eq!(drawn(&mut app), 24);
+        // The 6H loads Mary's 7H, but the AC on T3 could go to a foundation first.
+        let load = BankMove::Play { from: Source::Reserve, to: Target::OpponentReserve };
+        app.world_mut().write_message(RequestMove::<RussianBank> { by: Player::ONE, mv: load });
+        frames(&mut app, 2);
+        let session = app.world().resource::<Session<RussianBank>>();
+        assert_eq!(session.moves, vec![load, BankMove::Stop], "Mary stopped at once");
+        let after = game(&app);
+        assert_eq!(after.turn(), Player::TWO);
+        assert_eq!(after.side(Player::ONE).reserve, before.side(Player::ONE).reserve);
+        assert_eq!(after.side(Player::TWO).reserve, before.side(Player::TWO).reserve);
+        let text = status(&app);
+        assert!(text.starts_with("Mary: Stop!") && text.contains("foundation"), "{text}");
+        // The 4S under the 6H was seen: undo cannot hide it again.
+        app.world_mut().write_message(SessionRequest::Undo);
+        frames(&mut app, 1);
+        assert!(status(&app).contains("Cannot undo past a move that showed"), "{}", status(&app));
+        frames(&mut app, 40);
+        assert!(game(&app).outcome().is_some() || game(&app).plies() > 2, "Mary plays on");
+    }
+
+    #[test]
+    fn a_stop_with_nothing_broken_is_refused_and_the_table_follows_the_moves() {
+        let dir = temp_dir("rb-no-breach");
+        let mut app = headless(&dir);
+        let (file, path) = level("04-quick-win.ron");
+        start(&mut app, file, Some(path), vec![seat("John", None), seat("Mary", None)]);
+        // Mary calls Stop during John's turn: nothing was broken.
+        app.world_mut().write_message(RequestMove::<RussianBank> { by: Player::TWO, mv: BankMove::Stop });
+        frames(&mut app, 1);
+        assert_eq!(status(&app), "Refused: no rule was broken");
+        assert_eq!(game(&app).plies(), 0);
+        let moves = [
+            BankMove::Play { from: Source::Reserve, to: Target::Foundation(1) },
+            BankMove::Play { from: Source::Reserve, to: Target::Tableau(1) },
+            BankMove::Play { from: Source::Reserve, to: Target::Tableau(8) },
+            BankMove::TurnHand,
+            BankMove::Play { from: Source::Hand, to: Target::Foundation(1) },
+        ];
+        for mv in moves {
+            app.world_mut().write_message(RequestMove::<RussianBank> { by: Player::ONE, mv });
+            frames(&mut app, 20);
+        }
+        assert_eq!(game(&app).outcome(), Some(Outcome::Win(Player::ONE)));
+        assert!(status(&app).contains("John emptied their piles and scores 51"), "{}", status(&app));
+        // John's piles are empty: his four foundation cards and T1's two show.
+        let cards: Vec<TableCard> =
+            app.world_mut().query::<&TableCard>().iter(app.world()).copied().collect();
+        assert!(
+            !cards
+                .iter()
+                .any(|c| matches!(c.place, tabula_engine::russian_bank::Place::Reserve(Player::ONE)))
+        );
+        let bank = app.world().resource::<tabula::app::russian_bank::BankMatch>();
+        assert_eq!(bank.points(), [51, 0]);
+    }
+}

@@ -12,6 +12,7 @@ pub mod mancala;
 pub mod menu;
 pub mod nim;
 pub mod robots;
+pub mod russian_bank;
 pub mod session;
 pub mod settings;
 pub mod sound;
@@ -32,7 +33,7 @@ const START_WINDOW: UVec2 = UVec2::new(1280, 800);
 const BACKGROUND: Color = Color::srgb(0.11, 0.13, 0.12);
 
 /// The games the window plays: one line a game, its plugin in its folder.
-pub const GAMES: [fn(&mut App); 3] = [nim::plugin, mancala::plugin, robots::plugin];
+pub const GAMES: [fn(&mut App); 4] = [nim::plugin, mancala::plugin, robots::plugin, russian_bank::plugin];
 
 /// Which screen is showing; entities of a screen carry `DespawnOnExit`.
 #[derive(States, Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]

@@ -610,15 +610,20 @@ fn step_replay<G: WindowGame>(
 fn apply_moves<G: WindowGame>(
     mut requests: MessageReader<RequestMove<G>>,
     mut session: ResMut<Session<G>>,
+    mut agents: ResMut<Agents<G>>,
     mut applied: MessageWriter<MoveApplied<G>>,
     mut played: MessageWriter<MovePlayed>,
     mut refused: MessageWriter<MoveRefused>,
     mut ended: MessageWriter<GameEnded>,
     mut status: ResMut<StatusLine>,
 ) {
-    for &RequestMove { by, mv } in requests.read() {
+    let mut queue: std::collections::VecDeque<(Player, G::Move)> =
+        requests.read().map(|r| (r.by, r.mv)).collect();
+    while let Some((by, mv)) = queue.pop_front() {
         match apply_with_steps(&mut session.game, by, mv) {
             Ok((_, steps)) => {
+                // A choice an agent is still making was for the state before.
+                agents.thinking = None;
                 // A move that matches the next undone one keeps the rest of
                 // the redo list; any other move starts a new line of play.
                 if session.redo.last() == Some(&mv) {
@@ -638,6 +643,12 @@ fn apply_moves<G: WindowGame>(
                     let text = G::outcome_text(&session.view(), &session.names());
                     status.info(text.clone());
                     ended.write(GameEnded { outcome, text });
+                } else if G::INTERJECTIONS
+                    && !session.replay
+                    && let Some(interjection) = interjection(&session, &agents)
+                {
+                    // Before anything else: the chance is right after the move.
+                    queue.push_front(interjection);
                 }
             }
             Err(e) => {
@@ -650,4 +661,26 @@ fn apply_moves<G: WindowGame>(
             }
         }
     }
+}
+
+/// The move an agent seat not to move makes right after a move (a Stop),
+/// if any wants to.
+fn interjection<G: WindowGame>(session: &Session<G>, agents: &Agents<G>) -> Option<(Player, G::Move)> {
+    let mover = session.game.current_player();
+    let mut open = Vec::new();
+    for seat in Player::all(session.seats.len()).filter(|&s| s != mover) {
+        open.clear();
+        session.game.legal_moves(seat, &mut open);
+        let Some(Some(agent)) = agents.seats.get(seat.index()) else { continue };
+        if open.is_empty() {
+            continue;
+        }
+        let Ok(mut agent) = agent.try_lock() else { continue };
+        // Its own stream, so that a game depends only on its seed and moves.
+        let mut rng = rng_from_seed(derive_seed(session.seed, u64::MAX - session.moves.len() as u64));
+        if let Some(mv) = agent.interject(seat, &session.game.observe(Some(seat)), &mut rng) {
+            return Some((seat, mv));
+        }
+    }
+    None
 }

@@ -175,7 +175,7 @@ impl RuleError for BankError {
 }
 
 /// A place a card can be, for steps.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum Place {
     Reserve(Player),
     /// Face down in the hand.
@@ -231,8 +231,10 @@ pub enum BankStep {
     Breached {
         breach: Breach,
     },
+    /// `by` stopped the breach, which broke `rule`.
     Stopped {
         by: Player,
+        rule: Priority,
     },
     /// A card of a stopped move goes back.
     TakenBack {
@@ -894,7 +896,7 @@ impl RussianBank {
     fn stop(&mut self, by: Player, steps: &mut Vec<BankStep>) {
         let breach = self.breach.expect("checked: a breach to stop");
         let breaker = breach.by;
-        self.emit(steps, BankStep::Stopped { by });
+        self.emit(steps, BankStep::Stopped { by, rule: breach.rule });
         match breach.mv {
             BankMove::Play { from, to } => {
                 let card = breach.card.expect("a played card");
