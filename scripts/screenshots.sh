@@ -154,3 +154,28 @@ launch play levels/robots/large-128x128-four-robots.ron --p1 planner --p2 scout 
 sleep 8
 shot robots-large
 quit
+
+# 13. Russian Bank, the Stop lesson against lookahead: John drags his
+#     reserve's 6H towards Mary's 7H (the piles it may go to lit), drops it
+#     there although the AC could go up first, and Mary calls Stop.
+#     Positions are for the 1280 x 800 window.
+launch play levels/russian_bank/06-a-stop.ron
+xdotool mousemove 413 660 mousedown 1
+sleep 0.3
+xdotool mousemove 470 480
+sleep 0.3
+xdotool mousemove 560 200
+sleep 0.8
+shot russian-bank-drag
+xdotool mousemove 597 140
+sleep 0.2
+xdotool mouseup 1
+sleep 1.2
+shot russian-bank-stop
+quit
+
+# 14. Watching lookahead against greedy on a shuffled deal.
+launch play levels/russian_bank/01-shuffled-deal.ron --p1 lookahead --p2 greedy
+sleep 14
+shot russian-bank-watch
+quit

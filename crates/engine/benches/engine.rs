@@ -176,4 +176,119 @@ mod robot_benches {
 }
 
 criterion_group!(robots, robot_benches::validate, robot_benches::planner, robot_benches::perft_swaps);
-criterion_main!(benches, mancala, robots);
+
+mod bank_benches {
+    use super::*;
+    use tabula_engine::core::{AgentRegistry, rng_from_seed};
+    use tabula_engine::russian_bank::{BankMove, RussianBank, RussianBankLevel, Target};
+
+    fn level(name: &str) -> RussianBankLevel {
+        let path = format!("{}/../../levels/russian_bank/{name}", env!("CARGO_MANIFEST_DIR"));
+        let file = tabula_engine::level::load(std::path::Path::new(&path)).unwrap();
+        file.get::<RussianBank>().unwrap().clone()
+    }
+
+    /// Greedy against greedy on shuffled deals, as `tabula match` plays them.
+    pub fn greedy_match(c: &mut Criterion) {
+        const GAMES: u64 = 2000;
+        let shuffled = level("01-shuffled-deal.ron");
+        let agents: Vec<AgentSpec> = ["greedy", "greedy"].iter().map(|a| a.parse().unwrap()).collect();
+        let mut group = c.benchmark_group("russian_bank_match_greedy_vs_greedy");
+        group.throughput(Throughput::Elements(GAMES));
+        group.sample_size(10);
+        for jobs in [1, 2] {
+            let config = MatchConfig { games: GAMES, seed: 1, jobs, record_moves: false };
+            group.bench_function(format!("jobs_{jobs}"), |b| {
+                b.iter(|| run_match::<RussianBank>(&shuffled, &agents, &config, &mut |_| {}, &|_| {}).unwrap())
+            });
+        }
+        group.finish();
+    }
+
+    /// Random play-outs of whole games, counted in moves.
+    pub fn playouts(c: &mut Criterion) {
+        let shuffled = level("01-shuffled-deal.ron");
+        let games: Vec<RussianBank> = (0..20).map(|seed| RussianBank::new(&shuffled, seed).unwrap()).collect();
+        let moves: u64 = games.iter().map(|g| g.clone().play_out(&mut rng_from_seed(7)).unwrap()).sum();
+        let mut group = c.benchmark_group("russian_bank_random_playouts");
+        group.throughput(Throughput::Elements(moves));
+        group.sample_size(10);
+        group.bench_function("20_games", |b| {
+            b.iter(|| {
+                for game in &games {
+                    black_box(game.clone().play_out(&mut rng_from_seed(7)).unwrap());
+                }
+            })
+        });
+        group.finish();
+    }
+
+    /// `lookahead` at its default strength choosing a move with choices to
+    /// weigh, a few turns into a shuffled deal.
+    pub fn lookahead_move(c: &mut Criterion) {
+        let shuffled = level("01-shuffled-deal.ron");
+        let mut game = RussianBank::new(&shuffled, 3).unwrap();
+        let mut greedy = RussianBank::agent_from_str("greedy").unwrap();
+        let mut rng = rng_from_seed(1);
+        // The first position after 40 moves with at least five different
+        // moves that break no priority, so there is something to weigh.
+        let choices = |game: &RussianBank| {
+            let mut moves = Vec::new();
+            game.legal_moves(game.current_player(), &mut moves);
+            // Empty piles are alike: one choice however many there are.
+            let mut kinds: Vec<String> = moves
+                .iter()
+                .filter(|&&mv| game.breaks_priority(game.current_player(), mv).is_none())
+                .map(|&mv| match mv {
+                    BankMove::Play { from, to: Target::Foundation(n) } if game.foundation(n as usize - 1).is_none() => {
+                        format!("{from:?} to an empty foundation")
+                    }
+                    BankMove::Play { from, to: Target::Tableau(n) } if game.tableau(n as usize - 1).is_empty() => {
+                        format!("{from:?} to a space")
+                    }
+                    mv => format!("{mv:?}"),
+                })
+                .collect();
+            kinds.sort();
+            kinds.dedup();
+            kinds.len()
+        };
+        let mut plies = 0;
+        while plies < 40 || choices(&game) < 5 {
+            let seat = game.current_player();
+            let mv = greedy.choose(seat, &game.observe(Some(seat)), &mut rng).unwrap();
+            game.apply(seat, mv).unwrap();
+            plies += 1;
+        }
+        let seat = game.current_player();
+        let seen = game.observe(Some(seat)).into_owned();
+        let mut group = c.benchmark_group("russian_bank_lookahead");
+        group.sample_size(20);
+        group.bench_function(format!("default_move_{}_choices", choices(&game)), |b| {
+            b.iter(|| {
+                let mut agent = RussianBank::agent_from_str("lookahead").unwrap();
+                agent.choose(seat, &seen, &mut rng_from_seed(0))
+            })
+        });
+        group.finish();
+    }
+
+    /// Perft on the full fixed deal with the Stop rule off.
+    pub fn perft_full_deal(c: &mut Criterion) {
+        let board = RussianBank::new(&level("07-full-deal-no-stop.ron"), 0).unwrap();
+        let mut group = c.benchmark_group("russian_bank_perft_full_deal");
+        group.throughput(Throughput::Elements(perft(&board, 7)));
+        group.sample_size(10);
+        group.bench_function("depth_7", |b| b.iter(|| perft(black_box(&board), 7)));
+        group.finish();
+    }
+}
+
+criterion_group!(
+    russian_bank,
+    bank_benches::greedy_match,
+    bank_benches::playouts,
+    bank_benches::lookahead_move,
+    bank_benches::perft_full_deal
+);
+criterion_main!(benches, mancala, robots, russian_bank);
