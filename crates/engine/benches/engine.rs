@@ -199,7 +199,9 @@ mod bank_benches {
         for jobs in [1, 2] {
             let config = MatchConfig { games: GAMES, seed: 1, jobs, record_moves: false };
             group.bench_function(format!("jobs_{jobs}"), |b| {
-                b.iter(|| run_match::<RussianBank>(&shuffled, &agents, &config, &mut |_| {}, &|_| {}).unwrap())
+                b.iter(|| {
+                    run_match::<RussianBank>(&shuffled, &agents, &config, &mut |_| {}, &|_| {}).unwrap()
+                })
             });
         }
         group.finish();
@@ -208,7 +210,8 @@ mod bank_benches {
     /// Random play-outs of whole games, counted in moves.
     pub fn playouts(c: &mut Criterion) {
         let shuffled = level("01-shuffled-deal.ron");
-        let games: Vec<RussianBank> = (0..20).map(|seed| RussianBank::new(&shuffled, seed).unwrap()).collect();
+        let games: Vec<RussianBank> =
+            (0..20).map(|seed| RussianBank::new(&shuffled, seed).unwrap()).collect();
         let moves: u64 = games.iter().map(|g| g.clone().play_out(&mut rng_from_seed(7)).unwrap()).sum();
         let mut group = c.benchmark_group("russian_bank_random_playouts");
         group.throughput(Throughput::Elements(moves));
@@ -240,10 +243,14 @@ mod bank_benches {
                 .iter()
                 .filter(|&&mv| game.breaks_priority(game.current_player(), mv).is_none())
                 .map(|&mv| match mv {
-                    BankMove::Play { from, to: Target::Foundation(n) } if game.foundation(n as usize - 1).is_none() => {
+                    BankMove::Play { from, to: Target::Foundation(n) }
+                        if game.foundation(n as usize - 1).is_none() =>
+                    {
                         format!("{from:?} to an empty foundation")
                     }
-                    BankMove::Play { from, to: Target::Tableau(n) } if game.tableau(n as usize - 1).is_empty() => {
+                    BankMove::Play { from, to: Target::Tableau(n) }
+                        if game.tableau(n as usize - 1).is_empty() =>
+                    {
                         format!("{from:?} to a space")
                     }
                     mv => format!("{mv:?}"),
