@@ -821,4 +821,52 @@ mod russian_bank {
         let bank = app.world().resource::<tabula::app::russian_bank::BankMatch>();
         assert_eq!(bank.points(), [51, 0]);
     }
+
+    #[test]
+    fn a_human_stops_the_random_agents_breach() {
+        let dir = temp_dir("rb-human-stop");
+        let mut app = headless(&dir);
+        let (file, path) = level("06-a-stop.ron");
+        start(&mut app, file, Some(path), vec![seat("Rand", Some("random")), seat("John", None)]);
+        // Random breaks priority sooner or later; John watches for it.
+        let mut stopped = false;
+        for _ in 0..4000 {
+            frames(&mut app, 1);
+            let now = game(&app);
+            if now.outcome().is_some() {
+                break;
+            }
+            if now.breach().is_some_and(|b| b.by == Player::ONE) {
+                let before = now.clone();
+                app.world_mut()
+                    .write_message(RequestMove::<RussianBank> { by: Player::TWO, mv: BankMove::Stop });
+                frames(&mut app, 1);
+                let after = game(&app);
+                assert_eq!(after.turn(), Player::TWO, "the turn passes to John");
+                assert_eq!(after.plies(), before.plies() + 1);
+                assert!(status(&app).starts_with("John: Stop!"), "{}", status(&app));
+                stopped = true;
+                break;
+            }
+        }
+        assert!(stopped, "random never broke priority in this game");
+    }
+
+    #[test]
+    fn agents_on_both_seats_deal_again_until_the_match_is_decided() {
+        let dir = temp_dir("rb-match");
+        let mut app = headless(&dir);
+        let (file, path) = level("04-quick-win.ron");
+        start(&mut app, file, Some(path), vec![seat("Ann", Some("greedy")), seat("Bob", Some("greedy"))]);
+        let deals = |app: &App| app.world().resource::<tabula::app::russian_bank::BankMatch>().deals.len();
+        for _ in 0..2000 {
+            frames(&mut app, 1);
+            if deals(&app) >= 2 {
+                break;
+            }
+        }
+        assert!(deals(&app) >= 2, "a second deal was played");
+        let points = app.world().resource::<tabula::app::russian_bank::BankMatch>().points();
+        assert_eq!(points, [102, 0], "greedy wins the quick win each time, 51 points a deal");
+    }
 }

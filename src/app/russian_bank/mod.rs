@@ -56,6 +56,10 @@ const CARDS_AN_EDGE: usize = 4;
 const FLIGHT: f32 = 0.3;
 /// Seconds between the end of a deal and the next when agents play both seats.
 const NEXT_DEAL_PAUSE: f32 = 3.0;
+/// Screen points between the window's bottom and the table's buttons: over
+/// the status line, and over the band that shows the end of a game.
+const STATUS_LIFT: f32 = 70.0;
+const END_BAND_LIFT: f32 = 150.0;
 
 const FELT: Color = Color::srgb(0.09, 0.33, 0.2);
 const RED_INK: Color = Color::srgb(0.78, 0.08, 0.1);
@@ -909,8 +913,10 @@ fn table_buttons(
     let ctx = contexts.ctx_mut()?.clone();
     let table = &session.game;
     let target = session.level.match_points;
+    // Above the status line; at the end, above the band that says who won.
+    let lift = if table.outcome().is_some() { END_BAND_LIFT } else { STATUS_LIFT };
     egui::Area::new("russian-bank-table".into())
-        .anchor(egui::Align2::LEFT_BOTTOM, egui::vec2(12.0, -70.0))
+        .anchor(egui::Align2::LEFT_BOTTOM, egui::vec2(12.0, -lift))
         .show(&ctx, |ui| {
             egui::Frame::popup(ui.style()).show(ui, |ui| {
                 // Narrow enough to stay clear of the table's cards.
@@ -936,7 +942,7 @@ fn table_buttons(
                 if let Some(why) = &last_stop.0 {
                     ui.label(egui::RichText::new(why).color(egui::Color32::from_rgb(255, 200, 120)));
                 }
-                if let Some(me) = me(&session).filter(|_| !session.replay) {
+                if let Some(me) = me(&session).filter(|_| !session.replay && table.outcome().is_none()) {
                     ui.horizontal(|ui| {
                         let mut legal = Vec::new();
                         table.legal_moves(me, &mut legal);
