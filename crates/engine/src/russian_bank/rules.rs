@@ -916,11 +916,8 @@ impl RussianBank {
             }
             BankMove::EndTurn | BankMove::Stop | BankMove::Accept => {}
         }
-        // The stopped player's turn is over: a hand card still showing goes
-        // back face down, as one turned by the stopped move does.
-        if let Some(card) = self.side(breaker).shown {
-            self.emit(steps, BankStep::HandReturned { player: breaker, card });
-        }
+        // Only the stopped move is taken back (RULES.md): a hand card turned
+        // before it stays showing, for its owner's next turn.
         if self.turn != by {
             self.emit(steps, BankStep::TurnChanged { to: by });
         }

@@ -442,11 +442,14 @@ fn a_turn_ending_breach_can_be_stopped_before_the_opponent_moves() {
     assert!(moves.contains(&Stop), "{moves:?}");
     let mut stopped = game.clone();
     stopped.apply(Player::TWO, Stop).unwrap();
-    // The 2C goes back face down on top of player 1's hand; player 2 keeps the turn.
-    assert_eq!(stopped.side(Player::ONE).hand.as_slice(), cards(&["4C", "2C"]).as_slice());
-    assert_eq!(stopped.side(Player::ONE).hand_hidden, 1);
-    assert_eq!(stopped.side(Player::ONE).waste, before.side(Player::ONE).waste);
+    // Only the wasting is taken back: the 2C, turned before it, shows again
+    // and stays for player 1's next turn; player 2 keeps the turn.
+    assert_eq!(stopped.side(Player::ONE), before.side(Player::ONE));
+    assert_eq!(stopped.side(Player::ONE).shown, Some(card("2C")));
     assert_eq!(stopped.turn(), Player::TWO);
+    let mut moves = Vec::new();
+    stopped.legal_moves(Player::ONE, &mut moves);
+    assert!(moves.is_empty(), "not player 1's turn: {moves:?}");
     // Had player 2 moved instead, it would stand.
     game.apply(Player::TWO, TurnHand).unwrap();
     assert_eq!(game.breach(), None);
