@@ -5,6 +5,7 @@
 
 pub mod board;
 pub mod controls;
+pub mod frame_report;
 pub mod game;
 pub mod hot_reload;
 pub mod hud;
@@ -96,6 +97,9 @@ pub fn run(start: Option<StartLevel>) -> anyhow::Result<ExitCode> {
         app.insert_resource(start);
     }
     app.add_systems(Startup, spawn_camera);
+    if let Some(frames) = std::env::var("TABULA_FRAME_REPORT").ok().and_then(|n| n.parse().ok()) {
+        frame_report::plugin(&mut app, frames);
+    }
     if std::env::var_os("TABULA_REPORT_FIRST_FRAME").is_some() {
         app.add_systems(Last, report_first_frame);
     }

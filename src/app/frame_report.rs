@@ -1,0 +1,87 @@
+//! `TABULA_FRAME_REPORT=N`: measures N frames after a warm-up and prints
+//! the frame time (Bevy's frame-time diagnostics) and the time of the
+//! game's own systems (scripts/frame-report.sh), then quits.
+//!
+//! The game's own systems run in `Update` in the session sets: requests,
+//! moves (agents, replays, the engine), then the board view. The span from
+//! before the first set to after the last is timed. With a multi-threaded
+//! executor another plugin's system may run within that span, so the figure
+//! is an upper bound.
+
+use std::time::Instant;
+
+use bevy::diagnostic::{DiagnosticsStore, FrameTimeDiagnosticsPlugin};
+use bevy::prelude::*;
+
+use super::session::SessionSet;
+
+/// Frames before measuring: shaders compiled, the board built.
+const WARM_UP: u32 = 90;
+
+#[derive(Resource, Debug)]
+struct FrameReport {
+    frames: u32,
+    seen: u32,
+    started: Option<Instant>,
+    own_ms: Vec<f64>,
+    frame_ms: Vec<f64>,
+}
+
+/// Adds the report when `frames` is given.
+pub fn plugin(app: &mut App, frames: u32) {
+    if !app.is_plugin_added::<FrameTimeDiagnosticsPlugin>() {
+        app.add_plugins(FrameTimeDiagnosticsPlugin::default());
+    }
+    app.insert_resource(FrameReport {
+        frames,
+        seen: 0,
+        started: None,
+        own_ms: Vec::new(),
+        frame_ms: Vec::new(),
+    })
+    .add_systems(Update, start_own.before(SessionSet::Requests))
+    .add_systems(Update, end_own.after(SessionSet::View))
+    .add_systems(Last, report);
+}
+
+fn start_own(mut report: ResMut<FrameReport>) {
+    report.started = Some(Instant::now());
+}
+
+fn end_own(mut report: ResMut<FrameReport>) {
+    if let Some(started) = report.started.take()
+        && report.seen >= WARM_UP
+    {
+        report.own_ms.push(started.elapsed().as_secs_f64() * 1000.0);
+    }
+}
+
+fn report(mut report: ResMut<FrameReport>, store: Res<DiagnosticsStore>, mut exit: MessageWriter<AppExit>) {
+    report.seen += 1;
+    if report.seen > WARM_UP
+        && let Some(ms) = store.get(&FrameTimeDiagnosticsPlugin::FRAME_TIME).and_then(|d| d.value())
+    {
+        report.frame_ms.push(ms);
+    }
+    if report.seen < WARM_UP + report.frames {
+        return;
+    }
+    let summary = |name: &str, values: &mut Vec<f64>| {
+        values.sort_by(f64::total_cmp);
+        let mean = values.iter().sum::<f64>() / values.len().max(1) as f64;
+        let at =
+            |q: f64| values.get(((values.len() as f64 - 1.0) * q).round() as usize).copied().unwrap_or(0.0);
+        println!(
+            "{name}: mean {mean:.3} ms, median {:.3} ms, 95% within {:.3} ms, max {:.3} ms",
+            at(0.5),
+            at(0.95),
+            at(1.0)
+        );
+    };
+    println!("{} frames after {WARM_UP} to warm up", report.frames);
+    let mut frame = std::mem::take(&mut report.frame_ms);
+    let mut own = std::mem::take(&mut report.own_ms);
+    summary("frame time", &mut frame);
+    summary("tabula's own systems", &mut own);
+    exit.write(AppExit::Success);
+}
