@@ -160,14 +160,14 @@ quit
 #     there although the AC could go up first, and Mary calls Stop.
 #     Positions are for the 1280 x 800 window.
 launch play levels/russian_bank/06-a-stop.ron
-xdotool mousemove 413 660 mousedown 1
+xdotool mousemove 445 660 mousedown 1
 sleep 0.3
-xdotool mousemove 470 480
+xdotool mousemove 480 480
 sleep 0.3
-xdotool mousemove 560 200
+xdotool mousemove 540 200
 sleep 0.8
 shot russian-bank-drag
-xdotool mousemove 597 140
+xdotool mousemove 565 140
 sleep 0.2
 xdotool mouseup 1
 sleep 1.2

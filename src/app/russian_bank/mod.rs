@@ -41,10 +41,10 @@ const FOUNDATION_X: f32 = 58.0;
 const TABLEAU_X: f32 = 196.0;
 /// Each player's row of reserve, hand, turned card and waste.
 const PLAYER_Y: f32 = 1.5 * ROW + 200.0;
-const RESERVE_X: f32 = -150.0;
-const HAND_X: f32 = 90.0;
-const SHOWN_X: f32 = 200.0;
-const WASTE_X: f32 = 350.0;
+const RESERVE_X: f32 = -100.0;
+const HAND_X: f32 = 105.0;
+const SHOWN_X: f32 = 215.0;
+const WASTE_X: f32 = 360.0;
 /// The player's name, beyond their waste.
 const NAME_X: f32 = 540.0;
 /// Edges a face-down pile shows at most.
@@ -920,7 +920,7 @@ fn table_buttons(
         .show(&ctx, |ui| {
             egui::Frame::popup(ui.style()).show(ui, |ui| {
                 // Narrow enough to stay clear of the table's cards.
-                ui.set_max_width(250.0);
+                ui.set_max_width(220.0);
                 let points = bank_match.points();
                 ui.label(
                     egui::RichText::new(format!(
