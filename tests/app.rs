@@ -869,4 +869,46 @@ mod russian_bank {
         let points = app.world().resource::<tabula::app::russian_bank::BankMatch>().points();
         assert_eq!(points, [102, 0], "greedy wins the quick win each time, 51 points a deal");
     }
+
+    #[test]
+    fn a_person_plays_whole_shuffled_games_against_each_agent() {
+        for agent in ["random", "greedy", "lookahead"] {
+            let dir = temp_dir(&format!("rb-full-{agent}"));
+            let mut app = headless(&dir);
+            {
+                let mut settings = app.world_mut().resource_mut::<tabula::app::settings::Settings>();
+                settings.ai_moves_per_second = 30.0;
+                settings.animation_speed = 4.0;
+            }
+            let (file, path) = level("01-shuffled-deal.ron");
+            start(&mut app, file, Some(path), vec![seat("John", None), seat("Mary", Some(agent))]);
+            let mut moves = Vec::new();
+            for _ in 0..60_000 {
+                let session = app.world().resource::<Session<RussianBank>>();
+                if session.game.outcome().is_some() {
+                    break;
+                }
+                // John plays from what his screen shows, as greedy would.
+                if session.human_to_move() == Some(Player::ONE) {
+                    let view = session.view();
+                    let mv = tabula_engine::russian_bank::ai::greedy_move(&view.0, Player::ONE, &mut moves)
+                        .unwrap();
+                    app.world_mut().write_message(RequestMove::<RussianBank> { by: Player::ONE, mv });
+                }
+                frames(&mut app, 1);
+            }
+            let session = app.world().resource::<Session<RussianBank>>();
+            let outcome = session.game.outcome();
+            assert!(
+                outcome.is_some(),
+                "against {agent}: the game did not end ({} moves)",
+                session.moves.len()
+            );
+            assert!(!status(&app).starts_with("Refused"), "against {agent}: {}", status(&app));
+            if let Some(Outcome::Win(p)) = outcome {
+                let points = app.world().resource::<tabula::app::russian_bank::BankMatch>().points();
+                assert!(points[p.index()] >= 30, "against {agent}: the match counted the deal: {points:?}");
+            }
+        }
+    }
 }
