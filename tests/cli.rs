@@ -367,8 +367,13 @@ fn generate_writes_a_valid_large_robot_board_and_the_same_one_for_the_same_seed(
     let bad = tabula(&["generate", "chess"]);
     assert!(!bad.status.success());
     assert!(text(&bad.stderr).contains("no generator for 'chess'"));
-    let bad = tabula(&["generate", "robots", "--robots", "26"]);
-    assert!(text(&bad.stderr).contains("--robots must be 2 to 25"), "{}", text(&bad.stderr));
+    let bad = tabula(&["generate", "robots", "--robots", "1401"]);
+    assert!(text(&bad.stderr).contains("--robots must be 2 to 1400"), "{}", text(&bad.stderr));
+    // Past 25 robots the ids go on with other capital letters.
+    let many =
+        tabula(&["generate", "robots", "--width", "64", "--height", "64", "--robots", "40", "--seed", "2"]);
+    assert!(many.status.success(), "{}", text(&many.stderr));
+    assert!(text(&many.stdout).contains("id: 'À'"), "{}", text(&many.stdout));
 }
 
 #[test]

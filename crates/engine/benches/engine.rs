@@ -137,16 +137,96 @@ criterion_group!(
 mod robot_benches {
     use super::*;
     use tabula_engine::core::{AgentRegistry, rng_from_seed};
-    use tabula_engine::robots::Robots;
     use tabula_engine::robots::generate::{Plan, generate};
+    use tabula_engine::robots::{Robots, RobotsLevel};
 
     /// Validating a level: the board read, homes, belts checked for loops,
-    /// every robot's way home found. 25 robots: the ids allow no more.
+    /// every robot's way home found.
     pub fn validate(c: &mut Criterion) {
-        let level = generate(Plan { width: 512, height: 512, robots: 25, players: 8, seed: 1 }).unwrap();
-        c.bench_function("robots_validate_512x512_25_robots", |b| {
-            b.iter(|| Robots::new(black_box(&level), 0).unwrap())
+        for robots in [25, 64] {
+            let level = generate(Plan { width: 512, height: 512, robots, players: 8, seed: 1 }).unwrap();
+            c.bench_function(&format!("robots_validate_512x512_{robots}_robots"), |b| {
+                b.iter(|| Robots::new(black_box(&level), 0).unwrap())
+            });
+        }
+    }
+
+    /// 250 belt lanes across a 512 x 512 board, each running east into a
+    /// broken robot; four robots beside each lane, their homes at the end
+    /// of their row. Robot 0 follows rule B (facing north), the rest rule A.
+    fn lanes() -> RobotsLevel {
+        use tabula_engine::robots::level::{home_char, robot_ids};
+        use tabula_engine::robots::{Dir, RobotSpec, RuleSet};
+        const SIDE: usize = 512;
+        let ids: Vec<char> = robot_ids().take(1000).collect();
+        let mut board = vec![vec!['.'; SIDE]; SIDE];
+        let mut robots = Vec::new();
+        for lane in 0..250 {
+            let (belt_y, walk_y) = (2 * lane, 2 * lane + 1);
+            board[belt_y][1..=500].fill('>');
+            board[belt_y][501] = '#';
+            for j in 0..4 {
+                let i = lane * 4 + j;
+                board[walk_y][505 + j] = home_char(ids[i]);
+                robots.push(RobotSpec {
+                    id: ids[i],
+                    at: ((1 + j) as u16, walk_y as u16),
+                    facing: Dir::North,
+                    rule: if i == 0 { RuleSet::B } else { RuleSet::A },
+                    // The robots step on from the far end of their lane
+                    // (j = 3 first), players taking turns.
+                    player: if (3 - j) % 2 == 0 { 1 } else { 2 },
+                });
+            }
+        }
+        RobotsLevel {
+            name: "lanes".into(),
+            description: String::new(),
+            board: board.into_iter().map(|row| row.into_iter().collect()).collect(),
+            robots,
+            swaps: 0,
+            move_cap: 5000,
+        }
+    }
+
+    /// Robot `i` of the lanes level steps onto its belt.
+    fn onto_belt(board: &Robots, i: usize) -> tabula_engine::robots::RobotMove {
+        use tabula_engine::robots::{Dir, RobotMove};
+        let robot = board.robots()[i].id;
+        if i == 0 {
+            RobotMove::Forward { robot, steps: 1 }
+        } else {
+            RobotMove::Step { robot, dir: Dir::North }
+        }
+    }
+
+    /// Settling after a move with 1,000 robots, 999 of them queued on belts:
+    /// the last robot steps onto its lane and rides to the back of its queue,
+    /// round after round.
+    pub fn settle_1000(c: &mut Criterion) {
+        let mut board = Robots::new(&lanes(), 0).unwrap();
+        // The robots step on lane by lane, the last robot of each lane
+        // first, so the queues fill from the far end.
+        let order: Vec<usize> = (0..250).flat_map(|lane| (0..4).rev().map(move |j| lane * 4 + j)).collect();
+        let (last, before) = order.split_last().unwrap();
+        for &i in before {
+            board.apply(board.current_player(), onto_belt(&board, i)).unwrap();
+        }
+        let on_belts = board.robots().iter().filter(|r| r.at.1 % 2 == 0).count();
+        assert_eq!(on_belts, 999, "every robot but the last waits on a belt");
+        // The last robot rides its lane to the back of the queue: 496 tiles.
+        let mut check = board.clone();
+        check.apply(check.current_player(), onto_belt(&check, *last)).unwrap();
+        assert_eq!(check.robots()[*last].at, (497, 498));
+        let mut group = c.benchmark_group("robots_settle_512x512");
+        group.sample_size(20);
+        group.bench_function("1000_robots_999_on_belts", |b| {
+            b.iter(|| {
+                let mut next = board.clone();
+                next.apply(next.current_player(), onto_belt(&next, *last)).unwrap()
+            })
         });
+        group.finish();
     }
 
     pub fn planner(c: &mut Criterion) {
@@ -175,7 +255,13 @@ mod robot_benches {
     }
 }
 
-criterion_group!(robots, robot_benches::validate, robot_benches::planner, robot_benches::perft_swaps);
+criterion_group!(
+    robots,
+    robot_benches::validate,
+    robot_benches::settle_1000,
+    robot_benches::planner,
+    robot_benches::perft_swaps
+);
 
 mod bank_benches {
     use super::*;

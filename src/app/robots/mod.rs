@@ -348,7 +348,7 @@ fn rebuild_board(
                         Transform::from_xyz(0.0, 0.0, 1.5),
                     ));
                     tile.with_child((
-                        Text2d::new(robot.id.to_ascii_lowercase().to_string()),
+                        Text2d::new(tabula_engine::robots::level::home_char(robot.id).to_string()),
                         TextFont::from_font_size(28.0),
                         TextColor(color),
                         Transform::from_xyz(0.0, 0.0, 1.6).with_scale(Vec3::splat(marker)),

@@ -5,12 +5,11 @@
 
 use rand::Rng;
 
-use super::level::{Dir, MAX_PLAYERS, MAX_SIDE, RobotSpec, RobotsLevel, RuleSet};
+use super::level::{
+    Dir, MAX_PLAYERS, MAX_ROBOTS, MAX_SIDE, RobotSpec, RobotsLevel, RuleSet, home_char, robot_ids,
+};
 use super::rules::Robots;
 use crate::core::{Game, derive_seed, rng_from_seed};
-
-/// Robot ids: the letters A to Z but V.
-const IDS: &str = "ABCDEFGHIJKLMNOPQRSTUWXYZ";
 
 /// What to generate.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -31,8 +30,14 @@ pub fn generate(plan: Plan) -> Result<RobotsLevel, String> {
     if !(8..=MAX_SIDE).contains(&plan.width) || !(8..=MAX_SIDE).contains(&plan.height) {
         return Err(format!("width and height must be 8 to {MAX_SIDE}"));
     }
-    if !(2..=IDS.len()).contains(&plan.robots) {
-        return Err(format!("--robots must be 2 to {} (ids are A to Z but V)", IDS.len()));
+    if !(2..=MAX_ROBOTS).contains(&plan.robots) {
+        return Err(format!("--robots must be 2 to {MAX_ROBOTS}"));
+    }
+    if plan.robots * 4 > plan.width * plan.height {
+        return Err(format!(
+            "{} robots and their homes need more room than a {} x {} board",
+            plan.robots, plan.width, plan.height
+        ));
     }
     if !(2..=MAX_PLAYERS).contains(&plan.players) || plan.players as usize > plan.robots {
         return Err(format!("--players must be 2 to {MAX_PLAYERS} and at most the number of robots"));
@@ -101,10 +106,10 @@ fn draw(plan: Plan, seed: u64) -> RobotsLevel {
         .collect();
     let mut take = |rng: &mut crate::core::GameRng| free.swap_remove(rng.random_range(0..free.len()));
     let mut robots = Vec::with_capacity(plan.robots);
-    for (i, id) in IDS.chars().take(plan.robots).enumerate() {
+    for (i, id) in robot_ids().take(plan.robots).enumerate() {
         let at = take(&mut rng);
         let home = take(&mut rng);
-        board[home.1 as usize][home.0 as usize] = id.to_ascii_lowercase();
+        board[home.1 as usize][home.0 as usize] = home_char(id);
         robots.push(RobotSpec {
             id,
             at,
@@ -146,7 +151,9 @@ mod tests {
         let big = generate(Plan { width: 128, height: 128, robots: 8, players: 4, seed: 1 }).unwrap();
         assert!(big.board.concat().contains('>') || big.board.concat().contains('<'), "it has belts");
         assert!(generate(Plan { width: 4, height: 16, robots: 2, players: 2, seed: 0 }).is_err());
-        assert!(generate(Plan { width: 16, height: 16, robots: 30, players: 2, seed: 0 }).is_err());
+        // Robots and homes need room: a quarter of the board at most.
+        assert!(generate(Plan { width: 16, height: 16, robots: 65, players: 2, seed: 0 }).is_err());
+        assert!(generate(Plan { width: 16, height: 16, robots: 30, players: 2, seed: 0 }).is_ok());
         assert!(generate(Plan { width: 16, height: 16, robots: 3, players: 4, seed: 0 }).is_err());
     }
 }

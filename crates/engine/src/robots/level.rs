@@ -73,7 +73,8 @@ pub enum RuleSet {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct RobotSpec {
-    /// `A` to `Z` except `V` (a lowercase `v` is a conveyor).
+    /// `A` to `Z` except `V` (a lowercase `v` is a conveyor); on boards
+    /// with more robots, other capital letters too (see [`is_robot_id`]).
     pub id: char,
     /// `(x, y)`, 0-based, y down.
     pub at: (u16, u16),
@@ -82,6 +83,46 @@ pub struct RobotSpec {
     /// Numbered from 1, as on screen.
     pub player: u8,
 }
+
+/// Whether `c` may name a robot: the letters A to Z except V (a lowercase
+/// `v` is a conveyor), and beyond them, for boards with more than 25
+/// robots, any other capital letter whose lowercase is one character that
+/// turns back into it (À and à, Ω and ω), so the board can draw its home.
+pub fn is_robot_id(c: char) -> bool {
+    if c.is_ascii() {
+        return c.is_ascii_uppercase() && c != 'V';
+    }
+    c.is_uppercase()
+        && single(c.to_lowercase())
+            .is_some_and(|l| l != c && l.is_lowercase() && single(l.to_uppercase()) == Some(c))
+}
+
+fn single(mut chars: impl Iterator<Item = char>) -> Option<char> {
+    let c = chars.next()?;
+    chars.next().is_none().then_some(c)
+}
+
+/// The board character of robot `id`'s home: its lowercase letter.
+pub fn home_char(id: char) -> char {
+    single(id.to_lowercase()).unwrap_or(id)
+}
+
+/// The robot whose home the board character `c` marks, if it marks one.
+pub fn robot_of_home(c: char) -> Option<char> {
+    if !c.is_lowercase() {
+        return None;
+    }
+    single(c.to_uppercase()).filter(|&id| is_robot_id(id) && home_char(id) == c)
+}
+
+/// Robot ids in the order the generator hands them out: A to Z but V,
+/// then the other letters by code point.
+pub fn robot_ids() -> impl Iterator<Item = char> {
+    ('A'..='Z').chain(('\u{C0}'..='\u{1FFFF}').filter(|c| !c.is_ascii())).filter(|&c| is_robot_id(c))
+}
+
+/// The most robots a level may have.
+pub const MAX_ROBOTS: usize = 1400;
 
 pub const DEFAULT_MOVE_CAP: u32 = 500;
 /// Largest board side: room for the generator's large boards.

@@ -9,7 +9,10 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
-use super::level::{Dir, MAX_PLAYERS, MAX_SIDE, RobotsLevel, RuleSet, violation};
+use super::level::{
+    Dir, MAX_PLAYERS, MAX_ROBOTS, MAX_SIDE, RobotsLevel, RuleSet, home_char, is_robot_id, robot_of_home,
+    violation,
+};
 use crate::core::{Game, GameRng, NotYourTurn, Observation, Outcome, Player, RuleError, RuleViolation, rng};
 
 /// A tile's place: `(x, y)`, 0-based, y down.
@@ -22,7 +25,7 @@ pub enum Tile {
     /// A broken robot: never occupied; blocks walks and belts.
     Broken,
     /// The home of the robot with this index.
-    Home(u8),
+    Home(u16),
     Conveyor(Dir),
 }
 
@@ -228,7 +231,7 @@ pub struct Robots {
     /// Row by row.
     tiles: Vec<Tile>,
     /// The robot on each tile, as its index + 1 (0: none).
-    occupant: Vec<u8>,
+    occupant: Vec<u16>,
     robots: Vec<Robot>,
     players: u8,
     swaps_left: Vec<u16>,
@@ -423,9 +426,9 @@ fn parse_board(level: &RobotsLevel) -> Result<(u16, u16, Vec<Tile>, Vec<(char, P
                 '>' => Tile::Conveyor(Dir::East),
                 'v' => Tile::Conveyor(Dir::South),
                 '<' => Tile::Conveyor(Dir::West),
-                c if c.is_ascii_lowercase() => {
-                    homes.push((c.to_ascii_uppercase(), p));
-                    Tile::Home(u8::MAX)
+                c if let Some(id) = robot_of_home(c) => {
+                    homes.push((id, p));
+                    Tile::Home(u16::MAX)
                 }
                 other => {
                     return Err(violation(
@@ -790,7 +793,7 @@ impl Robots {
         let from = self.index(self.robots[r].at);
         self.occupant[from] = 0;
         let to_index = self.index(to);
-        self.occupant[to_index] = r as u8 + 1;
+        self.occupant[to_index] = r as u16 + 1;
         self.robots[r].at = to;
         self.robots[r].facing = facing;
     }
@@ -937,7 +940,7 @@ impl Robots {
                         Tile::Normal => '.',
                         Tile::Hint => '?',
                         Tile::Broken => '#',
-                        Tile::Home(r) => self.robots[r as usize].id.to_ascii_lowercase(),
+                        Tile::Home(r) => home_char(self.robots[r as usize].id),
                         Tile::Conveyor(d) => d.arrow(),
                     })
                     .collect()
@@ -971,18 +974,18 @@ impl Game for Robots {
                 format!("a level needs at least two robots, it has {}", specs.len()),
             ));
         }
-        if specs.len() > 250 {
+        if specs.len() > MAX_ROBOTS {
             return Err(violation(
                 "robot-count",
-                format!("a level may have 250 robots, it has {}", specs.len()),
+                format!("a level may have {MAX_ROBOTS} robots, it has {}", specs.len()),
             ));
         }
         for (i, spec) in specs.iter().enumerate() {
-            if !spec.id.is_ascii_uppercase() || spec.id == 'V' {
+            if !is_robot_id(spec.id) {
                 return Err(violation(
                     "robot-id",
                     format!(
-                        "robot {:?}: ids are the letters A to Z except V (a lowercase v is a conveyor)",
+                        "robot {:?}: ids are the letters A to Z except V (a lowercase v is a conveyor), then other capital letters with a lowercase",
                         spec.id
                     ),
                 ));
@@ -1055,11 +1058,7 @@ impl Game for Robots {
                 [] => {
                     return Err(violation(
                         "homes",
-                        format!(
-                            "robot {} has no home: put a '{}' on the board",
-                            spec.id,
-                            spec.id.to_ascii_lowercase()
-                        ),
+                        format!("robot {} has no home: put a '{}' on the board", spec.id, home_char(spec.id)),
                     ));
                 }
                 [home] if *home == spec.at => {
@@ -1080,11 +1079,11 @@ impl Game for Robots {
         if let Some((id, p)) = homes.iter().find(|(id, _)| specs.iter().all(|s| s.id != *id)) {
             return Err(violation(
                 "homes",
-                format!("home '{}' at ({}, {}) has no robot {id}", id.to_ascii_lowercase(), p.0, p.1),
+                format!("home '{}' at ({}, {}) has no robot {id}", home_char(*id), p.0, p.1),
             ));
         }
         for (r, home) in robot_homes.iter().enumerate() {
-            tiles[home.1 as usize * width as usize + home.0 as usize] = Tile::Home(r as u8);
+            tiles[home.1 as usize * width as usize + home.0 as usize] = Tile::Home(r as u16);
         }
         let layout = Layout { width, height, tiles: &tiles };
         let conveyors = (0..height)
@@ -1104,13 +1103,13 @@ impl Game for Robots {
         if level.move_cap == 0 {
             return Err(violation("move-cap", "move_cap must be at least 1".into()));
         }
-        let mut occupant = vec![0u8; tiles.len()];
+        let mut occupant = vec![0u16; tiles.len()];
         let robots: Vec<Robot> = specs
             .iter()
             .zip(&robot_homes)
             .enumerate()
             .map(|(r, (spec, &home))| {
-                occupant[spec.at.1 as usize * width as usize + spec.at.0 as usize] = r as u8 + 1;
+                occupant[spec.at.1 as usize * width as usize + spec.at.0 as usize] = r as u16 + 1;
                 Robot {
                     id: spec.id,
                     at: spec.at,

@@ -577,3 +577,41 @@ mod agents {
         assert!(wins("scout", "random") > 30);
     }
 }
+
+#[test]
+fn ids_go_past_z_with_letters_that_have_a_lowercase_home() {
+    use super::level::{MAX_ROBOTS, home_char, is_robot_id, robot_ids, robot_of_home};
+    let ids: Vec<char> = robot_ids().take(MAX_ROBOTS).collect();
+    assert_eq!(ids.len(), MAX_ROBOTS, "enough ids for the largest level");
+    assert_eq!(ids[..25].iter().collect::<String>(), "ABCDEFGHIJKLMNOPQRSTUWXYZ");
+    assert_eq!(ids[25], '\u{C0}', "then À");
+    for &id in &ids {
+        assert!(is_robot_id(id), "{id}");
+        assert_eq!(robot_of_home(home_char(id)), Some(id), "{id}'s home names it");
+    }
+    assert!(!is_robot_id('V') && robot_of_home('v').is_none(), "v stays a conveyor");
+    assert!(!is_robot_id('a') && !is_robot_id('1') && !is_robot_id('ß'));
+    let mut sorted = ids.clone();
+    sorted.sort_unstable();
+    sorted.dedup();
+    assert_eq!(sorted.len(), ids.len(), "no id twice");
+}
+
+#[test]
+fn a_generated_board_with_a_hundred_robots_reads_back_from_its_file() {
+    let level = super::generate::generate(super::generate::Plan {
+        width: 64,
+        height: 64,
+        robots: 100,
+        players: 4,
+        seed: 5,
+    })
+    .unwrap();
+    let text = crate::level::to_ron(&crate::level::LevelFile::new::<Robots>(level.clone()));
+    let back = crate::level::parse(&text, "big.ron").unwrap();
+    let back = back.get::<Robots>().unwrap();
+    assert_eq!(*back, level);
+    let board = Robots::new(back, 0).unwrap();
+    assert_eq!(board.robots().len(), 100);
+    assert_eq!(board.rows(), level.board, "homes drawn with their letters");
+}
