@@ -14,7 +14,7 @@ use tabula::app::session::{
 };
 use tabula::app::settings::SettingsFile;
 use tabula::app::{self, Screen};
-use tabula_engine::core::AgentSpec;
+use tabula_engine::core::{AgentRegistry, AgentSpec};
 use tabula_engine::level::{self, LevelFile};
 use tabula_engine::nim::{Ending, Nim, NimLevel, Take};
 use tabula_engine::{Game, Outcome, Player};
@@ -731,6 +731,58 @@ mod robot_board {
         let problem = app.world().resource::<LevelWatch>().problem.clone().expect("the broken rule is shown");
         assert!(problem.ends_with("robot A cannot reach its home at (0, 0)"), "{problem}");
         assert_eq!(board(&app).game.rows()[1], ".>>>.", "the last good board stays");
+    }
+
+    #[test]
+    fn a_person_plays_every_shipped_level_to_the_end_against_planner_and_scout() {
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("levels/robots");
+        let mut levels: Vec<PathBuf> = std::fs::read_dir(&dir)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .filter(|p| p.file_name().unwrap().to_string_lossy().starts_with(|c: char| c.is_ascii_digit()))
+            .collect();
+        levels.sort();
+        assert_eq!(levels.len(), 10);
+        for path in &levels {
+            for opponent in ["planner", "scout"] {
+                let temp = temp_dir("robots-every-level");
+                let mut app = headless(&temp);
+                {
+                    let mut settings = app.world_mut().resource_mut::<tabula::app::settings::Settings>();
+                    settings.ai_moves_per_second = 30.0;
+                    settings.animation_speed = 4.0;
+                }
+                let file = level::load(path).unwrap();
+                let players = file.game().num_players(&file);
+                let mut seats = vec![seat("John", None)];
+                seats.extend((1..players).map(|i| seat(&format!("Agent {i}"), Some(opponent))));
+                start(&mut app, file, Some(path.clone()), seats);
+                // John plays as the planner would, from what his screen shows.
+                let mut planner = Robots::agent_from_str("planner").unwrap();
+                let mut rng = tabula_engine::core::rng_from_seed(1);
+                for _ in 0..100_000 {
+                    let session = board(&app);
+                    if session.game.outcome().is_some() {
+                        break;
+                    }
+                    if session.human_to_move() == Some(Player::ONE) {
+                        let mv = planner.choose(Player::ONE, &session.view(), &mut rng).unwrap();
+                        app.world_mut().write_message(RequestMove::<Robots> { by: Player::ONE, mv });
+                    }
+                    frames(&mut app, 1);
+                }
+                let name = path.file_name().unwrap().to_string_lossy();
+                let outcome = board(&app).game.outcome();
+                assert!(outcome.is_some(), "{name} against {opponent}: no end");
+                assert!(!status(&app).starts_with("Refused"), "{name}: {}", status(&app));
+                frames(&mut app, 60);
+                pieces_match_the_engine(&mut app);
+            }
+        }
+    }
+
+    fn status(app: &App) -> String {
+        app.world().resource::<StatusLine>().text.clone()
     }
 }
 
