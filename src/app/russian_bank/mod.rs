@@ -308,24 +308,6 @@ pub fn target_of(me: Player, place: Place) -> Option<Target> {
     }
 }
 
-fn place_of_target(me: Player, to: Target) -> Place {
-    match to {
-        Target::Foundation(n) => Place::Foundation(n),
-        Target::Tableau(n) => Place::Tableau(n),
-        Target::OpponentReserve => Place::Reserve(other(me)),
-        Target::OpponentWaste => Place::Waste(other(me)),
-        Target::Waste => Place::Waste(me),
-    }
-}
-
-fn place_of_source(me: Player, from: Source) -> Place {
-    match from {
-        Source::Reserve => Place::Reserve(me),
-        Source::Hand => Place::Shown(me),
-        Source::Tableau(n) => Place::Tableau(n),
-    }
-}
-
 fn rank_text(card: Card) -> String {
     match card.rank() {
         1 => "A".into(),
@@ -637,7 +619,7 @@ fn targets(table: &RussianBank, me: Player, from: Source) -> Vec<(Place, BankMov
     moves
         .into_iter()
         .filter_map(|mv| match mv {
-            BankMove::Play { from: f, to } if f == from => Some((place_of_target(me, to), mv)),
+            BankMove::Play { from: f, to } if f == from => Some((to.place(me), mv)),
             _ => None,
         })
         .collect()
@@ -675,7 +657,7 @@ fn handle_pointer(
         if let Some((from, entity)) = choice.chosen
             && choice.dragging.is_none()
         {
-            let target = place.filter(|&p| p != place_of_source(me, from)).and_then(|p| target_of(me, p));
+            let target = place.filter(|&p| p != from.place(me)).and_then(|p| target_of(me, p));
             match target {
                 Some(to) => {
                     requests.write(RequestMove { by: me, mv: BankMove::Play { from, to } });
@@ -726,7 +708,7 @@ fn handle_pointer(
             }
             return;
         }
-        let source_place = place_of_source(me, from);
+        let source_place = from.place(me);
         let target = place_at(table, point).filter(|&p| p != source_place).and_then(|p| target_of(me, p));
         match target {
             Some(to) => {

@@ -58,6 +58,30 @@ pub enum BankMove {
     Accept,
 }
 
+impl Source {
+    /// Where the card played by `player` from here lies.
+    pub fn place(self, player: Player) -> Place {
+        match self {
+            Source::Reserve => Place::Reserve(player),
+            Source::Hand => Place::Shown(player),
+            Source::Tableau(n) => Place::Tableau(n),
+        }
+    }
+}
+
+impl Target {
+    /// The pile a card played here by `player` lands on.
+    pub fn place(self, player: Player) -> Place {
+        match self {
+            Target::Foundation(n) => Place::Foundation(n),
+            Target::Tableau(n) => Place::Tableau(n),
+            Target::OpponentReserve => Place::Reserve(other(player)),
+            Target::OpponentWaste => Place::Waste(other(player)),
+            Target::Waste => Place::Waste(player),
+        }
+    }
+}
+
 impl fmt::Display for Source {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
@@ -805,24 +829,6 @@ impl RussianBank {
         steps.push(step);
     }
 
-    fn place_of(player: Player, from: Source) -> Place {
-        match from {
-            Source::Reserve => Place::Reserve(player),
-            Source::Hand => Place::Shown(player),
-            Source::Tableau(n) => Place::Tableau(n),
-        }
-    }
-
-    fn target_place(player: Player, to: Target) -> Place {
-        match to {
-            Target::Foundation(n) => Place::Foundation(n),
-            Target::Tableau(n) => Place::Tableau(n),
-            Target::OpponentReserve => Place::Reserve(other(player)),
-            Target::OpponentWaste => Place::Waste(other(player)),
-            Target::Waste => Place::Waste(player),
-        }
-    }
-
     fn perform(&mut self, player: Player, mv: BankMove, breach: Option<Priority>, steps: &mut Vec<BankStep>) {
         let opponent = other(player);
         let breached = |card, recycled| {
@@ -832,11 +838,7 @@ impl RussianBank {
             BankMove::Play { from, to } => {
                 let card = self.source_card(player, from).expect("checked");
                 self.emit(steps, BankStep::Began { by: player });
-                let step = BankStep::Moved {
-                    card,
-                    from: Self::place_of(player, from),
-                    to: Self::target_place(player, to),
-                };
+                let step = BankStep::Moved { card, from: from.place(player), to: to.place(player) };
                 self.emit(steps, step);
                 let side = self.side(player);
                 if from == Source::Reserve && side.reserve_top_hidden() {
@@ -900,11 +902,7 @@ impl RussianBank {
         match breach.mv {
             BankMove::Play { from, to } => {
                 let card = breach.card.expect("a played card");
-                let step = BankStep::TakenBack {
-                    card,
-                    from: Self::target_place(breaker, to),
-                    to: Self::place_of(breaker, from),
-                };
+                let step = BankStep::TakenBack { card, from: to.place(breaker), to: from.place(breaker) };
                 self.emit(steps, step);
             }
             BankMove::TurnHand => {
