@@ -23,4 +23,4 @@ work=$(mktemp -d)
 trap 'kill $xvfb 2>/dev/null || true; rm -rf "$work"' EXIT
 sleep 1
 DISPLAY=$display TABULA_CONFIG_DIR="$work" TABULA_DATA_DIR="$work" TABULA_FRAME_REPORT=600 \
-  "$CARGO_TARGET_DIR/$profile/tabula" play "$@" 2>/dev/null | tail -3
+  "$CARGO_TARGET_DIR/$profile/tabula" play "$@" 2>/dev/null | tail -6

@@ -25,7 +25,12 @@ struct FrameReport {
     started: Option<Instant>,
     own_ms: Vec<f64>,
     frame_ms: Vec<f64>,
+    /// When each set ended, for the split by set.
+    marks: [Option<Instant>; 3],
+    set_ms: [Vec<f64>; 3],
 }
+
+const SETS: [&str; 3] = ["requests", "moves", "view"];
 
 /// Adds the report when `frames` is given.
 pub fn plugin(app: &mut App, frames: u32) {
@@ -38,9 +43,13 @@ pub fn plugin(app: &mut App, frames: u32) {
         started: None,
         own_ms: Vec::new(),
         frame_ms: Vec::new(),
+        marks: [None; 3],
+        set_ms: Default::default(),
     })
     .add_systems(Update, start_own.before(SessionSet::Requests))
-    .add_systems(Update, end_own.after(SessionSet::View))
+    .add_systems(Update, mark::<0>.after(SessionSet::Requests).before(SessionSet::Moves))
+    .add_systems(Update, mark::<1>.after(SessionSet::Moves).before(SessionSet::View))
+    .add_systems(Update, (mark::<2>, end_own).chain().after(SessionSet::View))
     .add_systems(Last, report);
 }
 
@@ -48,11 +57,23 @@ fn start_own(mut report: ResMut<FrameReport>) {
     report.started = Some(Instant::now());
 }
 
+fn mark<const SET: usize>(mut report: ResMut<FrameReport>) {
+    report.marks[SET] = Some(Instant::now());
+}
+
 fn end_own(mut report: ResMut<FrameReport>) {
+    let report = &mut *report;
     if let Some(started) = report.started.take()
         && report.seen >= WARM_UP
     {
         report.own_ms.push(started.elapsed().as_secs_f64() * 1000.0);
+        let mut from = started;
+        for (set, mark) in report.marks.iter().enumerate() {
+            if let Some(at) = *mark {
+                report.set_ms[set].push(at.saturating_duration_since(from).as_secs_f64() * 1000.0);
+                from = at;
+            }
+        }
     }
 }
 
@@ -83,5 +104,9 @@ fn report(mut report: ResMut<FrameReport>, store: Res<DiagnosticsStore>, mut exi
     let mut own = std::mem::take(&mut report.own_ms);
     summary("frame time", &mut frame);
     summary("tabula's own systems", &mut own);
+    for (set, name) in SETS.iter().enumerate() {
+        let mut values = std::mem::take(&mut report.set_ms[set]);
+        summary(&format!("  of which {name}"), &mut values);
+    }
     exit.write(AppExit::Success);
 }
