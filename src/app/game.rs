@@ -31,9 +31,11 @@ pub trait WindowGame: Registered {
     fn step_note(_steps: &[Self::Step]) -> Option<String> {
         None
     }
-    /// The step shows something that was hidden: undo stops before it.
-    fn reveals(_step: &Self::Step) -> bool {
-        false
+    /// Why undo may not take back a move with this step, if it may not:
+    /// it showed what was hidden (a player could see it and choose again),
+    /// or the game has its own reason.
+    fn cannot_undo(_step: &Self::Step) -> Option<&'static str> {
+        None
     }
 }
 
@@ -64,6 +66,9 @@ pub fn register<G: WindowGame>(app: &mut App) {
     list.0.push(WindowEntry { name: G::NAME, begin: session::begin_game::<G> });
     app.add_plugins((session::game_plugin::<G>, super::hud::game_plugin::<G>));
 }
+
+/// `WindowGame::cannot_undo`'s reason for a step that showed what was hidden.
+pub const SHOWED_HIDDEN: &str = "it showed what was hidden";
 
 /// The name of seat `p`, or "Player N" past the names given.
 pub fn name_of(names: &[String], p: Player) -> String {

@@ -82,6 +82,8 @@ pub struct Session<G: WindowGame> {
     /// Moves that undo may not take back: the last one showed what had been
     /// hidden, and taking it back would let a player see it and choose again.
     pub barrier: usize,
+    /// Why undo stops at the barrier.
+    pub barrier_reason: &'static str,
 }
 
 impl<G: WindowGame> Session<G> {
@@ -100,6 +102,7 @@ impl<G: WindowGame> Session<G> {
             redo,
             replay: plan.replay.is_some(),
             barrier: 0,
+            barrier_reason: "",
         })
     }
 
@@ -163,7 +166,7 @@ impl<G: WindowGame> Session<G> {
     }
 
     /// Takes back the last move; against an agent, back to the human's turn;
-    /// never past a move that showed what was hidden (outside replays).
+    /// never past a move the game says cannot be undone (outside replays).
     /// Returns whether anything was undone.
     pub fn undo(&mut self) -> bool {
         let mut undone = false;
@@ -490,7 +493,7 @@ fn handle_session_requests<G: WindowGame>(
                 } else if session.moves.is_empty() {
                     status.error("Nothing to undo");
                 } else {
-                    status.error("Cannot undo past a move that showed what was hidden");
+                    status.error(format!("Cannot undo past that move: {}", session.barrier_reason));
                 }
             }
             SessionRequest::Redo => match session.redo.last().copied() {
@@ -632,8 +635,9 @@ fn apply_moves<G: WindowGame>(
                     session.redo.clear();
                 }
                 session.moves.push(mv);
-                if steps.iter().any(G::reveals) {
+                if let Some(reason) = steps.iter().find_map(G::cannot_undo) {
                     session.barrier = session.moves.len();
+                    session.barrier_reason = reason;
                 }
                 let note = G::step_note(&steps).map(|n| format!(" ({n})")).unwrap_or_default();
                 status.info(format!("{}: {mv}{note}", session.name_of(by)));

@@ -290,7 +290,7 @@ impl tabula::app::game::WindowGame for Tally {
         format!("{:?}", view.outcome)
     }
 
-    fn reveals(step: &TallyStep) -> bool {
-        matches!(step, TallyStep::Showed { .. })
+    fn cannot_undo(step: &TallyStep) -> Option<&'static str> {
+        matches!(step, TallyStep::Showed { .. }).then_some(tabula::app::game::SHOWED_HIDDEN)
     }
 }

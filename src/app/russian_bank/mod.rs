@@ -17,7 +17,7 @@ use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 use tabula_engine::core::derive_seed;
 use tabula_engine::level::LevelFile;
 use tabula_engine::russian_bank::{
-    BankMove, BankStep, BankView, Card, Place, RussianBank, RussianBankLevel, Source, Target,
+    BankMove, BankStep, BankView, Card, Place, RussianBank, RussianBankLevel, Source, Target, opponent,
 };
 use tabula_engine::{Game, Outcome, Player};
 
@@ -205,13 +205,13 @@ impl WindowGame for RussianBank {
 
     /// Undo stops at a card turned up, and at a Stop: taking a Stop back
     /// would let the breach it stopped stand after all.
-    fn reveals(step: &BankStep) -> bool {
-        matches!(step, BankStep::Revealed { .. } | BankStep::HandTurned { .. } | BankStep::Stopped { .. })
+    fn cannot_undo(step: &BankStep) -> Option<&'static str> {
+        match step {
+            BankStep::Revealed { .. } | BankStep::HandTurned { .. } => Some(game::SHOWED_HIDDEN),
+            BankStep::Stopped { .. } => Some("it was a Stop, and the breach it stopped would stand"),
+            _ => None,
+        }
     }
-}
-
-fn other(p: Player) -> Player {
-    Player(1 - p.0)
 }
 
 /// Player 1's row is at the bottom, player 2's at the top, turned round.
@@ -410,7 +410,7 @@ fn rebuild_table(
     for applied in &moves {
         for step in &applied.steps {
             if let BankStep::Stopped { by, rule } = step {
-                let (stopper, breaker) = (session.name_of(*by), session.name_of(other(*by)));
+                let (stopper, breaker) = (session.name_of(*by), session.name_of(opponent(*by)));
                 last_stop.0 = Some(format!("{stopper} stopped {breaker}: {rule}."));
             }
         }
@@ -638,8 +638,6 @@ fn handle_pointer(
 ) {
     let Some(me) = me(&session) else { return };
     let Some(point) = pointer.world() else { return };
-    let view = session.view();
-    let table = &view.0;
     // A held card follows the pointer.
     if let (Some((_, entity)), Some(offset)) = (choice.chosen, choice.dragging)
         && let Ok((_, _, mut transform)) = cards.get_mut(entity)
@@ -650,6 +648,13 @@ fn handle_pointer(
         cancel(&mut choice, &mut cards);
         return;
     }
+    if !mouse.just_pressed(MouseButton::Left) && !mouse.just_released(MouseButton::Left) {
+        return;
+    }
+    // The table is read only when the mouse does something: the view is a
+    // copy of the whole game.
+    let view = session.view();
+    let table = &view.0;
     if mouse.just_pressed(MouseButton::Left) {
         choice.pressed_at = Some(point);
         let place = place_at(table, point);

@@ -9,7 +9,7 @@
 //!   on greedily to the end of the opponent's next turn, and keeps the move
 //!   that did best on average.
 
-use super::rules::{BankMove, BankView, RussianBank, Source, Target};
+use super::rules::{BankMove, BankView, RussianBank, Source, Target, opponent};
 use crate::core::agent::ParamInfo;
 use crate::core::{Agent, AgentError, AgentInfo, AgentRegistry, AgentSpec, Game, GameRng, Outcome, Player};
 
@@ -157,7 +157,7 @@ fn evaluate(table: &RussianBank, seat: Player) -> f64 {
         Some(Outcome::Draw) => 0.0,
         None => {
             let mine = table.side(seat);
-            let theirs = table.side(Player(1 - seat.0));
+            let theirs = table.side(opponent(seat));
             let spaces = (0..8).filter(|&n| table.tableau(n).is_empty()).count() as f64;
             theirs.penalty() as f64 - mine.penalty() as f64 + 0.25 * spaces
         }

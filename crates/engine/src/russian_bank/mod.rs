@@ -13,4 +13,5 @@ mod tests;
 pub use level::{Card, Deal, FixedDeal, FixedPosition, RussianBankLevel, SideSpec, Suit};
 pub use rules::{
     BankError, BankMove, BankStep, BankView, Breach, Place, Priority, RussianBank, Side, Source, Target,
+    opponent,
 };

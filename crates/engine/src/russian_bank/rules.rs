@@ -75,8 +75,8 @@ impl Target {
         match self {
             Target::Foundation(n) => Place::Foundation(n),
             Target::Tableau(n) => Place::Tableau(n),
-            Target::OpponentReserve => Place::Reserve(other(player)),
-            Target::OpponentWaste => Place::Waste(other(player)),
+            Target::OpponentReserve => Place::Reserve(opponent(player)),
+            Target::OpponentWaste => Place::Waste(opponent(player)),
             Target::Waste => Place::Waste(player),
         }
     }
@@ -430,8 +430,9 @@ pub struct RussianBank {
     pub(crate) points: u32,
 }
 
-fn other(p: Player) -> Player {
-    Player(1 - p.0)
+/// The other player of the two.
+pub fn opponent(p: Player) -> Player {
+    p.next(2)
 }
 
 fn pile_number(kind: char, n: u8) -> Result<usize, BankError> {
@@ -512,7 +513,7 @@ impl RussianBank {
     /// What `player` scores for emptying their piles in this position (R8,
     /// the seed's `updatePoints`): 30 plus the opponent's penalty.
     pub fn ending_points(&self, player: Player) -> u32 {
-        30 + self.side(other(player)).penalty()
+        30 + self.side(opponent(player)).penalty()
     }
 
     /// The points the winner scored, once the game is won.
@@ -533,7 +534,7 @@ impl RussianBank {
 
     /// Whether `card` may go to `to` for `player` by the building rules.
     fn fits(&self, player: Player, from: Source, card: Card, to: Target) -> Result<(), BankError> {
-        let opponent = self.side(other(player));
+        let opponent = self.side(opponent(player));
         match to {
             Target::Foundation(n) => {
                 let onto = self.foundations[pile_number('F', n)?];
@@ -607,7 +608,7 @@ impl RussianBank {
     /// The seat that may make `mv` now, as far as whose turn it is goes.
     fn seat_for(&self, mv: BankMove) -> Player {
         match mv {
-            BankMove::Stop => other(self.breach.map_or(self.turn, |b| b.by)),
+            BankMove::Stop => opponent(self.breach.map_or(self.turn, |b| b.by)),
             _ => Game::current_player(self),
         }
     }
@@ -628,7 +629,7 @@ impl RussianBank {
         match mv {
             BankMove::Stop => {
                 return match self.breach {
-                    Some(b) if b.by == other(player) => Ok(None),
+                    Some(b) if b.by == opponent(player) => Ok(None),
                     // A seat that could call Stop now, or the player to move,
                     // hears that nothing was broken; any other is out of turn.
                     _ if self.seat_for(mv) == player || Game::current_player(self) == player => {
@@ -681,7 +682,7 @@ impl RussianBank {
     /// the Stop rule lets them be played.
     fn turn_moves(&self, player: Player, out: &mut Vec<BankMove>) {
         let side = self.side(player);
-        let opponent = self.side(other(player));
+        let opponent = self.side(opponent(player));
         let duty = self.duty(player);
         let mut push = |mv: BankMove| {
             if self.stop_rule || duty.breach(mv).is_none() {
@@ -830,7 +831,7 @@ impl RussianBank {
     }
 
     fn perform(&mut self, player: Player, mv: BankMove, breach: Option<Priority>, steps: &mut Vec<BankStep>) {
-        let opponent = other(player);
+        let opponent = opponent(player);
         let breached = |card, recycled| {
             breach.map(|rule| BankStep::Breached { breach: Breach { by: player, rule, mv, card, recycled } })
         };
@@ -1115,7 +1116,7 @@ impl Game for RussianBank {
     }
 
     fn current_player(&self) -> Player {
-        if self.deciding { other(self.turn) } else { self.turn }
+        if self.deciding { opponent(self.turn) } else { self.turn }
     }
 
     fn legal_moves(&self, player: Player, out: &mut Vec<BankMove>) {
@@ -1131,7 +1132,7 @@ impl Game for RussianBank {
         if player == self.turn {
             self.turn_moves(player, out);
         }
-        if self.breach.is_some_and(|b| b.by == other(player)) {
+        if self.breach.is_some_and(|b| b.by == opponent(player)) {
             out.push(BankMove::Stop);
         }
     }
