@@ -11,5 +11,8 @@ pub mod rules;
 #[cfg(test)]
 mod tests;
 
+#[cfg(test)]
+mod exchange_tests;
+
 pub use level::{Dir, RobotSpec, RobotsLevel, RuleSet};
 pub use rules::{Hint, Pos, Robot, RobotMove, RobotStep, Robots, RobotsError, Tile};

@@ -284,16 +284,20 @@ impl Layout<'_> {
         p
     }
 
-    /// The tiles a belt entered at `p` runs over, `p` included, and where
-    /// it ends.
+    /// Every tile whose content decides where a belt entered at `p` ends:
+    /// `p`, each conveyor it runs over, the tile it ends on, and the broken
+    /// robot that stops it. These are exactly the tiles [`Self::belt_end`]
+    /// reads (the board's edge is no tile: a conveyor's direction alone
+    /// says it points off the board).
     fn belt_tiles(&self, mut p: Pos, touched: &mut Vec<usize>) {
         touched.push(self.index(p));
         while let Tile::Conveyor(d) = self.at(p) {
-            match self.neighbour(p, d) {
-                Some(next) if self.at(next) != Tile::Broken => p = next,
-                _ => return,
+            let Some(next) = self.neighbour(p, d) else { return };
+            touched.push(self.index(next));
+            if self.at(next) == Tile::Broken {
+                return;
             }
-            touched.push(self.index(p));
+            p = next;
         }
     }
 
@@ -338,8 +342,12 @@ impl Layout<'_> {
         false
     }
 
-    /// A way from `from` to `home`, as every tile it stands on or a belt
-    /// carries it over (an exchange that touches none of them keeps it).
+    /// A way from `from` to `home`, as every tile whose content the way
+    /// depends on: each tile stepped onto, and for each belt ride the tiles
+    /// of [`Self::belt_tiles`]. [`Self::landing`] reads no other tile, so on
+    /// a board that differs from this one only outside these tiles every
+    /// landing of the way is the same and the way still leads home: an
+    /// exchange that touches none of them cannot strand the robot.
     fn route(&self, from: Pos, home: Pos) -> Option<Vec<usize>> {
         let start = self.belt_end(from);
         // For each tile reached: the tile it was reached from and the
@@ -622,7 +630,8 @@ impl Robots {
         let (ia, ib) = (self.index(a), self.index(b));
         for (robot, way) in self.robots.iter().zip(before) {
             // A robot that had no way home does not block the exchange; one
-            // whose way avoids both tiles keeps it.
+            // whose way avoids both tiles keeps it (see `Layout::route`: the
+            // way holds every tile its landings read, so this is exact).
             let Some(way) = way else { continue };
             if !way.contains(&ia) && !way.contains(&ib) {
                 continue;
