@@ -1,4 +1,4 @@
-//! The command line (DESIGN.md, "Command line").
+//! The command line (docs/formats.md, "Command line").
 
 use std::io::Write;
 use std::path::PathBuf;

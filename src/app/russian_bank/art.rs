@@ -15,7 +15,8 @@ const SUPERSAMPLE: u32 = 3;
 pub const CARD: Vec2 = Vec2::new(96.0, 134.0);
 const CORNER: f32 = 9.0;
 
-/// Player 1's backs red, player 2's blue (RULES.md).
+/// Player 1's backs red, player 2's blue
+/// (docs/rules/russian-bank.md, "Cards and piles").
 const BACKS: [[u8; 3]; 2] = [[176, 36, 44], [34, 84, 170]];
 
 #[derive(Resource, Clone)]

@@ -65,9 +65,9 @@ impl Outcome {
     }
 }
 
-/// A level that breaks one of its game's rules (RULES.md lists them): which
-/// rule, as a short stable name tests and tools can match, and the message
-/// for people.
+/// A level that breaks one of its game's rules (docs/formats.md, "Level files",
+/// lists them): which rule, as a short stable name tests and tools can match,
+/// and the message for people.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("{message}")]
 pub struct RuleViolation {

@@ -1,4 +1,4 @@
-//! Mancala / Kalah (RULES.md section 2, seed 003): sow counter-clockwise,
+//! Mancala / Kalah (docs/rules/mancala.md, seed 003): sow counter-clockwise,
 //! extra turn in your own store, captures and the final sweep as the level
 //! says.
 

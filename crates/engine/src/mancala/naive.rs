@@ -1,5 +1,6 @@
-//! A second, deliberately plain Mancala written from RULES.md alone, one
-//! stone at a time, to check the engine's perft counts independently.
+//! A second, deliberately plain Mancala written from docs/rules/mancala.md
+//! alone, one stone at a time, to check the engine's perft counts
+//! independently.
 
 use super::level::Capture;
 

@@ -1,4 +1,4 @@
-//! Nim (RULES.md section 1, seeds 000 and 002): take stones from one pile;
+//! Nim (docs/rules/nim.md, seeds 000 and 002): take stones from one pile;
 //! the last stone loses (misère) or wins (normal), as the level says.
 
 pub mod ai;

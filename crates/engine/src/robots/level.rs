@@ -1,5 +1,5 @@
-//! The Robot board's level file (DESIGN.md, "Robot board levels"): the board
-//! drawn as rows of characters, the robots, swaps and the move cap.
+//! The Robot board's level file (docs/formats.md, "Robot board levels"): the
+//! board drawn as rows of characters, the robots, swaps and the move cap.
 
 use serde::{Deserialize, Serialize};
 

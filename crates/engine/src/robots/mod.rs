@@ -1,7 +1,7 @@
-//! The Robot board (RULES.md section 4, seed 001): robots of rule A and B
-//! walk to their homes over normal, hint and broken-robot tiles and
-//! conveyor belts; belts carry them and settle in rounds; hint tiles tell a
-//! robot where its home lies, in its own frame; players may exchange tiles.
+//! The Robot board (docs/rules/robot-board.md, seed 001): robots of rule A and
+//! B walk to their homes over normal, hint and broken-robot tiles and conveyor
+//! belts; belts carry them and settle in rounds; hint tiles tell a robot where
+//! its home lies, in its own frame; players may exchange tiles.
 
 pub mod ai;
 pub mod generate;

@@ -1,7 +1,7 @@
-//! The Robot board's state, moves and their application (RULES.md section
-//! 4). Every change to the state goes through [`Robots::follow_step`], the
-//! same function a view's observation follows: `apply` decides the steps,
-//! and the steps are the whole of what happened.
+//! The Robot board's state, moves and their application
+//! (docs/rules/robot-board.md). Every change to the state goes through
+//! [`Robots::follow_step`], the same function a view's observation follows:
+//! `apply` decides the steps, and the steps are the whole of what happened.
 
 use std::borrow::Cow;
 use std::collections::{HashMap, VecDeque};
@@ -99,7 +99,7 @@ pub struct Robot {
     pub hints: Vec<Hint>,
 }
 
-/// A request (DESIGN.md's notation): `Step(robot: 'A', dir: East)`,
+/// A request (docs/formats.md, "Move notation"): `Step(robot: 'A', dir: East)`,
 /// `Forward(robot: 'B', steps: 2)`, `Rotate(robot: 'B', quarters: 1)`
 /// (counter-clockwise), `Exchange(a: (1, 2), b: (4, 1))`, `Pass`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -312,8 +312,8 @@ impl Layout<'_> {
         }
     }
 
-    /// RULES.md "Reachability": ignoring robots and rule sets, can a robot
-    /// at `from` get to `home`?
+    /// docs/rules/robot-board.md, "Reachability": ignoring robots and rule
+    /// sets, can a robot at `from` get to `home`?
     fn reaches(&self, from: Pos, home: Pos) -> bool {
         let start = self.belt_end(from);
         let mut seen = vec![false; self.tiles.len()];
@@ -545,9 +545,10 @@ impl Robots {
         (self.occupant[i] != 0 && self.occupant[i] as usize != r + 1) || self.tiles[i] == Tile::Broken
     }
 
-    /// Where a walk of robot `i` in `dir` for `steps` tiles ends (RULES.md
-    /// "Walking"): every tile of the path on the board, no occupied tile
-    /// before a conveyor, the first free conveyor taken.
+    /// Where a walk of robot `i` in `dir` for `steps` tiles ends
+    /// (docs/rules/robot-board.md, "Walking"): every tile of the path on the
+    /// board, no occupied tile before a conveyor, the first free conveyor
+    /// taken.
     fn walk_target(&self, i: usize, dir: Dir, steps: u8) -> Result<Pos, RobotsError> {
         self.walk_target_from(i, self.robots[i].at, dir, steps)
     }
@@ -840,9 +841,9 @@ impl Robots {
         }
     }
 
-    /// Settling in rounds (RULES.md "Belts"): every robot on a conveyor
-    /// whose next tile was free at the start of the round moves one tile,
-    /// unless another moves to the same tile. Returns the robot that came
+    /// Settling in rounds (docs/rules/robot-board.md, "Belts"): every robot on
+    /// a conveyor whose next tile was free at the start of the round moves one
+    /// tile, unless another moves to the same tile. Returns the robot that came
     /// home first, in seat order from `acting`.
     fn settle(&mut self, acting: Player, steps: &mut Vec<RobotStep>) -> Option<usize> {
         for round in 1u16.. {

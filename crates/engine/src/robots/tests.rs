@@ -1,5 +1,5 @@
-//! Hand-worked cases of RULES.md section 4, one rule each, and the shared
-//! conformance test with 2, 3, 4 and 8 seats.
+//! Hand-worked cases of docs/rules/robot-board.md, one rule each, and the
+//! shared conformance test with 2, 3, 4 and 8 seats.
 
 use super::*;
 use crate::core::{Game, NotYourTurn, Outcome, Player, conformance, perft::perft};
@@ -265,7 +265,7 @@ fn two_robots_merging_onto_one_tile_neither_moves() {
 
 #[test]
 fn hints_are_in_the_robots_own_frame_for_all_eight_directions() {
-    // RULES.md's examples.
+    // The examples of docs/rules/robot-board.md, "Hints".
     assert_eq!(Hint::toward(-3, -2, East), Hint::BehindLeft);
     assert_eq!(Hint::toward(2, -5, North), Hint::AheadRight);
     assert_eq!(Hint::toward(4, 0, South), Hint::Left);

@@ -1,5 +1,5 @@
-//! Russian Bank's level file (DESIGN.md, "Russian Bank levels"): a shuffled
-//! deal or a fixed position card by card, and the rule options.
+//! Russian Bank's level file (docs/formats.md, "Russian Bank levels"): a
+//! shuffled deal or a fixed position card by card, and the rule options.
 
 use std::fmt;
 
@@ -142,8 +142,9 @@ pub struct FixedDeal {
 }
 
 /// A fixed deal as level files write it, `Fixed((to_move: 1, ...))`
-/// (DESIGN.md): the inner parentheses are this wrapper's, which RON's
-/// `unwrap_variant_newtypes`, on for every level, would otherwise refuse.
+/// (docs/formats.md, "Russian Bank levels"): the inner parentheses are this
+/// wrapper's, which RON's `unwrap_variant_newtypes`, on for every level, would
+/// otherwise refuse.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct FixedPosition(pub FixedDeal);
 

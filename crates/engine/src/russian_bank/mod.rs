@@ -1,5 +1,5 @@
-//! Russian Bank (RULES.md section 3, seed 004): two players race to empty
-//! their reserve, hand and waste onto shared foundations and tableau and
+//! Russian Bank (docs/rules/russian-bank.md, seed 004): two players race to
+//! empty their reserve, hand and waste onto shared foundations and tableau and
 //! onto each other's piles, under the rules of priority and the Stop.
 
 pub mod ai;

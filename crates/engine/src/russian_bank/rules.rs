@@ -1,5 +1,5 @@
-//! Russian Bank's rules (RULES.md section 3): building, loading, priority,
-//! the hand and the waste, Stop, the win and the ending points.
+//! Russian Bank's rules (docs/rules/russian-bank.md): building, loading,
+//! priority, the hand and the waste, Stop, the win and the ending points.
 //!
 //! Every change to a state goes through [`RussianBank::follow_step`], the
 //! same function an observation follows, so what a view shows is what the
@@ -40,7 +40,7 @@ pub enum Target {
     Waste,
 }
 
-/// A move, as in replay files (DESIGN.md).
+/// A move, as in replay files (docs/formats.md, "Move notation").
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum BankMove {
     Play {
@@ -915,8 +915,9 @@ impl RussianBank {
             }
             BankMove::EndTurn | BankMove::Stop | BankMove::Accept => {}
         }
-        // Only the stopped move is taken back (RULES.md): a hand card turned
-        // before it stays showing, for its owner's next turn.
+        // Only the stopped move is taken back
+        // (docs/rules/russian-bank.md, "Stop"): a hand card turned before it
+        // stays showing, for its owner's next turn.
         if self.turn != by {
             self.emit(steps, BankStep::TurnChanged { to: by });
         }
