@@ -1,35 +1,27 @@
 //! The games tabula knows, and the generic tools (matches, perft, replays,
 //! level files) run on any of them without knowing its type.
 //!
-//! Adding a game to the engine is one line in [`builtin`]; a test may
-//! [`register`] a game of its own the same way.
+//! Adding a game to the engine is one line in `catalog`'s list; a test or
+//! the window may [`register`] a game of its own.
 
 use std::any::Any;
 use std::marker::PhantomData;
 use std::path::Path;
 use std::sync::{LazyLock, RwLock};
 
-use serde::{Serialize, de::DeserializeOwned};
+use serde::Serialize;
 
+use crate::catalog::{self, Catalog};
 use crate::core::agent::AgentInfo;
 use crate::core::perft::{divide, perft};
 use crate::core::replay::{self, Replay, ReplayError};
 use crate::core::runner::{GameRecord, MatchConfig, MatchError, MatchSummary, run_match};
-use crate::core::{AgentError, AgentRegistry, AgentSpec, Outcome};
-use crate::level::LevelFile;
+use crate::core::{AgentError, AgentSpec, Outcome};
+use crate::level::{self, LevelFile};
 
-/// Every game the engine ships: one line a game.
-fn builtin(registry: &mut Registry) {
-    registry.add::<crate::nim::Nim>();
-    registry.add::<crate::mancala::Mancala>();
-    registry.add::<crate::robots::Robots>();
-    registry.add::<crate::russian_bank::RussianBank>();
-}
-
-/// What a game must be for the generic tools: rules with agents, states
-/// that compare and serialise (for tests and replays).
-pub trait Registered: AgentRegistry + PartialEq + Serialize + DeserializeOwned {}
-impl<G: AgentRegistry + PartialEq + Serialize + DeserializeOwned> Registered for G {}
+// What `register` asks of a game; it lives in `core`, so that `level` can
+// ask it too.
+pub use crate::core::Registered;
 
 /// One game of a match, with the moves as JSON so callers need not know the
 /// game.
@@ -108,6 +100,10 @@ pub trait GameEntry: Send + Sync + 'static {
         file: &str,
         each: &mut dyn FnMut(&StateLine),
     ) -> Result<(usize, Option<Outcome>), ReplayError>;
+    /// Plays `games` random games of `level` through the conformance test
+    /// every game passes (`core::conformance`), each checked move by move
+    /// for its first `plies` moves; panics at the first broken property.
+    fn conformance(&self, level: &LevelFile, games: u64, seed: u64, plies: u64);
     fn as_any(&self) -> &dyn Any;
 }
 
@@ -168,7 +164,7 @@ impl<G: Registered> GameEntry for Entry<G> {
         &self,
         deserializer: &mut dyn erased_serde::Deserializer<'de>,
     ) -> Result<LevelFile, erased_serde::Error> {
-        erased_serde::deserialize::<G::Level>(deserializer).map(LevelFile::new::<G>)
+        erased_serde::deserialize::<G::Level>(deserializer).map(LevelFile::of::<G>)
     }
 
     fn play_match(
@@ -215,6 +211,10 @@ impl<G: Registered> GameEntry for Entry<G> {
         Ok((replay.moves.len(), game.outcome()))
     }
 
+    fn conformance(&self, level: &LevelFile, games: u64, seed: u64, plies: u64) {
+        crate::core::conformance::check_random_openings::<G>(self.level(level), games, seed, plies)
+    }
+
     fn as_any(&self) -> &dyn Any {
         self
     }
@@ -233,29 +233,33 @@ fn to_record<M: Serialize>(agents: &[AgentSpec], r: &GameRecord<M>) -> MatchReco
     }
 }
 
+/// The registered games, in the order registered. Level files keep a
+/// table of their own (`level::register`); both hold the same games.
 #[derive(Default)]
 struct Registry {
     games: Vec<&'static dyn GameEntry>,
-    /// The games' names, for serde's enum of levels.
-    names: &'static [&'static str],
 }
 
 impl Registry {
-    fn add<G: Registered>(&mut self) -> &'static dyn GameEntry {
+    fn insert<G: Registered>(&mut self) -> &'static dyn GameEntry {
         if let Some(&known) = self.games.iter().find(|g| g.name() == G::NAME) {
             return known;
         }
-        // Registered once a game for the life of the process.
-        let entry: &'static dyn GameEntry = Box::leak(Box::new(Entry::<G>(PhantomData)));
+        let entry: &'static dyn GameEntry = &Entry::<G>(PhantomData);
         self.games.push(entry);
-        self.names = Box::leak(self.games.iter().map(|g| g.name()).collect::<Vec<_>>().into_boxed_slice());
         entry
+    }
+}
+
+impl Catalog for Registry {
+    fn add<G: Registered>(&mut self) {
+        self.insert::<G>();
     }
 }
 
 static REGISTRY: LazyLock<RwLock<Registry>> = LazyLock::new(|| {
     let mut registry = Registry::default();
-    builtin(&mut registry);
+    catalog::builtin(&mut registry);
     RwLock::new(registry)
 });
 
@@ -263,10 +267,12 @@ fn read<T>(f: impl FnOnce(&Registry) -> T) -> T {
     f(&REGISTRY.read().unwrap_or_else(|e| e.into_inner()))
 }
 
-/// Adds a game (the built-in ones are there from the start); adding it
-/// again changes nothing.
+/// Adds a game (the built-in ones are there from the start), its level
+/// files too; adding it again changes nothing.
 pub fn register<G: Registered>() -> &'static dyn GameEntry {
-    REGISTRY.write().unwrap_or_else(|e| e.into_inner()).add::<G>()
+    // Its levels first, so that a game found here always has readable files.
+    level::register::<G>();
+    REGISTRY.write().unwrap_or_else(|e| e.into_inner()).insert::<G>()
 }
 
 /// Every registered game, in the order registered.
@@ -284,8 +290,20 @@ pub fn entry<G: Registered>() -> &'static dyn GameEntry {
     find(G::NAME).unwrap_or_else(register::<G>)
 }
 
-pub(crate) fn names() -> &'static [&'static str] {
-    read(|r| r.names)
+// Here rather than in `level`, which knows nothing of this registry.
+impl LevelFile {
+    /// A level of game `G` (registered if it was not).
+    pub fn new<G: Registered>(level: G::Level) -> LevelFile {
+        entry::<G>();
+        LevelFile::of::<G>(level)
+    }
+
+    /// The game the level is for.
+    pub fn game(&self) -> &'static dyn GameEntry {
+        // Every way to make a level registers its game (built in, or by
+        // `new` or `register`, which fill both tables).
+        find(self.game_name()).expect("a level's game is registered")
+    }
 }
 
 /// Refuses a bad agent for the level's game before a window opens or a

@@ -1,25 +1,112 @@
 //! Level files: RON, one per level, naming their game. Loading validates
 //! fully; errors name the file and the line and column, or the broken rule.
+//!
+//! A file names its game, so this module keeps its own table of the games
+//! whose levels it reads (their names, how to read and check a level),
+//! filled from the list of built-in games in `catalog`. It knows nothing
+//! else of them, so that the games' registry, matches and replays can sit
+//! above it.
 
 use std::any::Any;
 use std::fmt;
+use std::marker::PhantomData;
 use std::path::Path;
-use std::sync::Arc;
+use std::sync::{Arc, LazyLock, RwLock};
 
 use ron::extensions::Extensions;
 use serde::de::{self, DeserializeSeed, EnumAccess, VariantAccess, Visitor};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
-use crate::core::replay::ReplayError;
-use crate::core::{Game, Level};
-use crate::games::{self, GameEntry, Registered};
+use crate::catalog::{self, Catalog};
+use crate::core::{Game, Level, Registered, RuleViolation};
 
 /// Any registered game's level. In a file it is written like a struct named
 /// after its game: `Nim(name: "...", piles: [5, 6, 7], ending: Misere)`.
+///
+/// `LevelFile::new` and `LevelFile::game` are in `games`: making a level
+/// registers its game there, and the game is found there.
 #[derive(Clone)]
 pub struct LevelFile {
-    game: &'static dyn GameEntry,
+    kind: &'static dyn LevelKind,
     level: Arc<dyn AnyLevel>,
+}
+
+/// What a level file needs of its game: its name in files, and its levels
+/// read and checked.
+trait LevelKind: Send + Sync + 'static {
+    fn name(&self) -> &'static str;
+    /// Checks a level of this game against the game's rules.
+    fn validate(&self, level: &LevelFile) -> Result<(), RuleViolation>;
+    /// Reads a level of this game, the game's name already read.
+    fn deserialize_level<'de>(
+        &self,
+        deserializer: &mut dyn erased_serde::Deserializer<'de>,
+    ) -> Result<LevelFile, erased_serde::Error>;
+}
+
+/// The levels of game `G`.
+struct Kind<G>(PhantomData<fn() -> G>);
+
+impl<G: Game> LevelKind for Kind<G> {
+    fn name(&self) -> &'static str {
+        G::NAME
+    }
+
+    fn validate(&self, level: &LevelFile) -> Result<(), RuleViolation> {
+        let level = level.get::<G>().expect("a level checked by its own game");
+        G::new(level, 0).map(drop)
+    }
+
+    fn deserialize_level<'de>(
+        &self,
+        deserializer: &mut dyn erased_serde::Deserializer<'de>,
+    ) -> Result<LevelFile, erased_serde::Error> {
+        erased_serde::deserialize::<G::Level>(deserializer).map(LevelFile::of::<G>)
+    }
+}
+
+/// The games whose levels can be read, in the order added.
+#[derive(Default)]
+struct Kinds {
+    kinds: Vec<&'static dyn LevelKind>,
+    /// Their names, for serde's enum of levels.
+    names: &'static [&'static str],
+}
+
+impl Catalog for Kinds {
+    fn add<G: Registered>(&mut self) {
+        if self.kinds.iter().any(|k| k.name() == G::NAME) {
+            return;
+        }
+        self.kinds.push(&Kind::<G>(PhantomData));
+        // Leaked once a game for the life of the process.
+        self.names = Box::leak(self.kinds.iter().map(|k| k.name()).collect::<Vec<_>>().into_boxed_slice());
+    }
+}
+
+static KINDS: LazyLock<RwLock<Kinds>> = LazyLock::new(|| {
+    let mut kinds = Kinds::default();
+    catalog::builtin(&mut kinds);
+    RwLock::new(kinds)
+});
+
+fn read<T>(f: impl FnOnce(&Kinds) -> T) -> T {
+    f(&KINDS.read().unwrap_or_else(|e| e.into_inner()))
+}
+
+/// Lets files hold levels of game `G` (the built-in games' are readable
+/// from the start). `games::register` calls it, so that the two tables
+/// hold the same games.
+pub(crate) fn register<G: Registered>() {
+    KINDS.write().unwrap_or_else(|e| e.into_inner()).add::<G>();
+}
+
+fn find(name: &str) -> Option<&'static dyn LevelKind> {
+    read(|k| k.kinds.iter().copied().find(|k| k.name() == name))
+}
+
+fn names() -> &'static [&'static str] {
+    read(|k| k.names)
 }
 
 /// A level of some game, its type erased.
@@ -56,14 +143,15 @@ impl<L: Level> AnyLevel for L {
 erased_serde::serialize_trait_object!(AnyLevel);
 
 impl LevelFile {
-    /// A level of game `G` (registered if it was not).
-    pub fn new<G: Registered>(level: G::Level) -> LevelFile {
-        LevelFile { game: games::entry::<G>(), level: Arc::new(level) }
+    /// A level of game `G`, without registering it: for a game read from a
+    /// file, or just registered by `LevelFile::new`.
+    pub(crate) fn of<G: Game>(level: G::Level) -> LevelFile {
+        LevelFile { kind: &Kind::<G>(PhantomData), level: Arc::new(level) }
     }
 
-    /// The game the level is for.
-    pub fn game(&self) -> &'static dyn GameEntry {
-        self.game
+    /// The name of the level's game, as its file writes it.
+    pub(crate) fn game_name(&self) -> &'static str {
+        self.kind.name()
     }
 
     /// The level itself, if it is one of game `G`'s.
@@ -85,27 +173,27 @@ impl LevelFile {
     }
 
     /// Checks the level against its game's rules.
-    pub fn validate(&self) -> Result<(), crate::core::RuleViolation> {
-        self.game.validate(self)
+    pub fn validate(&self) -> Result<(), RuleViolation> {
+        self.kind.validate(self)
     }
 }
 
 impl fmt::Debug for LevelFile {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_tuple(self.game.name()).field(&self.level).finish()
+        f.debug_tuple(self.kind.name()).field(&self.level).finish()
     }
 }
 
 impl PartialEq for LevelFile {
     fn eq(&self, other: &LevelFile) -> bool {
-        self.game.name() == other.game.name() && self.level.same_as(&*other.level)
+        self.kind.name() == other.kind.name() && self.level.same_as(&*other.level)
     }
 }
 
 impl Serialize for LevelFile {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let index = games::names().iter().position(|&n| n == self.game.name()).unwrap_or(0) as u32;
-        serializer.serialize_newtype_variant("LevelFile", index, self.game.name(), &*self.level)
+        let index = names().iter().position(|&n| n == self.kind.name()).unwrap_or(0) as u32;
+        serializer.serialize_newtype_variant("LevelFile", index, self.kind.name(), &*self.level)
     }
 }
 
@@ -116,17 +204,16 @@ impl<'de> Deserialize<'de> for LevelFile {
             type Value = LevelFile;
 
             fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                write!(f, "a level of one of the games {}", games::names().join(", "))
+                write!(f, "a level of one of the games {}", names().join(", "))
             }
 
             fn visit_enum<A: EnumAccess<'de>>(self, data: A) -> Result<LevelFile, A::Error> {
                 let (GameName(name), variant) = data.variant()?;
-                let game =
-                    games::find(&name).ok_or_else(|| de::Error::unknown_variant(&name, games::names()))?;
-                variant.newtype_variant_seed(LevelOf(game))
+                let kind = find(&name).ok_or_else(|| de::Error::unknown_variant(&name, names()))?;
+                variant.newtype_variant_seed(LevelOf(kind))
             }
         }
-        deserializer.deserialize_enum("LevelFile", games::names(), Levels)
+        deserializer.deserialize_enum("LevelFile", names(), Levels)
     }
 }
 
@@ -152,7 +239,7 @@ impl<'de> Deserialize<'de> for GameName {
 }
 
 /// Reads the level of one known game.
-struct LevelOf(&'static dyn GameEntry);
+struct LevelOf(&'static dyn LevelKind);
 
 impl<'de> DeserializeSeed<'de> for LevelOf {
     type Value = LevelFile;
@@ -176,17 +263,8 @@ pub enum LevelError {
 
 impl LevelError {
     /// `file` breaks the rule `violation` names.
-    pub fn rule(file: &str, violation: crate::core::RuleViolation) -> LevelError {
+    pub fn rule(file: &str, violation: RuleViolation) -> LevelError {
         LevelError::Rule { file: file.to_owned(), rule: violation.rule, message: violation.message }
-    }
-
-    pub(crate) fn into_replay(self) -> ReplayError {
-        match self {
-            LevelError::Syntax { file, line, column, message } => {
-                ReplayError::Syntax { file, line, column, message }
-            }
-            other => ReplayError::Level(other),
-        }
     }
 }
 
@@ -248,6 +326,7 @@ pub fn write_atomically(path: &Path, text: &str) -> std::io::Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::games;
 
     #[test]
     fn syntax_errors_name_file_line_and_column() {
@@ -285,6 +364,12 @@ mod tests {
         let LevelError::Syntax { line, message, .. } = &err else { panic!("{err:?}") };
         assert_eq!(*line, 2);
         assert!(message.contains("Chess") && message.contains("Nim") && message.contains("Mancala"), "{err}");
+    }
+
+    #[test]
+    fn files_read_the_games_the_registry_holds() {
+        let registered: Vec<&str> = games::all().iter().map(|g| g.name()).collect();
+        assert_eq!(names(), registered, "the two tables are filled from one list, in its order");
     }
 
     #[test]

@@ -2,6 +2,7 @@
 //!
 //! Nothing here knows about Bevy; the app mirrors what this crate decides.
 
+mod catalog;
 pub mod core;
 pub mod games;
 pub mod level;

@@ -27,7 +27,22 @@ where
 {
     for index in 0..games {
         let game_seed = derive_seed(seed, index);
-        check_one::<G>(level, game_seed);
+        check_one::<G>(level, game_seed, u64::MAX);
+        check_play_out::<G>(level, game_seed);
+    }
+}
+
+/// The same, each game checked move by move for its first `plies` moves
+/// only (every check of a move copies and serialises the whole state, which
+/// on the largest boards takes most of a second); the play-out still goes
+/// to the end.
+pub fn check_random_openings<G>(level: &G::Level, games: u64, seed: u64, plies: u64)
+where
+    G: Game + PartialEq + Serialize + DeserializeOwned,
+{
+    for index in 0..games {
+        let game_seed = derive_seed(seed, index);
+        check_one::<G>(level, game_seed, plies);
         check_play_out::<G>(level, game_seed);
     }
 }
@@ -53,7 +68,7 @@ fn viewers(players: usize) -> impl Iterator<Item = Option<Player>> {
     Player::all(players).map(Some).chain(std::iter::once(None))
 }
 
-fn check_one<G>(level: &G::Level, seed: u64)
+fn check_one<G>(level: &G::Level, seed: u64, plies: u64)
 where
     G: Game + PartialEq + Serialize + DeserializeOwned,
 {
@@ -136,6 +151,9 @@ where
         }
         if game.outcome().is_some() {
             assert!(!anyone_may_move, "{}", at("legal moves after the end"));
+            break;
+        }
+        if history.len() as u64 >= plies {
             break;
         }
         legal.clear();

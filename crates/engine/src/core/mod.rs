@@ -1,6 +1,6 @@
 //! What every game shares: players, outcomes, the [`Game`] trait with its
-//! observations and steps, agents, seeded randomness, replays, perft and the
-//! match runner.
+//! observations and steps, what the generic tools ask of a game, agents,
+//! seeded randomness, replays, perft and the match runner.
 
 pub mod agent;
 pub mod conformance;
@@ -215,6 +215,13 @@ pub trait Observation<G: Game>: Clone + PartialEq + fmt::Debug + Serialize + Sen
         rng::choose(&moves, rng).copied()
     }
 }
+
+/// What a game must be for the generic tools (level files, matches,
+/// replays): rules with agents, states that compare and serialise (for
+/// tests and replays). Here, below both level files and the games'
+/// registry, so that each can ask it of a game.
+pub trait Registered: AgentRegistry + PartialEq + Serialize + DeserializeOwned {}
+impl<G: AgentRegistry + PartialEq + Serialize + DeserializeOwned> Registered for G {}
 
 /// Applies `mv` and also returns its steps (for views, logs and tests; the
 /// hot paths call `apply` alone).

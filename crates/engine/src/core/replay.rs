@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 
 use super::{Game, Player, apply_with_steps};
-use crate::level::{LevelError, LevelFile};
+use crate::level::{self, LevelError, LevelFile};
 
 /// Where a replay's level comes from.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -47,7 +47,7 @@ pub struct ReplayHeader {
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
 pub enum ReplayError {
     #[error(transparent)]
-    Level(#[from] LevelError),
+    Level(LevelError),
     #[error("{file}: {message}")]
     Io { file: String, message: String },
     #[error("{file}:{line}:{column}: {message}")]
@@ -58,6 +58,19 @@ pub enum ReplayError {
     Refused { index: usize, mv: String, error: String },
 }
 
+/// A level's error as a replay's: a replay is RON like a level file, so a
+/// syntax error in either reads the same.
+impl From<LevelError> for ReplayError {
+    fn from(e: LevelError) -> ReplayError {
+        match e {
+            LevelError::Syntax { file, line, column, message } => {
+                ReplayError::Syntax { file, line, column, message }
+            }
+            other => ReplayError::Level(other),
+        }
+    }
+}
+
 impl LevelSource {
     /// The level itself, reading the file if it is a path (relative paths are
     /// taken from `base`, the replay's folder, then from the working folder).
@@ -66,7 +79,7 @@ impl LevelSource {
             LevelSource::Inline(level) => Ok(level.clone()),
             LevelSource::Path(path) => {
                 let near = base.map(|b| b.join(path)).filter(|p| p.exists());
-                crate::level::load(near.as_deref().unwrap_or(path))
+                level::load(near.as_deref().unwrap_or(path))
             }
         }
     }
@@ -116,23 +129,23 @@ impl<M: Copy + std::fmt::Display> Replay<M> {
 
 impl<M: Serialize> Replay<M> {
     pub fn to_ron(&self) -> String {
-        ron::ser::to_string_pretty(self, crate::level::pretty_config()).expect("replays serialise")
+        ron::ser::to_string_pretty(self, level::pretty_config()).expect("replays serialise")
     }
 
     /// Writes to a temporary file and renames it, so a crash never leaves
     /// half a replay.
     pub fn save(&self, path: &Path) -> std::io::Result<()> {
-        crate::level::write_atomically(path, &self.to_ron())
+        level::write_atomically(path, &self.to_ron())
     }
 }
 
 /// Reads a replay's text; `file` names it in errors.
 pub fn parse_header(text: &str, file: &str) -> Result<ReplayHeader, ReplayError> {
-    crate::level::ron_options().from_str(text).map_err(|e| crate::level::syntax_error(file, &e).into_replay())
+    level::ron_options().from_str(text).map_err(|e| level::syntax_error(file, &e).into())
 }
 
 pub fn parse<M: serde::de::DeserializeOwned>(text: &str, file: &str) -> Result<Replay<M>, ReplayError> {
-    crate::level::ron_options().from_str(text).map_err(|e| crate::level::syntax_error(file, &e).into_replay())
+    level::ron_options().from_str(text).map_err(|e| level::syntax_error(file, &e).into())
 }
 
 #[cfg(test)]

@@ -1,12 +1,15 @@
-//! Bouton's strategy (1901) for both endings, and the `optimal` agent.
+//! Bouton's strategy (1901) for both endings, and the `optimal` agent that
+//! plays it, built by name.
 
 use rand::Rng;
 
 use super::level::Ending;
 use super::rules::{Nim, Take, random_take};
-use crate::core::{Game, GameRng, Player, agent::Agent};
+use crate::core::agent::{Agent, AgentError, AgentInfo, AgentRegistry, AgentSpec, ParamInfo};
+use crate::core::{Game, GameRng, Player};
 
-/// Whether the player to move wins with best play (RULES.md section 1).
+/// Whether the player to move wins with best play
+/// (docs/rules/nim.md, "Best play").
 pub fn mover_wins(piles: &[u32], ending: Ending) -> bool {
     let xor = piles.iter().fold(0, |x, &n| x ^ n);
     match ending {
@@ -75,6 +78,35 @@ impl Agent<Nim> for OptimalAgent {
             let (pile, _) = nim.piles().iter().enumerate().max_by_key(|(i, n)| (**n, usize::MAX - i))?;
             Some(Take { pile: pile as u32, count: 1 })
         })
+    }
+}
+
+const AGENTS: &[AgentInfo] = &[AgentInfo {
+    name: "optimal",
+    about: "Bouton's winning strategy, for both endings",
+    param: Some(ParamInfo {
+        name: "strength",
+        about: "strength: the chance of playing the best move rather than a random one",
+        min: 0.0,
+        max: 1.0,
+        default: 1.0,
+    }),
+}];
+
+impl AgentRegistry for Nim {
+    fn own_agents() -> &'static [AgentInfo] {
+        AGENTS
+    }
+
+    fn default_opponent() -> &'static str {
+        "optimal"
+    }
+
+    fn build_own_agent(spec: &AgentSpec) -> Result<Box<dyn Agent<Nim>>, AgentError> {
+        match spec.name.as_str() {
+            "optimal" => Ok(Box::new(OptimalAgent { strength: spec.number(1.0, (0.0, 1.0))? })),
+            _ => Err(Self::unknown_agent(spec)),
+        }
     }
 }
 

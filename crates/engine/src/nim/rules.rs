@@ -8,10 +8,7 @@ use serde::{Deserialize, Serialize};
 
 use super::level::{Ending, NimLevel};
 
-use crate::core::{
-    AgentError, AgentInfo, AgentRegistry, AgentSpec, Game, GameRng, NotYourTurn, Observation, Outcome,
-    Player, RuleError, RuleViolation, agent::Agent,
-};
+use crate::core::{Game, GameRng, NotYourTurn, Observation, Outcome, Player, RuleError, RuleViolation};
 
 /// Take `count` stones from pile `pile` (0-based; shown 1-based).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -274,35 +271,6 @@ pub(crate) fn random_take(nim: &Nim, rng: &mut GameRng) -> Option<Take> {
         k -= n as u64;
     }
     unreachable!("k < total stones")
-}
-
-const AGENTS: &[AgentInfo] = &[AgentInfo {
-    name: "optimal",
-    about: "Bouton's winning strategy, for both endings",
-    param: Some(crate::core::agent::ParamInfo {
-        name: "strength",
-        about: "strength: the chance of playing the best move rather than a random one",
-        min: 0.0,
-        max: 1.0,
-        default: 1.0,
-    }),
-}];
-
-impl AgentRegistry for Nim {
-    fn own_agents() -> &'static [AgentInfo] {
-        AGENTS
-    }
-
-    fn default_opponent() -> &'static str {
-        "optimal"
-    }
-
-    fn build_own_agent(spec: &AgentSpec) -> Result<Box<dyn Agent<Nim>>, AgentError> {
-        match spec.name.as_str() {
-            "optimal" => Ok(Box::new(super::ai::OptimalAgent { strength: spec.number(1.0, (0.0, 1.0))? })),
-            _ => Err(Self::unknown_agent(spec)),
-        }
-    }
 }
 
 // Keeps the generic view's random move consistent with Nim's fast one.

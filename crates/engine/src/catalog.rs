@@ -1,0 +1,19 @@
+//! The games the engine ships, listed once. Level files and the games'
+//! registry each keep their own table of games and fill it from this list,
+//! so neither has to know the other.
+
+use crate::core::Registered;
+
+/// A table of games filled one game type at a time.
+pub(crate) trait Catalog {
+    /// Adds game `G`; adding it again changes nothing.
+    fn add<G: Registered>(&mut self);
+}
+
+/// Every game the engine ships: adding a game is one line here.
+pub(crate) fn builtin(catalog: &mut impl Catalog) {
+    catalog.add::<crate::nim::Nim>();
+    catalog.add::<crate::mancala::Mancala>();
+    catalog.add::<crate::robots::Robots>();
+    catalog.add::<crate::russian_bank::RussianBank>();
+}

@@ -1,0 +1,444 @@
+//! No two modules of the window (`src/app`) or of the engine
+//! (`crates/engine/src`) import each other, directly or around a circle: a
+//! module's dependencies can then be read, tested and replaced below it.
+//!
+//! A module is a file. Module `a` depends on `b` when `a`'s code outside its
+//! tests names `b` or an item in it (in a `use` or a path); a module naming
+//! its own submodules (declaring them, re-exporting from them) is the tree,
+//! not a dependency. This reads the sources as text and links no game code;
+//! it lives in the engine's package so that it builds in seconds.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+
+/// Every `.rs` file under `dir`, as its module path below the crate root.
+fn modules(root: &Path, dir: &Path, out: &mut BTreeMap<Vec<String>, PathBuf>) {
+    let mut entries: Vec<_> = std::fs::read_dir(dir).unwrap().map(|e| e.unwrap().path()).collect();
+    entries.sort();
+    for path in entries {
+        if path.is_dir() {
+            modules(root, &path, out);
+        } else if path.extension().is_some_and(|e| e == "rs") {
+            let rel = path.strip_prefix(root).unwrap().with_extension("");
+            let mut segments: Vec<String> = rel.iter().map(|s| s.to_string_lossy().into_owned()).collect();
+            if matches!(segments.last().map(String::as_str), Some("mod" | "lib" | "main")) {
+                segments.pop();
+            }
+            out.insert(segments, path);
+        }
+    }
+}
+
+/// The source without comments, string contents and `#[cfg(test)]` items.
+fn code(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '/' if chars.peek() == Some(&'/') => {
+                for c in chars.by_ref() {
+                    if c == '\n' {
+                        out.push('\n');
+                        break;
+                    }
+                }
+            }
+            '/' if chars.peek() == Some(&'*') => {
+                let mut last = ' ';
+                for c in chars.by_ref() {
+                    if last == '*' && c == '/' {
+                        break;
+                    }
+                    last = c;
+                }
+            }
+            '"' => {
+                let mut escaped = false;
+                for c in chars.by_ref() {
+                    if !escaped && c == '"' {
+                        break;
+                    }
+                    escaped = !escaped && c == '\\';
+                }
+                out.push_str("\"\"");
+            }
+            // A raw string: r"..." or r#"..."#.
+            'r' if !out.chars().next_back().is_some_and(|p| p.is_alphanumeric() || p == '_')
+                && matches!(chars.peek(), Some('#' | '"')) =>
+            {
+                let mut hashes = 0;
+                while chars.peek() == Some(&'#') {
+                    hashes += 1;
+                    chars.next();
+                }
+                if chars.peek() != Some(&'"') {
+                    out.push('r');
+                    out.push_str(&"#".repeat(hashes));
+                    continue;
+                }
+                chars.next();
+                let closing = format!("\"{}", "#".repeat(hashes));
+                let mut inside = String::new();
+                for c in chars.by_ref() {
+                    inside.push(c);
+                    if inside.ends_with(&closing) {
+                        break;
+                    }
+                }
+                out.push_str("\"\"");
+            }
+            // A char literal ('x', '\n', '\u{C0}', '{'), not a lifetime ('a).
+            '\'' => {
+                let rest: Vec<char> = chars.clone().take(12).collect();
+                let len = if rest.first() == Some(&'\\') {
+                    rest.iter().skip(2).position(|&c| c == '\'').map(|i| i + 3)
+                } else {
+                    (rest.get(1) == Some(&'\'')).then_some(2)
+                };
+                match len {
+                    Some(n) => {
+                        for _ in 0..n {
+                            chars.next();
+                        }
+                        out.push_str("' '");
+                    }
+                    None => out.push(c),
+                }
+            }
+            _ => out.push(c),
+        }
+    }
+    strip_test_items(&out)
+}
+
+/// Removes each `#[cfg(test)]` item: up to its `;` or its matching `}`.
+fn strip_test_items(code: &str) -> String {
+    let mut out = String::with_capacity(code.len());
+    let mut rest = code;
+    while let Some(at) = rest.find("#[cfg(test)]") {
+        out.push_str(&rest[..at]);
+        rest = &rest[at + "#[cfg(test)]".len()..];
+        let end = match (rest.find(';'), rest.find('{')) {
+            (Some(semi), Some(open)) if semi < open => semi + 1,
+            (_, Some(open)) => {
+                let mut depth = 0;
+                let mut end = rest.len();
+                for (i, c) in rest[open..].char_indices() {
+                    match c {
+                        '{' => depth += 1,
+                        '}' => {
+                            depth -= 1;
+                            if depth == 0 {
+                                end = open + i + 1;
+                                break;
+                            }
+                        }
+                        _ => {}
+                    }
+                }
+                end
+            }
+            (Some(semi), None) => semi + 1,
+            (None, None) => rest.len(),
+        };
+        rest = &rest[end..];
+    }
+    out.push_str(rest);
+    out
+}
+
+/// Files a crate compiles only for its tests: `#[cfg(test)] mod name;`.
+fn test_only_children(text: &str) -> Vec<String> {
+    let mut names = Vec::new();
+    let mut rest = text;
+    while let Some(at) = rest.find("#[cfg(test)]") {
+        rest = &rest[at + "#[cfg(test)]".len()..];
+        let item = rest.trim_start();
+        let item = item.strip_prefix("pub ").unwrap_or(item).trim_start();
+        if let Some(decl) = item.strip_prefix("mod ") {
+            let name: String = decl.chars().take_while(|c| c.is_alphanumeric() || *c == '_').collect();
+            if decl[name.len()..].trim_start().starts_with(';') {
+                names.push(name);
+            }
+        }
+    }
+    names
+}
+
+/// Every path the code names, with `use` trees expanded: `crate::a::{b, c::d}`
+/// gives `crate::a::b` and `crate::a::c::d`.
+fn paths(code: &str) -> Vec<Vec<String>> {
+    // Tokens: identifiers, `::`, braces, commas; everything else splits.
+    let mut tokens: Vec<String> = Vec::new();
+    let mut chars = code.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c.is_alphanumeric() || c == '_' {
+            let mut ident = c.to_string();
+            while let Some(&n) = chars.peek().filter(|n| n.is_alphanumeric() || **n == '_') {
+                ident.push(n);
+                chars.next();
+            }
+            tokens.push(ident);
+        } else if c == ':' && chars.peek() == Some(&':') {
+            chars.next();
+            tokens.push("::".into());
+        } else if matches!(c, '{' | '}' | ',' | ';') {
+            tokens.push(c.to_string());
+        } else if !c.is_whitespace() {
+            tokens.push(" ".into());
+        }
+    }
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < tokens.len() {
+        let starts_path = matches!(tokens[i].as_str(), "crate" | "super" | "self")
+            && (i == 0 || tokens[i - 1] != "::")
+            && tokens.get(i + 1).is_some_and(|t| t == "::");
+        if starts_path {
+            i = tree(&tokens, i, Vec::new(), &mut out);
+        } else {
+            i += 1;
+        }
+    }
+    out
+}
+
+/// Reads a path or `use` tree from token `i` on, below `prefix`; returns
+/// the index after it.
+fn tree(tokens: &[String], mut i: usize, mut prefix: Vec<String>, out: &mut Vec<Vec<String>>) -> usize {
+    loop {
+        match tokens.get(i).map(String::as_str) {
+            Some("{") => {
+                i += 1;
+                loop {
+                    i = tree(tokens, i, prefix.clone(), out);
+                    match tokens.get(i).map(String::as_str) {
+                        Some(",") => i += 1,
+                        Some("}") => return i + 1,
+                        _ => return i,
+                    }
+                    if tokens.get(i).is_some_and(|t| t == "}") {
+                        return i + 1;
+                    }
+                }
+            }
+            Some(t) if t.chars().all(|c| c.is_alphanumeric() || c == '_') => {
+                prefix.push(t.to_owned());
+                i += 1;
+                if tokens.get(i).is_some_and(|t| t == "::") {
+                    i += 1;
+                } else {
+                    out.push(prefix);
+                    // `x as y`: the alias names nothing new.
+                    if tokens.get(i).is_some_and(|t| t == "as") {
+                        i += 2;
+                    }
+                    return i;
+                }
+            }
+            _ => {
+                out.push(prefix);
+                return i;
+            }
+        }
+    }
+}
+
+/// The module a path names from module `at`: its longest prefix that is a
+/// module of the crate.
+fn target(at: &[String], path: &[String], known: &BTreeMap<Vec<String>, PathBuf>) -> Option<Vec<String>> {
+    let mut base: Vec<String> = Vec::new();
+    let mut rest = path;
+    match path.first()?.as_str() {
+        "crate" => rest = &path[1..],
+        "self" | "super" => {
+            // A file `a/b.rs` is module a::b; `super` from it is `a`. A
+            // `mod.rs` is its folder's module, so `self` is the module itself.
+            base = at.to_vec();
+            while let Some(first) = rest.first() {
+                match first.as_str() {
+                    "self" => rest = &rest[1..],
+                    "super" => {
+                        base.pop()?;
+                        rest = &rest[1..];
+                    }
+                    _ => break,
+                }
+            }
+        }
+        _ => return None,
+    }
+    let mut full = base;
+    full.extend(rest.iter().cloned());
+    (0..=full.len()).rev().map(|n| full[..n].to_vec()).find(|m| known.contains_key(m))
+}
+
+/// The modules of the crate rooted at `root` that lie under `scope`, and
+/// each one's dependencies within that scope.
+fn graph(root: &Path, scope: &[&str]) -> BTreeMap<Vec<String>, BTreeSet<Vec<String>>> {
+    let mut known = BTreeMap::new();
+    modules(root, root, &mut known);
+    let mut test_only: BTreeSet<Vec<String>> = BTreeSet::new();
+    for (module, path) in &known {
+        let text = std::fs::read_to_string(path).unwrap();
+        for child in test_only_children(&text) {
+            let mut m = module.clone();
+            m.push(child);
+            test_only.insert(m);
+        }
+    }
+    let in_scope = |m: &[String]| m.starts_with(&scope.iter().map(|s| s.to_string()).collect::<Vec<_>>());
+    let mut edges = BTreeMap::new();
+    for (module, path) in &known {
+        if !in_scope(module) || test_only.iter().any(|t| module.starts_with(t)) {
+            continue;
+        }
+        let text = code(&std::fs::read_to_string(path).unwrap());
+        let deps: BTreeSet<Vec<String>> = paths(&text)
+            .iter()
+            .filter_map(|p| target(module, p, &known))
+            .filter(|t| t != module && !t.starts_with(module) && in_scope(t))
+            .collect();
+        edges.insert(module.clone(), deps);
+    }
+    edges
+}
+
+/// Strongly connected groups of more than one module (Tarjan).
+fn circles(edges: &BTreeMap<Vec<String>, BTreeSet<Vec<String>>>) -> Vec<Vec<String>> {
+    let names: Vec<&Vec<String>> = edges.keys().collect();
+    let index_of: BTreeMap<&Vec<String>, usize> = names.iter().enumerate().map(|(i, n)| (*n, i)).collect();
+    let adjacent: Vec<Vec<usize>> =
+        names.iter().map(|n| edges[*n].iter().filter_map(|t| index_of.get(t).copied()).collect()).collect();
+    struct Tarjan<'a> {
+        adjacent: &'a [Vec<usize>],
+        index: Vec<Option<usize>>,
+        low: Vec<usize>,
+        stack: Vec<usize>,
+        on_stack: Vec<bool>,
+        next: usize,
+        groups: Vec<Vec<usize>>,
+    }
+    impl Tarjan<'_> {
+        fn visit(&mut self, v: usize) {
+            self.index[v] = Some(self.next);
+            self.low[v] = self.next;
+            self.next += 1;
+            self.stack.push(v);
+            self.on_stack[v] = true;
+            for &w in &self.adjacent[v] {
+                match self.index[w] {
+                    None => {
+                        self.visit(w);
+                        self.low[v] = self.low[v].min(self.low[w]);
+                    }
+                    Some(iw) if self.on_stack[w] => self.low[v] = self.low[v].min(iw),
+                    _ => {}
+                }
+            }
+            if Some(self.low[v]) == self.index[v] {
+                let mut group = Vec::new();
+                while let Some(w) = self.stack.pop() {
+                    self.on_stack[w] = false;
+                    group.push(w);
+                    if w == v {
+                        break;
+                    }
+                }
+                if group.len() > 1 {
+                    self.groups.push(group);
+                }
+            }
+        }
+    }
+    let n = names.len();
+    let mut t = Tarjan {
+        adjacent: &adjacent,
+        index: vec![None; n],
+        low: vec![0; n],
+        stack: Vec::new(),
+        on_stack: vec![false; n],
+        next: 0,
+        groups: Vec::new(),
+    };
+    for v in 0..n {
+        if t.index[v].is_none() {
+            t.visit(v);
+        }
+    }
+    t.groups
+        .into_iter()
+        .map(|g| {
+            let mut g: Vec<String> = g.into_iter().map(|i| names[i].join("::")).collect();
+            g.sort();
+            g
+        })
+        .collect()
+}
+
+fn assert_no_circles(root: &Path, scope: &[&str]) {
+    let edges = graph(root, scope);
+    assert!(edges.len() > 3, "the modules of {} were found", root.display());
+    let found = circles(&edges);
+    let report: Vec<String> = found
+        .iter()
+        .map(|group| {
+            let inside: Vec<String> = group
+                .iter()
+                .map(|m| {
+                    let key: Vec<String> = m.split("::").map(str::to_owned).collect();
+                    let deps: Vec<String> =
+                        edges[&key].iter().map(|d| d.join("::")).filter(|d| group.contains(d)).collect();
+                    format!("  {m} -> {}", deps.join(", "))
+                })
+                .collect();
+            inside.join("\n")
+        })
+        .collect();
+    assert!(found.is_empty(), "modules that import each other around a circle:\n{}", report.join("\n\n"));
+}
+
+/// The repository's root.
+fn here() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+#[test]
+fn the_window_has_no_import_cycle() {
+    assert_no_circles(&here().join("src"), &["app"]);
+}
+
+#[test]
+fn the_engine_has_no_import_cycle() {
+    assert_no_circles(&here().join("crates/engine/src"), &[]);
+}
+
+#[test]
+fn the_check_finds_a_circle_of_three_and_ignores_tests_and_submodules() {
+    let dir = std::env::temp_dir().join(format!("tabula-imports-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(dir.join("a")).unwrap();
+    let write = |name: &str, text: &str| std::fs::write(dir.join(name), text).unwrap();
+    write("lib.rs", "pub mod a;\npub mod b;\npub mod c;\npub mod d;\n");
+    write(
+        "a/mod.rs",
+        "pub mod inner;\npub use inner::X;\n// crate::d::Y in a comment\nuse crate::b::{self, B};\n",
+    );
+    write("a/inner.rs", "pub struct X;\nuse super::super::c::C;\n");
+    write("b.rs", "pub struct B;\nconst Q: char = '\\'';\nuse crate::{c::{C as Other}, d};\n");
+    write(
+        "c.rs",
+        "pub struct C;\nfn f() -> crate::a::X { todo!() }\n#[cfg(test)]\nmod tests { use crate::d::*; }\n",
+    );
+    write("d.rs", "pub struct Y;\nconst S: &str = r#\"crate::a::X \"q\"\"#;\nuse super::b::B;\n");
+    let edges = graph(&dir, &[]);
+    let key = |m: &str| m.split("::").map(str::to_owned).collect::<Vec<_>>();
+    assert_eq!(edges[&key("a")], [key("b")].into_iter().collect(), "a's own submodule is no dependency");
+    assert_eq!(edges[&key("c")], [key("a")].into_iter().collect(), "nor is code under cfg(test)");
+    assert_eq!(edges[&key("d")], [key("b")].into_iter().collect(), "nor a string");
+    assert_eq!(edges[&key("b")], [key("c"), key("d")].into_iter().collect(), "use trees are expanded");
+    assert_eq!(edges[&key("a::inner")], [key("c")].into_iter().collect(), "super::super is the root");
+    let expected: Vec<String> = ["a", "b", "c", "d"].into_iter().map(String::from).collect();
+    assert_eq!(circles(&edges), vec![expected]);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
