@@ -7,7 +7,8 @@ use std::time::Duration;
 use bevy::prelude::*;
 use bevy::state::app::StatesPlugin;
 use bevy::time::TimeUpdateStrategy;
-use tabula::app::hot_reload::LevelWatch;
+use tabula::app::levels::LevelSources;
+use tabula::app::levels::reload::LevelWatch;
 use tabula::app::nim::Stone;
 use tabula::app::session::{
     Controller, RequestMove, SeatSetup, Session, SessionPlan, SessionRequest, StatusLine,
@@ -31,9 +32,13 @@ fn temp_dir(name: &str) -> PathBuf {
     dir
 }
 
+/// The window's logic without a window; level files are read from the
+/// shipped levels and from `dir`, as the window reads a level opened there.
 fn headless(dir: &Path) -> App {
     let mut app = App::new();
-    app.add_plugins((MinimalPlugins, StatesPlugin, AssetPlugin::default()))
+    LevelSources::new(&tabula::app::levels::library::levels_root(), Some(&dir.join("level.ron")))
+        .register(&mut app);
+    app.add_plugins((MinimalPlugins, StatesPlugin, app::asset_plugin()))
         .init_asset::<Image>()
         .insert_resource(TimeUpdateStrategy::ManualDuration(FRAME))
         .insert_resource(SettingsFile(dir.join("settings.ron")))
@@ -252,23 +257,86 @@ fn editing_the_level_file_reloads_it_and_a_broken_edit_keeps_the_last_good_level
     let level = level::load(&path).unwrap();
     start(&mut app, level, Some(path.clone()), vec![seat("John", None), seat("Mary", None)]);
     request(&mut app, 0, 0, 1);
+    settle_watcher(&mut app);
 
-    std::thread::sleep(Duration::from_millis(20));
     std::fs::write(&path, "Nim(\n    name: \"edit me\",\n    piles: [3, 4 5],\n    ending: Normal,\n)\n")
         .unwrap();
-    frames(&mut app, 20); // one second of game time
-    let problem = app.world().resource::<LevelWatch>().problem.clone().expect("the error is shown");
+    wait_for(&mut app, "the error is shown", |app| app.world().resource::<LevelWatch>().problem.is_some());
+    let problem = app.world().resource::<LevelWatch>().problem.clone().unwrap();
     assert!(problem.starts_with(&format!("{}:3:", path.display())), "{problem}");
     assert_eq!(session(&app).game.piles(), &[2, 4, 5], "the game goes on with the last good level");
 
-    std::thread::sleep(Duration::from_millis(20));
     std::fs::write(&path, "Nim(name: \"edit me\", piles: [2, 2], ending: Misere)\n").unwrap();
-    frames(&mut app, 20);
+    wait_for(&mut app, "the new level is in play", |app| session(app).game.piles() == [2, 2]);
     assert_eq!(app.world().resource::<LevelWatch>().problem, None);
     assert_eq!(session(&app).game.piles(), &[2, 2], "the new level is in play");
     assert_eq!(session(&app).seats[0].name, "John", "seats are kept");
     frames(&mut app, 2);
     assert_eq!(stones(&mut app), 4);
+}
+
+/// Runs frames until `done`, for what comes from another thread (the file
+/// watcher); fails after ten seconds of real time.
+fn wait_for(app: &mut App, what: &str, done: impl Fn(&App) -> bool) {
+    let start = std::time::Instant::now();
+    while !done(app) {
+        assert!(start.elapsed() < Duration::from_secs(10), "waited ten seconds for this: {what}");
+        app.update();
+        std::thread::sleep(Duration::from_millis(5));
+    }
+}
+
+/// Lets the file watcher take in the level file before the test edits it
+/// (its first look at a new file could otherwise swallow the edit).
+fn settle_watcher(app: &mut App) {
+    for _ in 0..20 {
+        app.update();
+        std::thread::sleep(Duration::from_millis(5));
+    }
+}
+
+#[test]
+fn every_shipped_level_of_every_game_loads_as_an_asset_and_passes_the_conformance_test() {
+    use tabula::app::levels::LevelAsset;
+    use tabula::app::levels::library::{levels_root, ron_files_in};
+    use tabula::app::session::WindowGames;
+    let dir = temp_dir("every-level");
+    let mut app = headless(&dir);
+    let names: Vec<&str> = app.world().resource::<WindowGames>().0.iter().map(|e| e.name).collect();
+    assert_eq!(names.len(), app::GAMES.len(), "every game of GAMES registered itself");
+    let sources = app.world().resource::<LevelSources>().clone();
+    let mut handles = Vec::new();
+    for name in &names {
+        let game = tabula_engine::games::find(name).unwrap();
+        let files = ron_files_in(&levels_root().join(game.folder()));
+        assert!(!files.is_empty(), "{name} ships levels");
+        for file in files {
+            let path = sources.asset_path(&file).expect("the levels folder is a source");
+            let handle = app.world().resource::<AssetServer>().load::<LevelAsset>(path);
+            handles.push((file, handle));
+        }
+    }
+    wait_for(&mut app, "every level loaded or failed", |app| {
+        let server = app.world().resource::<AssetServer>();
+        handles.iter().all(|(_, h)| !server.load_state(h).is_loading())
+    });
+    for (file, handle) in &handles {
+        let state = app.world().resource::<AssetServer>().load_state(handle);
+        let Some(LevelAsset(level)) = app.world().resource::<Assets<LevelAsset>>().get(handle) else {
+            panic!("{} did not load: {state:?}", file.display());
+        };
+        assert_eq!(
+            level,
+            &level::load(file).unwrap(),
+            "{}: the asset is the engine's reading",
+            file.display()
+        );
+        // Each move of a large generated board is checked on copies of its
+        // whole state: the opening shows as much there.
+        let plies = if file.to_string_lossy().contains("large-") { 12 } else { u64::MAX };
+        level.game().conformance(level, 2, 11, plies);
+    }
+    assert!(handles.len() >= 30, "{} levels", handles.len());
 }
 
 fn press(app: &mut App, keys: &[KeyCode]) {
@@ -318,8 +386,8 @@ fn the_board_is_playable_by_keyboard_alone() {
 
 mod mancala {
     use super::*;
-    use tabula::app::mancala::{Bead, PitChoice, WELL_WINNER, Well};
-    use tabula::app::session::BoardHint;
+    use tabula::app::mancala::{Cell, PitChoice, STORE_WINNER, Stone};
+    use tabula::app::session::MovePreview;
     use tabula::app::settings::Settings;
     use tabula_engine::core::rng_from_seed;
     use tabula_engine::mancala::{Capture, Mancala, MancalaLevel, Sow};
@@ -350,12 +418,12 @@ mod mancala {
         app.world().resource::<Session<Mancala>>()
     }
 
-    /// Beads per cell, as the board shows them.
-    fn beads(app: &mut App) -> Vec<u16> {
+    /// Stones per cell, as the board shows them.
+    fn stones_per_cell(app: &mut App) -> Vec<u16> {
         let cells = board(app).game.cells().len();
         let mut counts = vec![0; cells];
-        for bead in app.world_mut().query::<&Bead>().iter(app.world()) {
-            counts[bead.cell] += 1;
+        for stone in app.world_mut().query::<&Stone>().iter(app.world()) {
+            counts[stone.cell] += 1;
         }
         counts
     }
@@ -381,7 +449,7 @@ mod mancala {
     #[test]
     fn every_sowing_capture_and_sweep_ends_with_the_engines_board() {
         let (mut app, _) = kalah_for_two("mancala");
-        assert_eq!(beads(&mut app), board(&app).game.cells());
+        assert_eq!(stones_per_cell(&mut app), board(&app).game.cells());
         // Random games to the end: sowings, laps, extra turns, captures, sweep.
         let mut rng = rng_from_seed(3);
         let mut captures = 0;
@@ -394,11 +462,11 @@ mod mancala {
                 let mv = board(&app).game.random_sow(&mut rng).unwrap();
                 captures += board(&app).game.preview(mv).unwrap().captured.min(1) as u32;
                 sow(&mut app, mv.side, mv.pit);
-                assert_eq!(beads(&mut app), board(&app).game.cells(), "after {mv}");
+                assert_eq!(stones_per_cell(&mut app), board(&app).game.cells(), "after {mv}");
             }
         }
         assert!(captures > 0, "the games had captures");
-        let total: u16 = beads(&mut app).iter().sum();
+        let total: u16 = stones_per_cell(&mut app).iter().sum();
         assert_eq!(total, 48);
     }
 
@@ -407,7 +475,7 @@ mod mancala {
         let (mut app, _) = kalah_for_two("preview");
         *app.world_mut().resource_mut::<PitChoice>() = PitChoice { pit: 2, hover: None, keyed: true };
         frames(&mut app, 1);
-        let hint = app.world().resource::<BoardHint>().0.clone();
+        let hint = app.world().resource::<MovePreview>().0.clone();
         assert!(hint.contains("lands in your store") && hint.contains("extra turn"), "{hint}");
         let before = board(&app).game;
         app.world_mut()
@@ -429,13 +497,16 @@ mod mancala {
         std::fs::write(&path, text(4)).unwrap();
         let level = level::load(&path).unwrap();
         start(&mut app, level, Some(path.clone()), vec![seat("Ann", None), seat("Bob", Some("minimax:2"))]);
-        assert_eq!(beads(&mut app).iter().sum::<u16>(), 48);
-        std::thread::sleep(Duration::from_millis(20));
+        assert_eq!(stones_per_cell(&mut app).iter().sum::<u16>(), 48);
+        settle_watcher(&mut app);
         std::fs::write(&path, text(6)).unwrap();
-        frames(&mut app, 20);
-        assert_eq!(board(&app).game.cells()[0], 6);
+        wait_for(&mut app, "the new level is in play", |app| board(app).game.cells()[0] == 6);
         frames(&mut app, 2);
-        assert_eq!(beads(&mut app).iter().sum::<u16>(), 72, "one bead entity per stone of the new level");
+        assert_eq!(
+            stones_per_cell(&mut app).iter().sum::<u16>(),
+            72,
+            "one stone entity per stone of the new level"
+        );
     }
 
     #[test]
@@ -453,20 +524,20 @@ mod mancala {
         frames(&mut app, 3);
         assert!(board(&app).replay);
         assert_eq!((board(&app).moves.len(), board(&app).redo.len()), (0, 3));
-        assert_eq!(beads(&mut app), board(&app).game.cells());
+        assert_eq!(stones_per_cell(&mut app), board(&app).game.cells());
         for step in 1..=3 {
             app.world_mut().write_message(SessionRequest::Step);
             frames(&mut app, 1);
             settle(&mut app);
             assert_eq!(board(&app).moves.len(), step);
-            assert_eq!(beads(&mut app), board(&app).game.cells(), "after step {step}");
+            assert_eq!(stones_per_cell(&mut app), board(&app).game.cells(), "after step {step}");
         }
         assert_eq!(board(&app).game, played);
         app.world_mut().write_message(SessionRequest::Undo);
         frames(&mut app, 2);
         settle(&mut app);
         assert_eq!(board(&app).moves.len(), 2, "a step back");
-        assert_eq!(beads(&mut app), board(&app).game.cells(), "the stones went back too");
+        assert_eq!(stones_per_cell(&mut app), board(&app).game.cells(), "the stones went back too");
     }
 
     #[test]
@@ -489,16 +560,16 @@ mod mancala {
         }
         assert!(board(&app).game.outcome().is_some(), "the agents finished the game");
         settle(&mut app);
-        assert_eq!(beads(&mut app), board(&app).game.cells());
+        assert_eq!(stones_per_cell(&mut app), board(&app).game.cells());
         // Once the stones have settled, the winner's store (and only it) glows.
         frames(&mut app, 1);
         let game = board(&app).game;
         let winning_store = game.outcome().unwrap().winner().map(|p| game.store_cell(p));
         let glowing: Vec<usize> = app
             .world_mut()
-            .query::<(&Well, &Sprite)>()
+            .query::<(&Cell, &Sprite)>()
             .iter(app.world())
-            .filter(|(_, sprite)| sprite.color == WELL_WINNER)
+            .filter(|(_, sprite)| sprite.color == STORE_WINNER)
             .map(|(well, _)| well.0)
             .collect();
         assert_eq!(glowing, winning_store.into_iter().collect::<Vec<_>>());
@@ -553,7 +624,8 @@ fn each_move_refusal_and_end_sounds_once() {
 mod third_game {
     use super::toy::{Tally, TallyLevel, TallyMove};
     use super::*;
-    use tabula::app::game::{self as window_game, ActiveGame};
+    use tabula::app::game::ActiveGame;
+    use tabula::app::registry as window_game;
 
     fn tally() -> TallyLevel {
         TallyLevel { name: "three".into(), seats: 3, target: 12 }
@@ -578,10 +650,12 @@ mod third_game {
         start(&mut app, level, Some(path.clone()), seats);
         app.world_mut().write_message(RequestMove::<Tally> { by: Player::ONE, mv: TallyMove::Add(2) });
         frames(&mut app, 1);
-        std::thread::sleep(Duration::from_millis(20));
+        settle_watcher(&mut app);
         std::fs::write(&path, "Tally(name: \"four\", seats: 4, target: 12)\n").unwrap();
-        frames(&mut app, 20);
-        let problem = app.world().resource::<LevelWatch>().problem.clone().expect("the refusal is shown");
+        wait_for(&mut app, "the refusal is shown", |app| {
+            app.world().resource::<LevelWatch>().problem.is_some()
+        });
+        let problem = app.world().resource::<LevelWatch>().problem.clone().unwrap();
         assert!(problem.starts_with(&path.display().to_string()), "{problem}");
         assert!(problem.contains("4 players but 3 seats") && problem.contains("menu"), "{problem}");
         let session = app.world().resource::<Session<Tally>>();
@@ -723,15 +797,16 @@ mod robot_board {
         std::fs::write(&path, text(".....")).unwrap();
         let level = level::load(&path).unwrap();
         start(&mut app, level, Some(path.clone()), vec![seat("Ann", None), seat("Bob", None)]);
-        std::thread::sleep(Duration::from_millis(20));
+        settle_watcher(&mut app);
         std::fs::write(&path, text(".>>>.")).unwrap();
-        frames(&mut app, 20);
-        assert_eq!(board(&app).game.rows()[1], ".>>>.", "the edited row is in play");
+        wait_for(&mut app, "the edited row is in play", |app| board(app).game.rows()[1] == ".>>>.");
+        frames(&mut app, 2);
         pieces_match_the_engine(&mut app);
-        std::thread::sleep(Duration::from_millis(20));
         std::fs::write(&path, text("#####")).unwrap();
-        frames(&mut app, 20);
-        let problem = app.world().resource::<LevelWatch>().problem.clone().expect("the broken rule is shown");
+        wait_for(&mut app, "the broken rule is shown", |app| {
+            app.world().resource::<LevelWatch>().problem.is_some()
+        });
+        let problem = app.world().resource::<LevelWatch>().problem.clone().unwrap();
         assert!(problem.ends_with("robot A cannot reach its home at (0, 0)"), "{problem}");
         assert_eq!(board(&app).game.rows()[1], ".>>>.", "the last good board stays");
     }

@@ -12,6 +12,7 @@ use bevy::render::render_resource::{Extent3d, TextureDimension, TextureFormat};
 use bevy::window::PrimaryWindow;
 
 use super::BoardCamera;
+use super::frames::NextFrame;
 use super::game::{ActiveGame, WindowGame};
 use super::session::{BoardBusy, BoardReset, Session};
 
@@ -143,9 +144,17 @@ pub fn clear_on_reset<F: QueryFilter>(
     true
 }
 
-/// Agents and replays wait while any piece carries the animation marker `C`.
-pub fn count_busy<C: Component>(moving: Query<(), With<C>>, mut busy: ResMut<BoardBusy>) {
+/// Agents and replays wait while any piece carries the animation marker `C`;
+/// the window draws until they have landed.
+pub fn count_busy<C: Component>(
+    moving: Query<(), With<C>>,
+    mut busy: ResMut<BoardBusy>,
+    mut next: ResMut<NextFrame>,
+) {
     busy.0 = moving.iter().count() as u32;
+    if busy.0 > 0 {
+        next.ask();
+    }
 }
 
 /// Drawn once at start-up; without an asset store (some headless tests) the

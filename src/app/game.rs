@@ -1,12 +1,9 @@
-//! What the window needs of a game beyond its rules, and how a game joins
-//! the window: its folder's plugin calls [`register`] once, and the generic
-//! session, panels and menu then serve it.
+//! What the window needs of a game beyond its rules, and which game's board
+//! is showing. How a game joins the window is `registry`'s.
 
 use bevy::prelude::*;
-use tabula_engine::games::{self, Registered};
+use tabula_engine::games::Registered;
 use tabula_engine::{Game, Player};
-
-use super::session::{self, SessionPlan};
 
 /// The game whose board is showing, by its name in level files; `None` in
 /// the menu. A board's entities carry `DespawnOnExit` of their game.
@@ -37,34 +34,6 @@ pub trait WindowGame: Registered {
     fn cannot_undo(_step: &Self::Step) -> Option<&'static str> {
         None
     }
-}
-
-/// The games the window shows, by name, with how to start and end a session.
-#[derive(Resource, Default)]
-pub struct WindowGames(pub Vec<WindowEntry>);
-
-pub struct WindowEntry {
-    pub name: &'static str,
-    pub begin: fn(&mut World, SessionPlan) -> Result<(), String>,
-}
-
-impl WindowGames {
-    pub fn find(&self, name: &str) -> Option<&WindowEntry> {
-        self.0.iter().find(|e| e.name == name)
-    }
-}
-
-/// Makes `G` playable in the window: the engine knows it, the menu lists
-/// it, sessions, agents, panels and replays serve it.
-pub fn register<G: WindowGame>(app: &mut App) {
-    games::register::<G>();
-    app.init_resource::<WindowGames>();
-    let mut list = app.world_mut().resource_mut::<WindowGames>();
-    if list.find(G::NAME).is_some() {
-        return;
-    }
-    list.0.push(WindowEntry { name: G::NAME, begin: session::begin_game::<G> });
-    app.add_plugins((session::game_plugin::<G>, super::hud::game_plugin::<G>));
 }
 
 /// `WindowGame::cannot_undo`'s reason for a step that showed what was hidden.

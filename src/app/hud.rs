@@ -10,8 +10,8 @@ use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 use super::board::{playing, seat_color32};
 use super::controls::ReplayBrowser;
 use super::game::WindowGame;
-use super::hot_reload::LevelWatch;
-use super::session::{Agents, BoardHint, Session, SessionRequest, StatusLine, Watch, replays_dir};
+use super::levels::reload::LevelWatch;
+use super::session::{Agents, MovePreview, Session, SessionRequest, StatusLine, Watch, replays_dir};
 use super::settings::Settings;
 use super::{BoardCamera, Screen};
 
@@ -25,7 +25,7 @@ pub(super) fn plugin(app: &mut App) {
 }
 
 /// The panels of one game's screen (with a window only: egui draws them).
-pub(super) fn game_plugin<G: WindowGame>(app: &mut App) {
+pub(crate) fn game_plugin<G: WindowGame>(app: &mut App) {
     app.add_systems(EguiPrimaryContextPass, game_panels::<G>.run_if(playing::<G>));
 }
 
@@ -55,7 +55,7 @@ fn game_panels<G: WindowGame>(
     mut watch: ResMut<Watch>,
     mut settings: ResMut<Settings>,
     status: Res<StatusLine>,
-    hint: Res<BoardHint>,
+    preview: Res<MovePreview>,
     level_watch: Res<LevelWatch>,
     mut browser: ResMut<ReplayBrowser>,
     mut requests: MessageWriter<SessionRequest>,
@@ -95,9 +95,9 @@ fn game_panels<G: WindowGame>(
                 }
             };
             ui.label(turn.size(18.0));
-            if !hint.0.is_empty() {
+            if !preview.0.is_empty() {
                 ui.separator();
-                ui.label(egui::RichText::new(&hint.0).size(16.0));
+                ui.label(egui::RichText::new(&preview.0).size(16.0));
             }
             if session.replay {
                 ui.separator();
@@ -300,7 +300,7 @@ fn replay_browser(
         .files
         .get_or_insert_with(|| {
             // Newest first: names end in the time they were saved.
-            let mut files = super::menu::ron_files_in(&dir);
+            let mut files = super::levels::library::ron_files_in(&dir);
             files.reverse();
             files
         })

@@ -2,25 +2,25 @@
 //! the chosen game, and for each seat a name and Human or an agent with its
 //! strength. Everything can be chosen with the keyboard.
 
-use std::path::{Path, PathBuf};
-
 use bevy::prelude::*;
 use bevy_egui::input::egui_wants_any_keyboard_input;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 use tabula_engine::core::AgentSpec;
 use tabula_engine::core::agent::AgentInfo;
 use tabula_engine::games::{self, GameEntry};
-use tabula_engine::level::{self, LevelFile};
+use tabula_engine::level;
 
 use super::controls::ReplayBrowser;
-use super::game::WindowGames;
 use super::hud::root_ui;
+use super::levels::library::{LevelEntry, LevelLibrary, levels_root};
+use super::levels::{LevelAsset, LevelSources};
+use super::session::WindowGames;
 use super::session::{Controller, SeatSetup, SessionPlan, SessionRequest, StatusLine};
 use super::settings::{MAX_SEATS, Settings};
 use super::{Screen, StartLevel};
 
-/// Games specified in RULES.md, by title and level folder: the menu shows
-/// those not built yet, and says so.
+/// Games specified in docs/rules/ (one file a game), by title and level folder:
+/// the menu shows those not built yet, and says so.
 const SPECIFIED: [(&str, &str); 2] = [("Russian Bank", "russian_bank"), ("Robot board", "robots")];
 
 /// Who the menu puts in a seat: a human, or an agent with a strength.
@@ -29,13 +29,6 @@ pub struct SeatChoice {
     /// Index into the game's agents; `None` is a human.
     pub agent: Option<usize>,
     pub strength: f64,
-}
-
-/// A level file found under `levels/<game>/`.
-#[derive(Clone, Debug)]
-pub struct LevelEntry {
-    pub path: PathBuf,
-    pub level: Result<LevelFile, String>,
 }
 
 /// A game the menu lists: playable in the window, or not (yet).
@@ -65,7 +58,10 @@ pub struct Menu {
     pub game: usize,
     /// The chosen game's agents.
     pub agents: Vec<AgentInfo>,
+    /// The chosen game's levels, as the asset server has read them.
     pub levels: Vec<LevelEntry>,
+    /// The game folder whose files were last asked of the asset server.
+    scanned: Option<&'static str>,
     pub selected: usize,
     /// One a seat of the chosen level.
     pub seats: Vec<SeatChoice>,
@@ -100,6 +96,7 @@ impl Menu {
             game: 0,
             agents: Vec::new(),
             levels: Vec::new(),
+            scanned: None,
             selected: 0,
             seats: Vec::new(),
         };
@@ -111,13 +108,15 @@ impl Menu {
         self.games[self.game]
     }
 
-    /// Reads the chosen game's level folder again.
-    pub fn scan(&mut self) {
-        self.levels = ron_files_in(&levels_root().join(self.current().folder))
-            .into_iter()
-            .map(|path| LevelEntry { level: level::load(&path).map_err(|e| e.to_string()), path })
-            .collect();
-        self.selected = self.selected.min(self.levels.len().saturating_sub(1));
+    /// Shows the chosen game's levels as they are now read; the choice
+    /// stays on the same file when it is still there.
+    pub fn set_levels(&mut self, levels: Vec<LevelEntry>) {
+        let chosen = self.levels.get(self.selected).map(|l| l.path.clone());
+        self.selected = chosen
+            .and_then(|path| levels.iter().position(|l| l.path == path))
+            .unwrap_or(self.selected)
+            .min(levels.len().saturating_sub(1));
+        self.levels = levels;
         self.fit_seats();
     }
 
@@ -185,7 +184,9 @@ impl Menu {
         self.agents = self.current().entry.map(|e| e.agents()).unwrap_or_default();
         self.selected = 0;
         self.seats.clear();
-        self.scan();
+        self.levels.clear();
+        self.scanned = None;
+        self.fit_seats();
     }
 
     /// Chooses another level; the seats follow its number of players.
@@ -215,31 +216,6 @@ impl Menu {
     }
 }
 
-/// `$TABULA_LEVELS`, else `./levels`, else the levels beside the sources.
-pub fn levels_root() -> PathBuf {
-    if let Some(dir) = std::env::var_os("TABULA_LEVELS") {
-        return dir.into();
-    }
-    let here = PathBuf::from("levels");
-    if here.is_dir() { here } else { Path::new(env!("CARGO_MANIFEST_DIR")).join("levels") }
-}
-
-/// The `.ron` files of a folder, sorted by name (none if it cannot be read).
-pub fn ron_files_in(dir: &Path) -> Vec<PathBuf> {
-    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
-        .map(|entries| {
-            entries
-                .filter_map(|e| e.ok().map(|e| e.path()))
-                .filter(|p| p.extension().is_some_and(|x| x == "ron"))
-                .collect()
-        })
-        .unwrap_or_default();
-    // By name without ".ron", so "kalah-6-4" comes before its variant
-    // "kalah-6-4-empty-capture".
-    files.sort_by(|a, b| a.file_stem().cmp(&b.file_stem()));
-    files
-}
-
 fn format_strength(s: f64) -> String {
     format!("{s:.2}").trim_end_matches('0').trim_end_matches('.').to_owned()
 }
@@ -250,6 +226,7 @@ fn seed_now() -> u64 {
 
 pub(super) fn plugin(app: &mut App) {
     app.add_systems(OnEnter(Screen::Menu), rescan)
+        .add_systems(Update, list_levels.run_if(in_state(Screen::Menu)))
         .add_systems(Update, start_level_from_command_line.run_if(resource_exists::<StartLevel>))
         .add_systems(EguiPrimaryContextPass, menu_ui.run_if(in_state(Screen::Menu)))
         .add_systems(
@@ -258,14 +235,37 @@ pub(super) fn plugin(app: &mut App) {
         );
 }
 
-/// The menu is made on first showing, once every game has registered.
+/// The menu is made on first showing, once every game has registered; on
+/// each showing the level folder is listed again (files may have come).
 fn rescan(mut commands: Commands, menu: Option<ResMut<Menu>>, window_games: Res<WindowGames>) {
     match menu {
-        Some(mut menu) => menu.scan(),
+        Some(mut menu) => menu.scanned = None,
         None => {
             let names: Vec<&str> = window_games.0.iter().map(|e| e.name).collect();
             commands.insert_resource(Menu::new(&names));
         }
+    }
+}
+
+/// Lists the chosen game's level files through the asset server, and
+/// shows them once all have loaded or failed (and again when one changes).
+fn list_levels(
+    menu: Option<ResMut<Menu>>,
+    mut library: ResMut<LevelLibrary>,
+    server: Res<AssetServer>,
+    sources: Res<LevelSources>,
+    assets: Res<Assets<LevelAsset>>,
+) {
+    let Some(mut menu) = menu else { return };
+    let folder = menu.current().folder;
+    if menu.scanned != Some(folder) {
+        library.scan(&server, &sources, folder);
+        menu.scanned = Some(folder);
+    }
+    if let Some(levels) = library.entries(&sources, folder, &assets, &server)
+        && levels != menu.levels
+    {
+        menu.set_levels(levels);
     }
 }
 
@@ -530,7 +530,22 @@ mod tests {
     use super::*;
 
     fn menu() -> Menu {
-        Menu::new(&["Nim", "Mancala"])
+        let mut menu = Menu::new(&["Nim", "Mancala"]);
+        read_levels(&mut menu);
+        menu
+    }
+
+    /// The chosen game's levels read at once (the window reads them through
+    /// the asset server; tests/app.rs checks that).
+    fn read_levels(menu: &mut Menu) {
+        let dir = levels_root().join(menu.current().folder);
+        let files = crate::app::levels::library::ron_files_in(&dir);
+        menu.set_levels(
+            files
+                .into_iter()
+                .map(|path| LevelEntry { level: level::load(&path).map_err(|e| e.to_string()), path })
+                .collect(),
+        );
     }
 
     #[test]
@@ -558,6 +573,7 @@ mod tests {
         let titles: Vec<&str> = menu.games.iter().map(|g| g.title).collect();
         assert_eq!(titles, ["Nim", "Mancala / Kalah", "Robot board", "Russian Bank"]);
         menu.switch_game(2);
+        read_levels(&mut menu);
         assert!(menu.levels.len() >= 10, "the Robot board's levels are listed");
         let err = menu.plan(&Settings::default()).unwrap_err();
         assert!(err.contains("command line only"), "{err}");
@@ -571,6 +587,7 @@ mod tests {
     fn the_robot_board_offers_a_seat_for_each_player_of_the_level() {
         let mut menu = Menu::new(&["Nim", "Mancala", "Robots"]);
         menu.switch_game(2);
+        read_levels(&mut menu);
         assert_eq!(menu.current().title, "Robot board");
         let race = menu.levels.iter().position(|l| l.path.ends_with("10-four-player-race.ron")).unwrap();
         menu.select(race);
@@ -586,6 +603,7 @@ mod tests {
     fn switching_games_resets_seats_to_the_default_opponent_at_its_default_strength() {
         let mut menu = menu();
         menu.switch_game(1);
+        read_levels(&mut menu);
         assert_eq!(menu.current().title, "Mancala / Kalah");
         assert!(menu.levels.len() >= 5);
         assert_eq!(menu.controller(0), Controller::Human);

@@ -6,12 +6,14 @@
 pub mod board;
 pub mod controls;
 pub mod frame_report;
+pub mod frames;
 pub mod game;
-pub mod hot_reload;
 pub mod hud;
+pub mod levels;
 pub mod mancala;
 pub mod menu;
 pub mod nim;
+pub mod registry;
 pub mod robots;
 pub mod russian_bank;
 pub mod session;
@@ -34,7 +36,7 @@ const START_WINDOW: UVec2 = UVec2::new(1280, 800);
 const BACKGROUND: Color = Color::srgb(0.11, 0.13, 0.12);
 
 /// The games the window plays: one line a game, its plugin in its folder.
-pub const GAMES: [fn(&mut App); 4] = [nim::plugin, mancala::plugin, robots::plugin, russian_bank::plugin];
+pub const GAMES: &[fn(&mut App)] = &[nim::plugin, mancala::plugin, robots::plugin, russian_bank::plugin];
 
 /// Which screen is showing; entities of a screen carry `DespawnOnExit`.
 #[derive(States, Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -76,7 +78,10 @@ pub fn run(start: Option<StartLevel>) -> anyhow::Result<ExitCode> {
         anyhow::bail!(problem);
     }
     let mut app = App::new();
-    app.add_plugins(DefaultPlugins.set(WindowPlugin {
+    // Asset sources exist only if registered before the asset plugin.
+    levels::LevelSources::new(&levels::library::levels_root(), start.as_ref().map(|s| s.path.as_path()))
+        .register(&mut app);
+    app.add_plugins(DefaultPlugins.set(asset_plugin()).set(WindowPlugin {
         primary_window: Some(Window {
             title: "tabula".into(),
             resolution: START_WINDOW.into(),
@@ -93,6 +98,7 @@ pub fn run(start: Option<StartLevel>) -> anyhow::Result<ExitCode> {
     .insert_resource(ClearColor(BACKGROUND))
     .add_plugins(plugin)
     .add_plugins((controls::plugin, hud::plugin, menu::plugin, sound::plugin));
+    frames::reactive(&mut app);
     if let Some(start) = start {
         app.insert_resource(start);
     }
@@ -109,14 +115,26 @@ pub fn run(start: Option<StartLevel>) -> anyhow::Result<ExitCode> {
     }
 }
 
+/// How the window's asset server reads level files: watching them for
+/// edits, and without looking for `.meta` files beside them (there are none).
+pub fn asset_plugin() -> AssetPlugin {
+    AssetPlugin {
+        watch_for_changes_override: Some(true),
+        meta_check: bevy::asset::AssetMetaCheck::Never,
+        ..default()
+    }
+}
+
 /// Everything that works without a window: states, settings, game sessions,
-/// board entities, hot reload. Headless tests build an `App` with this.
+/// board entities, levels as assets with hot reload. Headless tests build an
+/// `App` with this, after registering `levels::LevelSources`.
 pub fn plugin(app: &mut App) {
     app.init_state::<Screen>().add_plugins((
         settings::plugin,
+        frames::plugin,
         session::plugin,
         board::plugin,
-        hot_reload::plugin,
+        levels::plugin,
     ));
     for game in GAMES {
         game(app);

@@ -17,7 +17,8 @@ use tabula_engine::level::LevelFile;
 use tabula_engine::{Game, Outcome, Player};
 
 use super::Screen;
-use super::game::{ActiveGame, WindowGame, WindowGames, name_of};
+use super::frames::NextFrame;
+use super::game::{ActiveGame, WindowGame, name_of};
 use super::settings::{Settings, data_dir};
 
 /// A pause after a human move before the AI answers, so it can be followed.
@@ -198,6 +199,21 @@ impl<G: WindowGame> Session<G> {
     }
 }
 
+/// The games the window shows, by name, with how to start a session of one.
+#[derive(Resource, Default)]
+pub struct WindowGames(pub Vec<WindowEntry>);
+
+pub struct WindowEntry {
+    pub name: &'static str,
+    pub begin: fn(&mut World, SessionPlan) -> Result<(), String>,
+}
+
+impl WindowGames {
+    pub fn find(&self, name: &str) -> Option<&WindowEntry> {
+        self.0.iter().find(|e| e.name == name)
+    }
+}
+
 /// The agents of the seats that have one, shared with the thinking task.
 #[derive(Resource)]
 pub struct Agents<G: Game> {
@@ -233,7 +249,7 @@ pub struct BoardBusy(pub u32);
 
 /// What the board says the player's current choice would do.
 #[derive(Resource, Debug, Default, Clone)]
-pub struct BoardHint(pub String);
+pub struct MovePreview(pub String);
 
 /// A line shown at the bottom of the screen.
 #[derive(Resource, Debug, Default, Clone)]
@@ -294,6 +310,11 @@ pub struct GameEnded {
 #[derive(Message, Clone, Debug, Default)]
 pub struct BoardReset;
 
+/// A session began on this plan (from the menu, a replay, a restart on an
+/// edited level): whoever follows the level file starts from it.
+#[derive(Message, Clone, Debug)]
+pub struct SessionStarted(pub Box<SessionPlan>);
+
 /// Requests from the HUD and the keyboard.
 #[derive(Message, Clone, Debug)]
 pub enum SessionRequest {
@@ -312,11 +333,12 @@ pub(super) fn plugin(app: &mut App) {
     app.init_resource::<Watch>()
         .init_resource::<BoardBusy>()
         .init_resource::<StatusLine>()
-        .init_resource::<BoardHint>()
+        .init_resource::<MovePreview>()
         .add_message::<MoveRefused>()
         .add_message::<MovePlayed>()
         .add_message::<GameEnded>()
         .add_message::<BoardReset>()
+        .add_message::<SessionStarted>()
         .add_message::<SessionRequest>()
         .init_resource::<WindowGames>()
         .init_state::<ActiveGame>()
@@ -334,7 +356,7 @@ pub enum SessionSet {
 }
 
 /// The systems of one game's sessions.
-pub(super) fn game_plugin<G: WindowGame>(app: &mut App) {
+pub(crate) fn game_plugin<G: WindowGame>(app: &mut App) {
     app.add_message::<RequestMove<G>>()
         .add_message::<MoveApplied<G>>()
         .add_systems(
@@ -367,7 +389,7 @@ pub fn begin(world: &mut World, plan: SessionPlan) -> Result<(), String> {
     }
 }
 
-pub(super) fn begin_game<G: WindowGame>(world: &mut World, plan: SessionPlan) -> Result<(), String> {
+pub(crate) fn begin_game<G: WindowGame>(world: &mut World, plan: SessionPlan) -> Result<(), String> {
     let level = plan.level.get::<G>().ok_or("the level is for another game")?.clone();
     let replay_moves = match &plan.replay {
         Some(r) => replay::parse::<G::Move>(&r.text, &r.file).map_err(|e| e.to_string())?.moves,
@@ -399,9 +421,7 @@ pub(super) fn begin_game<G: WindowGame>(world: &mut World, plan: SessionPlan) ->
     } else {
         "New game"
     });
-    if let Some(mut watch) = world.get_resource_mut::<super::hot_reload::LevelWatch>() {
-        watch.follow(&plan);
-    }
+    world.write_message(SessionStarted(Box::new(plan)));
     world.write_message(BoardReset);
     world.resource_mut::<NextState<Screen>>().into_inner().set_if_neq(Screen::Game);
     world.resource_mut::<NextState<ActiveGame>>().into_inner().set_if_neq(ActiveGame::of::<G>());
@@ -551,10 +571,13 @@ fn run_agents<G: WindowGame>(
     settings: Res<Settings>,
     mut requests: MessageWriter<RequestMove<G>>,
     mut status: ResMut<StatusLine>,
+    mut next: ResMut<NextFrame>,
 ) {
     let agents = &mut *agents;
     agents.cooldown -= time.delta_secs();
     if let Some(task) = agents.thinking.as_mut() {
+        // Frames go on while it thinks, so its answer is taken at once.
+        next.ask();
         if let Some(answer) = block_on(poll_once(task)) {
             agents.thinking = None;
             match answer {
@@ -568,10 +591,12 @@ fn run_agents<G: WindowGame>(
     }
     let to_move = session.game.current_player();
     let Some(Some(agent)) = agents.seats.get(to_move.index()) else { return };
-    if session.replay || session.game.outcome().is_some() || busy.0 > 0 || agents.cooldown > 0.0 {
+    if session.replay || session.game.outcome().is_some() || (watch.paused && !watch.step) {
         return;
     }
-    if watch.paused && !watch.step {
+    // An agent is to move: frames go on through its pause and the board's.
+    next.ask();
+    if busy.0 > 0 || agents.cooldown > 0.0 {
         return;
     }
     watch.step = false;
@@ -594,6 +619,7 @@ fn step_replay<G: WindowGame>(
     busy: Res<BoardBusy>,
     settings: Res<Settings>,
     mut requests: MessageWriter<RequestMove<G>>,
+    mut next: ResMut<NextFrame>,
 ) {
     if !session.replay || busy.0 > 0 {
         return;
@@ -601,7 +627,10 @@ fn step_replay<G: WindowGame>(
     let Some(&mv) = session.redo.last() else { return };
     if watch.step {
         watch.step = false;
-    } else if watch.paused || agents.cooldown > 0.0 {
+    } else if watch.paused {
+        return;
+    } else if agents.cooldown > 0.0 {
+        next.ask();
         return;
     }
     agents.cooldown = 1.0 / settings.ai_moves_per_second;

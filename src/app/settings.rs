@@ -54,7 +54,8 @@ impl Settings {
 
     /// The name of seat `i` (0-based).
     pub fn name(&self, i: usize) -> String {
-        super::game::name_of(&self.names, tabula_engine::Player(i as u8))
+        // As the panels name a seat without a name.
+        self.names.get(i).cloned().unwrap_or_else(|| tabula_engine::Player(i as u8).to_string())
     }
 }
 

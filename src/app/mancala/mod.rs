@@ -12,8 +12,11 @@ use crate::app::board::{
     BoardPointer, StoneTexture, clear_on_reset, count_busy, digits_pressed, fit_view, keys_free, playing,
     pointer_free, round_pixels, seat_color, texture,
 };
-use crate::app::game::{self, ActiveGame, WindowGame, name_of};
-use crate::app::session::{BoardBusy, BoardHint, BoardReset, MoveApplied, RequestMove, Session, SessionSet};
+use crate::app::game::{ActiveGame, WindowGame, name_of};
+use crate::app::registry;
+use crate::app::session::{
+    BoardBusy, BoardReset, MoveApplied, MovePreview, RequestMove, Session, SessionSet,
+};
 use crate::app::settings::Settings;
 
 const PIT: f32 = 112.0;
@@ -29,17 +32,17 @@ const NAME_GAP: f32 = 150.0;
 /// Seconds between two stones of one sowing, and for one stone's flight.
 const SOW_STEP: f32 = 0.16;
 const FLIGHT: f32 = 0.32;
-const WELL_TEXTURE: u32 = 96;
+const CELL_TEXTURE: u32 = 96;
 
 const BOARD_COLOR: Color = Color::srgb(0.42, 0.27, 0.15);
-const WELL_COLOR: Color = Color::srgb(0.85, 0.72, 0.55);
-const WELL_HOVER: Color = Color::srgb(1.0, 0.9, 0.65);
-const WELL_TARGET: Color = Color::srgb(0.55, 0.95, 0.6);
+const CELL_COLOR: Color = Color::srgb(0.85, 0.72, 0.55);
+const CELL_HOVER: Color = Color::srgb(1.0, 0.9, 0.65);
+const CELL_TARGET: Color = Color::srgb(0.55, 0.95, 0.6);
 /// The winner's store once the last stones have landed.
-pub const WELL_WINNER: Color = Color::srgb(1.0, 0.82, 0.3);
+pub const STORE_WINNER: Color = Color::srgb(1.0, 0.82, 0.3);
 const LABEL_COLOR: Color = Color::srgb(0.95, 0.92, 0.85);
-/// Glass-bead colours, picked per stone.
-const BEADS: [Color; 6] = [
+/// Glass-stone colours, picked per stone.
+const STONE_COLOURS: [Color; 6] = [
     Color::srgb(0.93, 0.38, 0.33),
     Color::srgb(0.33, 0.62, 0.93),
     Color::srgb(0.98, 0.80, 0.30),
@@ -50,13 +53,13 @@ const BEADS: [Color; 6] = [
 
 /// A stone and the cell it is in (or flying to).
 #[derive(Component, Debug)]
-pub struct Bead {
+pub struct Stone {
     pub cell: usize,
 }
 
-/// A pit or store well, by cell.
+/// A pit or store cell, by cell.
 #[derive(Component, Debug)]
-pub struct Well(pub usize);
+pub struct Cell(pub usize);
 
 #[derive(Component, Debug)]
 struct CellCount(usize);
@@ -142,14 +145,14 @@ impl MancalaLayout {
 }
 
 #[derive(Resource)]
-struct WellTexture(Handle<Image>);
+struct CellTexture(Handle<Image>);
 
 /// Mancala in the window: its session, board, mouse and keys.
 pub fn plugin(app: &mut App) {
-    game::register::<Mancala>(app);
+    registry::register::<Mancala>(app);
     app.init_resource::<PitChoice>()
         .init_resource::<MancalaLayout>()
-        .add_systems(Startup, make_well_texture)
+        .add_systems(Startup, make_cell_texture)
         .add_systems(
             Update,
             (rebuild_board, sow_stones, (fly_stones, count_busy::<Flight>, update_counts, preview_pit))
@@ -207,14 +210,14 @@ impl WindowGame for Mancala {
     }
 }
 
-fn make_well_texture(mut commands: Commands, images: Option<ResMut<Assets<Image>>>) {
+fn make_cell_texture(mut commands: Commands, images: Option<ResMut<Assets<Image>>>) {
     let Some(mut images) = images else { return };
-    commands.insert_resource(WellTexture(texture(&mut images, WELL_TEXTURE, well_pixels(WELL_TEXTURE))));
+    commands.insert_resource(CellTexture(texture(&mut images, CELL_TEXTURE, cell_pixels(CELL_TEXTURE))));
 }
 
 /// RGBA pixels of a hollow carved in wood: shadowed at the top, lit at the
 /// bottom, with a soft rim.
-pub fn well_pixels(size: u32) -> Vec<u8> {
+pub fn cell_pixels(size: u32) -> Vec<u8> {
     round_pixels(size, 0.8, |_, dy, d| {
         let inner = 0.55 + 0.3 * dy - 0.25 * (1.0 - d).powi(2);
         let rim = if d > 0.86 { 0.25 * (d - 0.86) / 0.14 } else { 0.0 };
@@ -223,10 +226,10 @@ pub fn well_pixels(size: u32) -> Vec<u8> {
 }
 
 fn bead_color(index: usize) -> Color {
-    BEADS[(index * 7 + index / 6) % BEADS.len()]
+    STONE_COLOURS[(index * 7 + index / 6) % STONE_COLOURS.len()]
 }
 
-type Parts = Or<(With<Bead>, With<Well>, With<CellCount>, With<BoardPart>)>;
+type Parts = Or<(With<Stone>, With<Cell>, With<CellCount>, With<BoardPart>)>;
 
 fn rebuild_board(
     mut commands: Commands,
@@ -234,7 +237,7 @@ fn rebuild_board(
     session: Res<Session<Mancala>>,
     old: Query<Entity, Parts>,
     stone_texture: Option<Res<StoneTexture>>,
-    well_texture: Option<Res<WellTexture>>,
+    cell_texture: Option<Res<CellTexture>>,
     mut layout: ResMut<MancalaLayout>,
     mut cameras: Query<&mut Projection, With<BoardCamera>>,
 ) {
@@ -247,7 +250,7 @@ fn rebuild_board(
     *layout = MancalaLayout::new(n);
     fit_view(&mut cameras, Vec2::new(layout.width, layout.height) + 2.0 * MARGIN);
     let stone = stone_texture.map(|t| t.0.clone()).unwrap_or_default();
-    let well = well_texture.map(|t| t.0.clone()).unwrap_or_default();
+    let hollow = cell_texture.map(|t| t.0.clone()).unwrap_or_default();
     commands.spawn((
         BoardPart,
         Sprite::from_color(BOARD_COLOR, Vec2::new(layout.width, STORE_SIZE.y + 50.0)),
@@ -259,8 +262,8 @@ fn rebuild_board(
         let at = layout.cell_position(cell);
         let size = if layout.is_store(cell) { STORE_SIZE } else { Vec2::splat(PIT) };
         commands.spawn((
-            Well(cell),
-            Sprite { image: well.clone(), color: WELL_COLOR, custom_size: Some(size), ..default() },
+            Cell(cell),
+            Sprite { image: hollow.clone(), color: CELL_COLOR, custom_size: Some(size), ..default() },
             Transform::from_xyz(at.x, at.y, 1.0),
             DespawnOnExit(ActiveGame::of::<Mancala>()),
         ));
@@ -293,7 +296,7 @@ fn rebuild_board(
         for slot in 0..board.cells()[cell] as usize {
             let p = layout.stone_position(cell, slot);
             commands.spawn((
-                Bead { cell },
+                Stone { cell },
                 Sprite {
                     image: stone.clone(),
                     color: bead_color(index),
@@ -347,7 +350,7 @@ impl Choreography<'_> {
         let duration = FLIGHT / self.speed;
         commands
             .entity(entity)
-            .insert((Bead { cell }, Flight { from_cell, from, to, delay, elapsed: 0.0, duration }));
+            .insert((Stone { cell }, Flight { from_cell, from, to, delay, elapsed: 0.0, duration }));
         self.in_cell[cell].push((entity, to));
     }
 }
@@ -358,7 +361,7 @@ impl Choreography<'_> {
 fn sow_stones(
     mut commands: Commands,
     mut applied: MessageReader<MoveApplied<Mancala>>,
-    beads: Query<(Entity, &Bead, &Transform)>,
+    stones: Query<(Entity, &Stone, &Transform)>,
     layout: Res<MancalaLayout>,
     settings: Res<Settings>,
 ) {
@@ -368,8 +371,8 @@ fn sow_stones(
     }
     let speed = settings.animation_speed;
     let mut plan = Choreography { layout: &layout, speed, in_cell: vec![Vec::new(); 2 * layout.pits + 2] };
-    for (entity, bead, transform) in &beads {
-        plan.in_cell[bead.cell].push((entity, transform.translation));
+    for (entity, stone, transform) in &stones {
+        plan.in_cell[stone.cell].push((entity, transform.translation));
     }
     // Steps of one kind run together; the next kind starts when they land.
     let (mut clock, mut sown, mut phase) = (0.0, 0usize, None);
@@ -426,7 +429,7 @@ fn fly_stones(
 /// Counts follow the stones: a stone counts where it rests or waits to lift
 /// off, not while in the air; at rest the counts are the engine's.
 fn update_counts(
-    beads: Query<(&Bead, Option<&Flight>)>,
+    stones: Query<(&Stone, Option<&Flight>)>,
     mut labels: Query<(&CellCount, &mut Text2d)>,
     session: Res<Session<Mancala>>,
     layout: Res<MancalaLayout>,
@@ -438,9 +441,9 @@ fn update_counts(
             counts[i] = c as u32;
         }
     } else {
-        for (bead, flight) in &beads {
+        for (stone, flight) in &stones {
             match flight {
-                None => counts[bead.cell] += 1,
+                None => counts[stone.cell] += 1,
                 Some(f) if f.elapsed < f.delay => counts[f.from_cell] += 1,
                 Some(_) => {}
             }
@@ -458,7 +461,7 @@ fn chosen_pit(choice: &PitChoice) -> Option<u8> {
     choice.hover.or(choice.keyed.then_some(choice.pit))
 }
 
-/// Previews the chosen pit once a frame: its well and the well of its last
+/// Previews the chosen pit once a frame: its cell and the cell of its last
 /// stone light up, and the top bar says where that stone lands and what it
 /// does. After the end, once the stones have settled, the winner's store
 /// glows.
@@ -466,8 +469,8 @@ fn preview_pit(
     session: Res<Session<Mancala>>,
     choice: Res<PitChoice>,
     busy: Res<BoardBusy>,
-    mut wells: Query<(&Well, &mut Sprite)>,
-    mut hint: ResMut<BoardHint>,
+    mut cells: Query<(&Cell, &mut Sprite)>,
+    mut shown: ResMut<MovePreview>,
 ) {
     let human = session.human_to_move();
     let view = session.view();
@@ -479,12 +482,12 @@ fn preview_pit(
     });
     let winner = board.outcome().and_then(|o| o.winner()).filter(|_| busy.0 == 0);
     let winning_store = winner.map(|p| board.store_cell(p));
-    for (well, mut sprite) in &mut wells {
+    for (cell, mut sprite) in &mut cells {
         let color = match lit {
-            Some((from, _)) if well.0 == from => WELL_HOVER,
-            Some((_, last)) if well.0 == last => WELL_TARGET,
-            _ if winning_store == Some(well.0) => WELL_WINNER,
-            _ => WELL_COLOR,
+            Some((from, _)) if cell.0 == from => CELL_HOVER,
+            Some((_, last)) if cell.0 == last => CELL_TARGET,
+            _ if winning_store == Some(cell.0) => STORE_WINNER,
+            _ => CELL_COLOR,
         };
         if sprite.color != color {
             sprite.color = color;
@@ -496,8 +499,8 @@ fn preview_pit(
         (None, Some(_)) => "Point at one of your pits to see where its stones go; click to sow.".into(),
         (None, None) => String::new(),
     };
-    if hint.0 != text {
-        hint.0 = text;
+    if shown.0 != text {
+        shown.0 = text;
     }
 }
 

@@ -13,9 +13,11 @@ use crate::app::board::{
     BoardPointer, StoneTexture, clear_on_reset, count_busy, digits_pressed, fit_view, keys_free, playing,
     pointer_free,
 };
-use crate::app::game::{self, ActiveGame, WindowGame, name_of};
+use crate::app::frames::NextFrame;
+use crate::app::game::{ActiveGame, WindowGame, name_of};
+use crate::app::registry;
 use crate::app::session::{
-    BoardHint, BoardReset, MoveApplied, MoveRefused, RequestMove, Session, SessionSet,
+    BoardReset, MoveApplied, MovePreview, MoveRefused, RequestMove, Session, SessionSet,
 };
 use crate::app::settings::Settings;
 
@@ -136,7 +138,7 @@ impl NimLayout {
 
 /// Nim in the window: its session, board, mouse and keys.
 pub fn plugin(app: &mut App) {
-    game::register::<Nim>(app);
+    registry::register::<Nim>(app);
     app.init_resource::<NimChoice>()
         .init_resource::<NimLayout>()
         .init_resource::<RefusalFlash>()
@@ -310,15 +312,19 @@ fn flash_refusals(
     mut refused: MessageReader<MoveRefused>,
     choice: Res<NimChoice>,
     mut flash: ResMut<RefusalFlash>,
+    mut next: ResMut<NextFrame>,
 ) {
     flash.left = (flash.left - time.delta_secs()).max(0.0);
+    if flash.left > 0.0 {
+        next.ask();
+    }
     if refused.read().count() > 0 {
         *flash = RefusalFlash { pile: choice.pile, left: FLASH_SECONDS };
     }
 }
 
 /// Says in words what Enter would do.
-fn describe_choice(session: Res<Session<Nim>>, choice: Res<NimChoice>, mut hint: ResMut<BoardHint>) {
+fn describe_choice(session: Res<Session<Nim>>, choice: Res<NimChoice>, mut preview: ResMut<MovePreview>) {
     let text = match session.human_to_move() {
         Some(_) if choice.armed => {
             format!(
@@ -329,8 +335,8 @@ fn describe_choice(session: Res<Session<Nim>>, choice: Res<NimChoice>, mut hint:
         Some(_) => "Choose stones: click one (it and all to its right), or use the arrow keys.".to_owned(),
         None => String::new(),
     };
-    if hint.0 != text {
-        hint.0 = text;
+    if preview.0 != text {
+        preview.0 = text;
     }
 }
 

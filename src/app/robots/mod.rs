@@ -15,8 +15,10 @@ use crate::app::board::{
     BoardPointer, StoneTexture, clear_on_reset, count_busy, digits_pressed, fit_view, keys_free, playing,
     pointer_free, round_pixels, seat_color, texture,
 };
-use crate::app::game::{self, ActiveGame, WindowGame, name_of};
-use crate::app::session::{BoardHint, BoardReset, MoveApplied, RequestMove, Session, SessionSet};
+use crate::app::frames::NextFrame;
+use crate::app::game::{ActiveGame, WindowGame, name_of};
+use crate::app::registry;
+use crate::app::session::{BoardReset, MoveApplied, MovePreview, RequestMove, Session, SessionSet};
 use crate::app::settings::Settings;
 
 const TILE: f32 = 64.0;
@@ -141,7 +143,7 @@ fn angle(dir: Dir) -> f32 {
 
 /// The robot board in the window.
 pub fn plugin(app: &mut App) {
-    game::register::<Robots>(app);
+    registry::register::<Robots>(app);
     app.init_resource::<RobotChoice>()
         .init_resource::<RobotLayout>()
         .add_systems(Startup, make_chevron_texture)
@@ -443,7 +445,18 @@ fn spawn_hint(commands: &mut Commands, chevron: &Handle<Image>, at: Vec2, facing
 }
 
 /// Belts run: each chevron slides along its tile in the belt's direction.
-fn run_belts(time: Res<Time>, mut chevrons: Query<(&Chevron, &mut Transform)>) {
+/// They ask for frames while the window has focus (a belt that runs is how
+/// a player tells it from a floor arrow); without focus they rest with the
+/// window, which then draws only when it wakes.
+fn run_belts(
+    time: Res<Time>,
+    mut chevrons: Query<(&Chevron, &mut Transform)>,
+    window: Query<&Window, With<bevy::window::PrimaryWindow>>,
+    mut next: ResMut<NextFrame>,
+) {
+    if !chevrons.is_empty() && window.single().is_ok_and(|w| w.focused) {
+        next.ask();
+    }
     let phase = (time.elapsed_secs() * BELT_SPEED).fract() - 0.5;
     for (chevron, mut transform) in &mut chevrons {
         let (dx, dy) = chevron.dir.delta();
@@ -623,7 +636,11 @@ fn fly_sparks(
     mut commands: Commands,
     time: Res<Time>,
     mut sparks: Query<(Entity, &mut Spark, &mut Transform, &mut Sprite, Has<RobotPiece>)>,
+    mut next: ResMut<NextFrame>,
 ) {
+    if !sparks.is_empty() {
+        next.ask();
+    }
     let dt = time.delta_secs();
     for (entity, mut spark, mut transform, mut sprite, robot) in &mut sparks {
         spark.age += dt;
@@ -707,7 +724,11 @@ fn show_destinations(
 }
 
 /// Says what the player's choice would do.
-fn describe_choice(session: Res<Session<Robots>>, choice: Res<RobotChoice>, mut hint: ResMut<BoardHint>) {
+fn describe_choice(
+    session: Res<Session<Robots>>,
+    choice: Res<RobotChoice>,
+    mut preview: ResMut<MovePreview>,
+) {
     let view = session.view();
     let text = match session.human_to_move() {
         None => String::new(),
@@ -731,8 +752,8 @@ fn describe_choice(session: Res<Session<Robots>>, choice: Res<RobotChoice>, mut 
             None => "Click one of your robots (or N) to see where it can go.".into(),
         },
     };
-    if hint.0 != text {
-        hint.0 = text;
+    if preview.0 != text {
+        preview.0 = text;
     }
 }
 

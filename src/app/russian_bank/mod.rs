@@ -24,10 +24,12 @@ use tabula_engine::{Game, Outcome, Player};
 use self::art::{CARD, CardArt};
 use crate::app::BoardCamera;
 use crate::app::board::{BoardPointer, count_busy, fit_view, keys_free, playing, pointer_free, seat_color};
-use crate::app::game::{self, ActiveGame, WindowGame, name_of};
+use crate::app::frames::NextFrame;
+use crate::app::game::{ActiveGame, WindowGame, name_of};
+use crate::app::registry;
 use crate::app::session::{
-    BoardBusy, BoardHint, BoardReset, GameEnded, MoveApplied, MoveRefused, RequestMove, Session, SessionPlan,
-    SessionRequest, SessionSet, StatusLine,
+    BoardBusy, BoardReset, GameEnded, MoveApplied, MovePreview, MoveRefused, RequestMove, Session,
+    SessionPlan, SessionRequest, SessionSet, StatusLine,
 };
 use crate::app::settings::Settings;
 
@@ -151,7 +153,7 @@ impl BankMatch {
 
 /// Russian Bank in the window.
 pub fn plugin(app: &mut App) {
-    game::register::<RussianBank>(app);
+    registry::register::<RussianBank>(app);
     app.init_resource::<Choice>()
         .init_resource::<BankMatch>()
         .init_resource::<LastStop>()
@@ -207,7 +209,7 @@ impl WindowGame for RussianBank {
     /// would let the breach it stopped stand after all.
     fn cannot_undo(step: &BankStep) -> Option<&'static str> {
         match step {
-            BankStep::Revealed { .. } | BankStep::HandTurned { .. } => Some(game::SHOWED_HIDDEN),
+            BankStep::Revealed { .. } | BankStep::HandTurned { .. } => Some(crate::app::game::SHOWED_HIDDEN),
             BankStep::Stopped { .. } => Some("it was a Stop, and the breach it stopped would stand"),
             _ => None,
         }
@@ -813,7 +815,11 @@ fn light_targets(
 }
 
 /// The top bar's line on what the human may do now.
-fn describe_choice(session: Res<Session<RussianBank>>, choice: Res<Choice>, mut hint: ResMut<BoardHint>) {
+fn describe_choice(
+    session: Res<Session<RussianBank>>,
+    choice: Res<Choice>,
+    mut preview: ResMut<MovePreview>,
+) {
     let view = session.view();
     let table = &view.0;
     let text = match (me(&session), choice.chosen) {
@@ -832,8 +838,8 @@ fn describe_choice(session: Res<Session<RussianBank>>, choice: Res<Choice>, mut 
         (Some(_), None) => "The other player's turn: press S (Stop!) if you see priority broken".to_owned(),
         (None, _) => String::new(),
     };
-    if hint.0 != text {
-        hint.0 = text;
+    if preview.0 != text {
+        preview.0 = text;
     }
 }
 
@@ -845,6 +851,7 @@ fn tally_match(
     session: Res<Session<RussianBank>>,
     mut bank_match: ResMut<BankMatch>,
     mut requests: MessageWriter<SessionRequest>,
+    mut next: ResMut<NextFrame>,
 ) {
     let key = match_key(&session);
     if bank_match.key != key {
@@ -861,6 +868,7 @@ fn tally_match(
         }
     }
     if let Some(left) = bank_match.next_deal_in.as_mut() {
+        next.ask();
         *left -= time.delta_secs();
         if *left <= 0.0 {
             bank_match.next_deal_in = None;
