@@ -1,0 +1,227 @@
+//! The board's entities, spawned once when a level (or a game of it)
+//! starts: a tile entity for every tile, its chevron, label, broken robot
+//! or home ring as children; a robot entity for every robot, with its nose,
+//! letters and hint arrow as children. Moves change these entities' facts
+//! and places; they never spawn the board again.
+
+use std::f32::consts::FRAC_PI_4;
+
+use bevy::prelude::*;
+use tabula_engine::robots::{Robots, RuleSet, Tile};
+
+use super::animate::{Chevron, Heading, HintMark, Nose, ShownBoard, Spark};
+use super::art::{self, ChevronTexture, RingTexture};
+use super::input::{Destination, RobotChoice, SwapMark};
+use super::{
+    BoardTile, Facing, HeldHints, Owner, ROBOT, RobotLayout, RobotPiece, Rule, TILE, TileKind, TilePos, angle,
+};
+use crate::app::BoardCamera;
+use crate::app::board::{StoneTexture, clear_on_reset, fit_view, seat_color};
+use crate::app::game::ActiveGame;
+use crate::app::session::{BoardReset, Session};
+
+const MARGIN: f32 = 48.0;
+/// Boards larger than this many tiles go without "?" labels on hint tiles.
+const LABELLED_TILES: usize = 40 * 40;
+
+type BoardParts = Or<(With<BoardTile>, With<RobotPiece>, With<Destination>, With<SwapMark>, With<Spark>)>;
+
+/// The textures the board is drawn with (plain sprites without them).
+struct Art {
+    stone: Handle<Image>,
+    chevron: Handle<Image>,
+    ring: Handle<Image>,
+}
+
+#[allow(clippy::too_many_arguments)]
+pub(super) fn spawn_board(
+    mut commands: Commands,
+    mut resets: MessageReader<BoardReset>,
+    session: Res<Session<Robots>>,
+    old: Query<Entity, BoardParts>,
+    stone: Option<Res<StoneTexture>>,
+    chevron: Option<Res<ChevronTexture>>,
+    ring: Option<Res<RingTexture>>,
+    mut layout: ResMut<RobotLayout>,
+    mut choice: ResMut<RobotChoice>,
+    mut shown: ResMut<ShownBoard>,
+    mut cameras: Query<&mut Projection, With<BoardCamera>>,
+) {
+    if !clear_on_reset(&mut commands, &mut resets, &old) {
+        return;
+    }
+    let view = session.view();
+    let board = &*view;
+    *layout = RobotLayout { width: board.width(), height: board.height() };
+    fit_view(&mut cameras, Vec2::new(board.width() as f32, board.height() as f32) * TILE + 2.0 * MARGIN);
+    *choice = RobotChoice::default();
+    let art = Art {
+        stone: stone.map(|t| t.0.clone()).unwrap_or_default(),
+        chevron: chevron.map(|t| t.0.clone()).unwrap_or_default(),
+        ring: ring.map(|t| t.0.clone()).unwrap_or_default(),
+    };
+    // On a large board robots and homes are drawn bigger than a tile, so
+    // they stay in sight when the whole board fits the window.
+    let marker = (board.width().max(board.height()) as f32 / 24.0).max(1.0);
+    for y in 0..board.height() {
+        for x in 0..board.width() {
+            spawn_tile(&mut commands, board, &layout, &art, (x, y), marker);
+        }
+    }
+    for robot in board.robots() {
+        spawn_robot(&mut commands, robot, &layout, &art, marker);
+    }
+    shown.0 = Some(board.clone());
+}
+
+fn on_exit() -> DespawnOnExit<ActiveGame> {
+    DespawnOnExit(ActiveGame::of::<Robots>())
+}
+
+fn spawn_tile(
+    commands: &mut Commands,
+    board: &Robots,
+    layout: &RobotLayout,
+    art: &Art,
+    p: (u16, u16),
+    marker: f32,
+) {
+    let at = layout.position(p);
+    let kind = board.tile(p);
+    let ground = if (p.0 + p.1).is_multiple_of(2) { art::GROUND } else { art::GROUND_ALT };
+    let color = match kind {
+        Tile::Hint => art::HINT_TILE,
+        Tile::Broken => art::BROKEN_TILE,
+        Tile::Conveyor(_) => art::BELT_TILE,
+        _ => ground,
+    };
+    let mut tile = commands.spawn((
+        BoardTile,
+        TilePos(p),
+        TileKind(kind),
+        Sprite::from_color(color, Vec2::splat(TILE - 2.0)),
+        Transform::from_xyz(at.x, at.y, 0.0),
+        on_exit(),
+    ));
+    match kind {
+        Tile::Hint if board.width() as usize * (board.height() as usize) <= LABELLED_TILES => {
+            tile.with_child((
+                Text2d::new("?"),
+                TextFont::from_font_size(30.0),
+                TextColor(Color::srgba(0.7, 0.85, 1.0, 0.8)),
+                Transform::from_xyz(0.0, 0.0, 0.5),
+            ));
+        }
+        Tile::Broken => {
+            tile.with_child((
+                Sprite {
+                    image: art.stone.clone(),
+                    color: art::BROKEN_BODY,
+                    custom_size: Some(Vec2::splat(ROBOT * 0.9)),
+                    ..default()
+                },
+                Transform::from_xyz(0.0, 0.0, 0.5),
+            ));
+            // A red cross over the broken robot.
+            for turn in [FRAC_PI_4, -FRAC_PI_4] {
+                tile.with_child((
+                    Sprite::from_color(Color::srgb(0.8, 0.28, 0.22), Vec2::new(ROBOT * 0.7, 5.0)),
+                    Transform::from_xyz(0.0, 0.0, 0.6).with_rotation(Quat::from_rotation_z(turn)),
+                ));
+            }
+        }
+        Tile::Home(r) => {
+            let robot = &board.robots()[r as usize];
+            let color = seat_color(robot.player.index());
+            tile.with_child((
+                Sprite {
+                    image: art.ring.clone(),
+                    color,
+                    custom_size: Some(Vec2::splat(TILE * 0.86 * marker)),
+                    ..default()
+                },
+                Transform::from_xyz(0.0, 0.0, 1.5),
+            ));
+            tile.with_child((
+                Text2d::new(tabula_engine::robots::level::home_char(robot.id).to_string()),
+                TextFont::from_font_size(28.0),
+                TextColor(color),
+                Transform::from_xyz(0.0, 0.0, 1.6).with_scale(Vec3::splat(marker)),
+            ));
+        }
+        Tile::Conveyor(dir) => {
+            tile.with_child((
+                Chevron,
+                Sprite {
+                    image: art.chevron.clone(),
+                    color: art::BELT_ARROW,
+                    custom_size: Some(Vec2::splat(TILE * 0.7)),
+                    ..default()
+                },
+                Transform::from_xyz(0.0, 0.0, 0.2).with_rotation(Quat::from_rotation_z(angle(dir))),
+            ));
+        }
+        Tile::Normal | Tile::Hint => {}
+    }
+}
+
+fn spawn_robot(
+    commands: &mut Commands,
+    robot: &tabula_engine::robots::Robot,
+    layout: &RobotLayout,
+    art: &Art,
+    marker: f32,
+) {
+    let at = layout.position(robot.at);
+    let color = seat_color(robot.player.index());
+    let rule = match robot.rule {
+        RuleSet::A => "A",
+        RuleSet::B => "B",
+    };
+    let heading = angle(robot.facing);
+    commands
+        .spawn((
+            RobotPiece(robot.id),
+            TilePos(robot.at),
+            Facing(robot.facing),
+            Rule(robot.rule),
+            Owner(robot.player),
+            HeldHints(robot.hints.clone()),
+            Heading(heading),
+            Sprite { image: art.stone.clone(), color, custom_size: Some(Vec2::splat(ROBOT)), ..default() },
+            Transform::from_xyz(at.x, at.y, 2.0).with_scale(Vec3::splat(marker)),
+            on_exit(),
+        ))
+        .with_children(|piece| {
+            // The nose turns with the facing; the letters stay upright.
+            piece.spawn((
+                Nose,
+                Sprite::from_color(Color::srgb(0.1, 0.1, 0.1), Vec2::splat(13.0)),
+                art::nose(heading),
+            ));
+            piece.spawn((
+                Text2d::new(robot.id.to_string()),
+                TextFont::from_font_size(24.0),
+                TextColor(Color::srgb(0.08, 0.08, 0.08)),
+                Transform::from_xyz(-3.0, 0.0, 0.2),
+            ));
+            piece.spawn((
+                Text2d::new(rule),
+                TextFont::from_font_size(13.0),
+                TextColor(Color::srgb(0.15, 0.15, 0.15)),
+                Transform::from_xyz(11.0, -9.0, 0.2),
+            ));
+            // Placed and shown by `show_hints` from the robot's facts.
+            piece.spawn((
+                HintMark,
+                Sprite {
+                    image: art.chevron.clone(),
+                    color: art::HINT_ARROW,
+                    custom_size: Some(Vec2::splat(TILE * 0.42)),
+                    ..default()
+                },
+                Transform::from_xyz(0.0, 0.0, 1.0),
+                Visibility::Hidden,
+            ));
+        });
+}
