@@ -11,6 +11,7 @@ use tabula_engine::games::{self, GameEntry};
 use tabula_engine::level;
 
 use super::controls::ReplayBrowser;
+use super::frames::NextFrame;
 use super::hud::root_ui;
 use super::levels::library::{LevelEntry, LevelLibrary, levels_root};
 use super::levels::{LevelAsset, LevelSources};
@@ -255,6 +256,7 @@ fn list_levels(
     server: Res<AssetServer>,
     sources: Res<LevelSources>,
     assets: Res<Assets<LevelAsset>>,
+    mut next: ResMut<NextFrame>,
 ) {
     let Some(mut menu) = menu else { return };
     let folder = menu.current().folder;
@@ -262,10 +264,10 @@ fn list_levels(
         library.scan(&server, &sources, folder);
         menu.scanned = Some(folder);
     }
-    if let Some(levels) = library.entries(&sources, folder, &assets, &server)
-        && levels != menu.levels
-    {
-        menu.set_levels(levels);
+    match library.entries(&sources, folder, &assets, &server) {
+        Some(levels) if levels != menu.levels => menu.set_levels(levels),
+        Some(_) => {}
+        None => next.ask(),
     }
 }
 

@@ -11,7 +11,9 @@ pub mod reload;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use bevy::asset::io::{AssetSource, AssetSourceBuilder, AssetSourceId, Reader};
+use bevy::asset::io::{
+    AssetSource, AssetSourceBuilder, AssetSourceEvent, AssetSourceId, AssetWatcher, Reader,
+};
 use bevy::asset::{AssetLoader, AssetPath, LoadContext};
 use bevy::prelude::*;
 use tabula_engine::level::{self, LevelError, LevelFile};
@@ -63,7 +65,7 @@ impl LevelSources {
             app.register_asset_source(
                 source.id,
                 AssetSourceBuilder::new(AssetSource::get_default_reader(dir.clone()))
-                    .with_watcher(AssetSource::get_default_watcher(dir, WATCH_DEBOUNCE)),
+                    .with_watcher(waking_watcher(dir)),
             );
         }
         app.insert_resource(self.clone());
@@ -93,6 +95,28 @@ impl LevelSources {
     /// The levels folder as the user names it.
     pub fn levels_folder(&self) -> &Path {
         &self.0[0].shown
+    }
+}
+
+/// Bevy's file watcher for `dir`, whose events also wake the window: at rest
+/// it would otherwise take them in only when it next wakes by itself.
+fn waking_watcher(
+    dir: String,
+) -> impl FnMut(async_channel::Sender<AssetSourceEvent>) -> Option<Box<dyn AssetWatcher>> + Send + Sync {
+    let mut watcher = AssetSource::get_default_watcher(dir, WATCH_DEBOUNCE);
+    move |to_bevy| {
+        let (to_us, from_watcher) = async_channel::unbounded();
+        let watching = watcher(to_us)?;
+        let forward = move || {
+            while let Ok(event) = from_watcher.recv_blocking() {
+                if to_bevy.send_blocking(event).is_err() {
+                    break;
+                }
+                crate::app::frames::wake();
+            }
+        };
+        std::thread::Builder::new().name("level file watcher".into()).spawn(forward).ok()?;
+        Some(watching)
     }
 }
 

@@ -8,6 +8,7 @@ use bevy::prelude::*;
 
 use super::{LevelAsset, LevelSources, load_error};
 use crate::app::Screen;
+use crate::app::frames::NextFrame;
 use crate::app::session::{SessionPlan, SessionSet, SessionStarted, StatusLine, begin};
 
 /// The level file of the running session and what became of its last edit.
@@ -22,11 +23,34 @@ pub struct LevelWatch {
     pub problem: Option<String>,
 }
 
+/// `TABULA_REPORT_RELOAD=1`: when a reload is on screen, how long after
+/// the file was saved (scripts/reload-latency.sh).
+#[derive(Resource, Debug)]
+struct ReloadReport {
+    saved: std::time::SystemTime,
+    frames: u32,
+}
+
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<LevelWatch>().add_systems(
         Update,
         (follow_session, reload_level).chain().in_set(SessionSet::Requests).run_if(in_state(Screen::Game)),
     );
+    if std::env::var_os("TABULA_REPORT_RELOAD").is_some() {
+        app.add_systems(Last, report_reload.run_if(resource_exists::<ReloadReport>));
+    }
+}
+
+/// The new board is spawned the frame after the restart and drawn the
+/// frame after that (rendering is pipelined).
+fn report_reload(mut commands: Commands, mut report: ResMut<ReloadReport>, mut next: ResMut<NextFrame>) {
+    report.frames += 1;
+    next.ask();
+    if report.frames == 3 {
+        let ms = report.saved.elapsed().map_or(0, |d| d.as_millis());
+        println!("level on screen {ms} ms after the file was saved");
+        commands.remove_resource::<ReloadReport>();
+    }
 }
 
 /// A session started: watch its level file.
@@ -50,13 +74,19 @@ fn reload_level(
     mut changed: MessageReader<AssetEvent<LevelAsset>>,
     mut failed: MessageReader<AssetLoadFailedEvent<LevelAsset>>,
     levels: Res<Assets<LevelAsset>>,
+    server: Res<AssetServer>,
     mut watch: ResMut<LevelWatch>,
+    mut next: ResMut<NextFrame>,
 ) {
     let Some(id) = watch.handle.as_ref().map(Handle::id) else {
         changed.clear();
         failed.clear();
         return;
     };
+    // A saved edit is being read: frames go on until it shows.
+    if server.load_state(id).is_loading() {
+        next.ask();
+    }
     if let Some(error) = failed.read().filter(|f| f.id == id).last() {
         watch.problem = Some(load_error(&error.error));
     }
@@ -77,9 +107,15 @@ fn reload_level(
     }
     watch.problem = None;
     plan.level = new_level.clone();
+    let saved = plan.level_path.as_deref().and_then(|p| std::fs::metadata(p).and_then(|m| m.modified()).ok());
     commands.queue(move |world: &mut World| match begin(world, plan) {
         Ok(()) => {
-            world.resource_mut::<StatusLine>().info("Level file changed: the game restarted on the new level")
+            world
+                .resource_mut::<StatusLine>()
+                .info("Level file changed: the game restarted on the new level");
+            if let Some(saved) = saved.filter(|_| std::env::var_os("TABULA_REPORT_RELOAD").is_some()) {
+                world.insert_resource(ReloadReport { saved, frames: 0 });
+            }
         }
         Err(e) => world.resource_mut::<LevelWatch>().problem = Some(format!("{file}: {e}")),
     });
