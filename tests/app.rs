@@ -108,6 +108,34 @@ fn stones_are_entities_and_taken_ones_leave() {
 }
 
 #[test]
+fn the_turn_is_announced_once_when_it_passes_and_at_the_end() {
+    use tabula::app::session::{Turn, TurnChanged};
+    let dir = temp_dir("turns");
+    let mut app = headless(&dir);
+    start(&mut app, nim_level(&[2, 1], Ending::Normal), None, vec![seat("John", None), seat("Mary", None)]);
+    let turn = |app: &App| app.world().resource::<Turn>().to_move;
+    assert_eq!(turn(&app), Some(Player::ONE), "announced at the start");
+    let announced = |app: &mut App| {
+        let messages = app.world().resource::<Messages<TurnChanged>>();
+        messages.iter_current_update_messages().copied().collect::<Vec<_>>()
+    };
+    request(&mut app, 0, 0, 1);
+    assert_eq!(announced(&mut app), [TurnChanged { to: Some(Player::TWO) }]);
+    assert_eq!(turn(&app), Some(Player::TWO));
+    frames(&mut app, 1);
+    assert_eq!(announced(&mut app), [], "once");
+    request(&mut app, 0, 0, 1);
+    assert_eq!(announced(&mut app), [], "a refused move passes no turn");
+    request(&mut app, 1, 0, 1);
+    request(&mut app, 0, 1, 1);
+    assert_eq!(announced(&mut app), [TurnChanged { to: None }], "the game is over");
+    assert_eq!(turn(&app), None);
+    app.world_mut().write_message(SessionRequest::Undo);
+    frames(&mut app, 1);
+    assert_eq!(turn(&app), Some(Player::ONE), "an undo gives the turn back");
+}
+
+#[test]
 fn refused_moves_change_nothing_and_say_why() {
     let dir = temp_dir("refused");
     let mut app = headless(&dir);

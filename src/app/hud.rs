@@ -11,7 +11,7 @@ use super::board::{playing, seat_color32};
 use super::controls::ReplayBrowser;
 use super::game::WindowGame;
 use super::levels::reload::LevelWatch;
-use super::session::{Agents, MovePreview, Session, SessionRequest, StatusLine, Watch, replays_dir};
+use super::session::{Agents, MovePreview, Session, SessionRequest, StatusLine, Turn, Watch, replays_dir};
 use super::settings::Settings;
 use super::{BoardCamera, Screen};
 
@@ -48,6 +48,7 @@ pub fn root_ui(ctx: &egui::Context) -> egui::Ui {
     )
 }
 
+#[allow(clippy::too_many_arguments)]
 fn game_panels<G: WindowGame>(
     mut contexts: EguiContexts,
     session: Res<Session<G>>,
@@ -56,6 +57,7 @@ fn game_panels<G: WindowGame>(
     mut settings: ResMut<Settings>,
     status: Res<StatusLine>,
     preview: Res<MovePreview>,
+    turn: Res<Turn>,
     level_watch: Res<LevelWatch>,
     mut browser: ResMut<ReplayBrowser>,
     mut requests: MessageWriter<SessionRequest>,
@@ -66,7 +68,6 @@ fn game_panels<G: WindowGame>(
     let mut root = root_ui(&ctx);
     let game = &session.game;
     let names = session.names();
-    let to_move = game.current_player();
 
     let top = egui::Panel::top("turn").show(&mut root, |ui| {
         ui.add_space(4.0);
@@ -80,13 +81,20 @@ fn game_panels<G: WindowGame>(
                 if i > 0 {
                     ui.label("vs");
                 }
+                // The seat to move is underlined.
                 let text = format!("{} ({})", seat.name, seat.controller.label());
-                ui.label(egui::RichText::new(text).color(seat_color32(i)).strong());
+                let mut name = egui::RichText::new(text).color(seat_color32(i)).strong();
+                if turn.to_move.is_some_and(|p| p.index() == i) {
+                    name = name.underline();
+                }
+                ui.label(name);
             }
             ui.separator();
-            let turn = match game.outcome() {
-                Some(_) => egui::RichText::new(G::outcome_text(&session.view(), &names)).strong(),
-                None => {
+            let turn = match (game.outcome(), turn.to_move) {
+                (Some(_), _) | (None, None) => {
+                    egui::RichText::new(G::outcome_text(&session.view(), &names)).strong()
+                }
+                (None, Some(to_move)) => {
                     let who = session.name_of(to_move);
                     let extra = if session.is_human(to_move) && !session.replay { ", your move" } else { "" };
                     egui::RichText::new(format!("{who} to move{extra}"))

@@ -130,10 +130,14 @@ pub(super) fn follow_steps(
         for (entity, _, transform, heading, ..) in &robots {
             plan.place.insert(entity, (transform.translation, heading.0));
         }
+        // The tiles are looked up only for an exchange: a large board has
+        // tens of thousands.
         let mut tile_at: HashMap<Pos, Entity> = HashMap::new();
-        for (entity, transform, at, ..) in &tiles {
-            plan.place.insert(entity, (transform.translation, 0.0));
-            tile_at.insert(at.0, entity);
+        if steps.iter().any(|s| matches!(s, RobotStep::Swapped { .. })) {
+            for (entity, transform, at, ..) in &tiles {
+                plan.place.insert(entity, (transform.translation, 0.0));
+                tile_at.insert(at.0, entity);
+            }
         }
         let (mut clock, mut round, mut round_start) = (0.0f32, 0u16, 0.0f32);
         let mut winner = None;
@@ -295,8 +299,8 @@ pub(super) fn glide(
 /// window, which then draws only when it wakes.
 pub(super) fn run_belts(
     time: Res<Time>,
-    tiles: Query<(&TileKind, &Children)>,
-    mut chevrons: Query<&mut Transform, With<Chevron>>,
+    tiles: Query<&TileKind>,
+    mut chevrons: Query<(&mut Transform, &ChildOf), With<Chevron>>,
     window: Query<&Window, With<bevy::window::PrimaryWindow>>,
     mut next: ResMut<NextFrame>,
 ) {
@@ -304,16 +308,12 @@ pub(super) fn run_belts(
         next.ask();
     }
     let phase = (time.elapsed_secs() * BELT_SPEED).fract() - 0.5;
-    for (kind, children) in &tiles {
-        let Tile::Conveyor(dir) = kind.0 else { continue };
+    for (mut chevron, tile) in &mut chevrons {
+        let Ok(TileKind(Tile::Conveyor(dir))) = tiles.get(tile.parent()) else { continue };
         let (dx, dy) = dir.delta();
         let shift = Vec2::new(dx as f32, -dy as f32) * phase * TILE * 0.5;
-        for child in children.iter() {
-            if let Ok(mut chevron) = chevrons.get_mut(child) {
-                chevron.translation.x = shift.x;
-                chevron.translation.y = shift.y;
-            }
-        }
+        chevron.translation.x = shift.x;
+        chevron.translation.y = shift.y;
     }
 }
 

@@ -1,0 +1,114 @@
+//! The seats an agent plays: it thinks on another thread from what its
+//! seat sees, and its move comes back as a request like a person's.
+
+use std::sync::{Arc, Mutex};
+
+use bevy::prelude::*;
+use bevy::tasks::{AsyncComputeTaskPool, Task, block_on, poll_once};
+use tabula_engine::core::{Agent, GameRng, derive_seed, rng_from_seed};
+use tabula_engine::{Game, Player};
+
+use super::{BoardBusy, RequestMove, Session, StatusLine, Watch};
+use crate::app::frames::NextFrame;
+use crate::app::game::WindowGame;
+use crate::app::settings::Settings;
+
+/// A pause after a human move before the AI answers, so it can be followed.
+const MIN_AI_DELAY: f32 = 0.15;
+
+/// The agents of the seats that have one, shared with the thinking task.
+#[derive(Resource)]
+pub struct Agents<G: Game> {
+    pub(super) seats: Vec<Option<Arc<Mutex<Box<dyn Agent<G>>>>>>,
+    pub(super) rng: Arc<Mutex<GameRng>>,
+    pub(super) thinking: Option<Task<Option<G::Move>>>,
+    /// Seconds until the next agent may move.
+    pub(super) cooldown: f32,
+}
+
+impl<G: Game> Agents<G> {
+    /// Each seat's agent's note on its last choice (none for humans, or while
+    /// the agent is thinking).
+    pub fn notes(&self) -> Vec<Option<String>> {
+        self.seats
+            .iter()
+            .map(|seat| seat.as_ref().and_then(|a| a.try_lock().ok()).and_then(|a| a.note()))
+            .collect()
+    }
+}
+
+/// The agent to move thinks on another thread; its move comes back as a
+/// request like a human's.
+pub(super) fn run_agents<G: WindowGame>(
+    time: Res<Time>,
+    session: Res<Session<G>>,
+    mut agents: ResMut<Agents<G>>,
+    mut watch: ResMut<Watch>,
+    busy: Res<BoardBusy>,
+    settings: Res<Settings>,
+    mut requests: MessageWriter<RequestMove<G>>,
+    mut status: ResMut<StatusLine>,
+    mut next: ResMut<NextFrame>,
+) {
+    let agents = &mut *agents;
+    agents.cooldown -= time.delta_secs();
+    if let Some(task) = agents.thinking.as_mut() {
+        // Frames go on while it thinks, so its answer is taken at once.
+        next.ask();
+        if let Some(answer) = block_on(poll_once(task)) {
+            agents.thinking = None;
+            match answer {
+                Some(mv) => {
+                    requests.write(RequestMove { by: session.game.current_player(), mv });
+                }
+                None => status.error("The agent found no move"),
+            }
+        }
+        return;
+    }
+    let to_move = session.game.current_player();
+    let Some(Some(agent)) = agents.seats.get(to_move.index()) else { return };
+    if session.replay || session.game.outcome().is_some() || (watch.paused && !watch.step) {
+        return;
+    }
+    // An agent is to move: frames go on through its pause and the board's.
+    next.ask();
+    if busy.0 > 0 || agents.cooldown > 0.0 {
+        return;
+    }
+    watch.step = false;
+    agents.cooldown = (1.0 / settings.ai_moves_per_second).max(MIN_AI_DELAY);
+    // The agent sees what its seat sees, nothing more.
+    let observation = session.game.observe(Some(to_move)).into_owned();
+    let (agent, rng) = (agent.clone(), agents.rng.clone());
+    agents.thinking = Some(AsyncComputeTaskPool::get().spawn(async move {
+        let mut agent = agent.lock().expect("agent lock");
+        let mut rng = rng.lock().expect("rng lock");
+        agent.choose(to_move, &observation, &mut rng)
+    }));
+}
+
+/// The move an agent seat not to move makes right after a move (a Stop),
+/// if any wants to.
+pub(super) fn interjection<G: WindowGame>(
+    session: &Session<G>,
+    agents: &Agents<G>,
+) -> Option<(Player, G::Move)> {
+    let mover = session.game.current_player();
+    let mut open = Vec::new();
+    for seat in Player::all(session.seats.len()).filter(|&s| s != mover) {
+        open.clear();
+        session.game.legal_moves(seat, &mut open);
+        let Some(Some(agent)) = agents.seats.get(seat.index()) else { continue };
+        if open.is_empty() {
+            continue;
+        }
+        let Ok(mut agent) = agent.try_lock() else { continue };
+        // Its own stream, so that a game depends only on its seed and moves.
+        let mut rng = rng_from_seed(derive_seed(session.seed, u64::MAX - session.moves.len() as u64));
+        if let Some(mv) = agent.interject(seat, &session.game.observe(Some(seat)), &mut rng) {
+            return Some((seat, mv));
+        }
+    }
+    None
+}

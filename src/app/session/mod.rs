@@ -1,0 +1,318 @@
+//! A game in progress in the window, for any game: seats (human or agent),
+//! the engine state, the move history with undo and redo, AI turns, watching
+//! controls and replays. Views read the state and these messages; they never
+//! change the state themselves.
+//!
+//! This file holds the session and the order of a frame; `messages` the
+//! requests and facts it exchanges, `start` how a session begins and what
+//! the panels ask of it, `moves` the engine's answer to a request, `turns`
+//! whose turn it is, `agents` the seats an agent plays, `replays` saving
+//! and stepping through replays.
+
+mod agents;
+mod messages;
+mod moves;
+mod replays;
+mod start;
+mod turns;
+
+use std::borrow::Cow;
+use std::path::PathBuf;
+
+use bevy::prelude::*;
+use tabula_engine::Player;
+use tabula_engine::core::AgentSpec;
+use tabula_engine::core::replay::{LevelSource, Replay, Seat};
+use tabula_engine::level::LevelFile;
+
+use super::Screen;
+use super::game::{ActiveGame, WindowGame};
+
+pub use agents::Agents;
+pub use messages::*;
+pub use replays::{plan_from_replay, replays_dir};
+pub use start::begin;
+pub(crate) use start::begin_game;
+pub use turns::Turn;
+
+/// Who plays a seat.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Controller {
+    Human,
+    Agent(AgentSpec),
+}
+
+impl Controller {
+    pub fn label(&self) -> String {
+        match self {
+            Controller::Human => "human".into(),
+            Controller::Agent(spec) => spec.to_string(),
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct SeatSetup {
+    pub name: String,
+    pub controller: Controller,
+}
+
+/// Everything needed to start a session: from the menu, a replay or a reload.
+#[derive(Clone, Debug)]
+pub struct SessionPlan {
+    pub level_path: Option<PathBuf>,
+    pub level: LevelFile,
+    pub seats: Vec<SeatSetup>,
+    pub seed: u64,
+    /// Moves of a replay to step through (the session then takes no new moves).
+    pub replay: Option<ReplayMoves>,
+}
+
+/// A replay's moves, still in the file's form until the game is known.
+#[derive(Clone, Debug)]
+pub struct ReplayMoves {
+    pub text: String,
+    pub file: String,
+}
+
+/// The game in progress.
+#[derive(Resource)]
+pub struct Session<G: WindowGame> {
+    pub level_path: Option<PathBuf>,
+    pub level: G::Level,
+    /// The level's name, for the top bar.
+    pub level_name: String,
+    pub seed: u64,
+    pub seats: Vec<SeatSetup>,
+    pub game: G,
+    /// Moves played so far, in order.
+    pub moves: Vec<G::Move>,
+    /// Moves undone (or still ahead in a replay); the last is the next one.
+    pub redo: Vec<G::Move>,
+    /// Stepping through a replay: no new moves are taken.
+    pub replay: bool,
+    /// Moves that undo may not take back: the last one showed what had been
+    /// hidden, and taking it back would let a player see it and choose again.
+    pub barrier: usize,
+    /// Why undo stops at the barrier.
+    pub barrier_reason: &'static str,
+}
+
+impl<G: WindowGame> Session<G> {
+    pub fn new(plan: &SessionPlan, level: G::Level, replay_moves: Vec<G::Move>) -> Result<Self, String> {
+        let game = G::new(&level, plan.seed).map_err(|e| e.message)?;
+        let mut redo = replay_moves;
+        redo.reverse();
+        Ok(Session {
+            level_path: plan.level_path.clone(),
+            level_name: plan.level.name().to_owned(),
+            level,
+            seed: plan.seed,
+            seats: plan.seats.clone(),
+            game,
+            moves: Vec::new(),
+            redo,
+            replay: plan.replay.is_some(),
+            barrier: 0,
+            barrier_reason: "",
+        })
+    }
+
+    pub fn names(&self) -> Vec<String> {
+        self.seats.iter().map(|s| s.name.clone()).collect()
+    }
+
+    pub fn name_of(&self, player: Player) -> &str {
+        self.seats.get(player.index()).map_or("?", |s| s.name.as_str())
+    }
+
+    /// The seat whose screen this is: the human to move, else the only
+    /// human, else nobody's (a spectator, as when watching or replaying).
+    pub fn screen_seat(&self) -> Option<Player> {
+        if self.replay {
+            return None;
+        }
+        // Asked several times a frame: no list is built.
+        let mut humans = Player::all(self.seats.len()).filter(|&p| self.is_human(p));
+        match (humans.next(), humans.next()) {
+            (Some(only), None) => Some(only),
+            _ => self.human_to_move(),
+        }
+    }
+
+    /// What the screen shows: the observation of its seat. Boards and panels
+    /// draw from this, never from the full state.
+    pub fn view(&self) -> Cow<'_, G::Observation> {
+        self.game.observe(self.screen_seat())
+    }
+
+    pub fn is_human(&self, player: Player) -> bool {
+        self.seats.get(player.index()).is_some_and(|s| s.controller == Controller::Human)
+    }
+
+    /// The human seat that is to move, if any (none in a replay or once the
+    /// game is over).
+    pub fn human_to_move(&self) -> Option<Player> {
+        let to_move = self.game.current_player();
+        (!self.replay && self.game.outcome().is_none() && self.is_human(to_move)).then_some(to_move)
+    }
+
+    /// Who a request from the board is made for: the human to move, else the
+    /// first human seat (so the engine can say it is not their turn).
+    pub fn requester(&self) -> Option<Player> {
+        self.human_to_move()
+            .or_else(|| (0..self.seats.len()).map(|i| Player(i as u8)).find(|&p| self.is_human(p)))
+    }
+
+    pub fn has_human(&self) -> bool {
+        self.seats.iter().any(|s| s.controller == Controller::Human)
+    }
+
+    /// The state after the moves played, played again from the start.
+    fn rebuild(&mut self) {
+        let mut game = G::new(&self.level, self.seed).expect("the level was valid when the session began");
+        for &mv in &self.moves {
+            game.apply(game.actor(&mv), mv).expect("a move of the history applies again");
+        }
+        self.game = game;
+    }
+
+    /// Takes back the last move; against an agent, back to the human's turn;
+    /// never past a move the game says cannot be undone (outside replays).
+    /// Returns whether anything was undone.
+    pub fn undo(&mut self) -> bool {
+        let mut undone = false;
+        while self.replay || self.moves.len() > self.barrier {
+            let Some(mv) = self.moves.pop() else { break };
+            self.redo.push(mv);
+            undone = true;
+            self.rebuild();
+            if self.replay || !self.has_human() || self.is_human(self.game.current_player()) {
+                break;
+            }
+        }
+        undone
+    }
+
+    /// The replay of this session so far, level inline so later edits of the
+    /// level file cannot break it.
+    pub fn to_replay(&self) -> Replay<G::Move> {
+        Replay {
+            level: LevelSource::Inline(LevelFile::new::<G>(self.level.clone())),
+            seed: self.seed,
+            players: self
+                .seats
+                .iter()
+                .map(|s| Seat { name: s.name.clone(), agent: s.controller.label() })
+                .collect(),
+            moves: self.moves.clone(),
+        }
+    }
+}
+
+/// The games the window shows, by name, with how to start a session of one.
+#[derive(Resource, Default)]
+pub struct WindowGames(pub Vec<WindowEntry>);
+
+pub struct WindowEntry {
+    pub name: &'static str,
+    pub begin: fn(&mut World, SessionPlan) -> Result<(), String>,
+}
+
+impl WindowGames {
+    pub fn find(&self, name: &str) -> Option<&WindowEntry> {
+        self.0.iter().find(|e| e.name == name)
+    }
+}
+
+/// Watching controls.
+#[derive(Resource, Debug, Default)]
+pub struct Watch {
+    pub paused: bool,
+    /// Play one move although paused.
+    pub step: bool,
+}
+
+/// Animations still running on the board; agents and replays wait for them.
+#[derive(Resource, Debug, Default)]
+pub struct BoardBusy(pub u32);
+
+/// What the board says the player's current choice would do.
+#[derive(Resource, Debug, Default, Clone)]
+pub struct MovePreview(pub String);
+
+/// A line shown at the bottom of the screen.
+#[derive(Resource, Debug, Default, Clone)]
+pub struct StatusLine {
+    pub text: String,
+    pub error: bool,
+}
+
+impl StatusLine {
+    pub fn info(&mut self, text: impl Into<String>) {
+        self.text = text.into();
+        self.error = false;
+    }
+
+    pub fn error(&mut self, text: impl Into<String>) {
+        self.text = text.into();
+        self.error = true;
+    }
+}
+
+pub(super) fn plugin(app: &mut App) {
+    app.init_resource::<Watch>()
+        .init_resource::<BoardBusy>()
+        .init_resource::<StatusLine>()
+        .init_resource::<MovePreview>()
+        .add_message::<MoveRefused>()
+        .add_message::<MovePlayed>()
+        .add_message::<GameEnded>()
+        .add_message::<BoardReset>()
+        .add_message::<SessionStarted>()
+        .add_message::<SessionRequest>()
+        .init_resource::<WindowGames>()
+        .init_state::<ActiveGame>()
+        .init_resource::<Turn>()
+        .add_message::<TurnChanged>()
+        .add_systems(Update, start::handle_requests.in_set(SessionSet::Requests))
+        .add_systems(Update, turns::change_turn.after(SessionSet::Moves).before(SessionSet::View))
+        .add_systems(OnEnter(Screen::Menu), leave_game)
+        .configure_sets(Update, (SessionSet::Requests, SessionSet::Moves, SessionSet::View).chain());
+}
+
+/// Order within a frame: requests, then moves, then what the view does.
+#[derive(SystemSet, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum SessionSet {
+    Requests,
+    Moves,
+    View,
+}
+
+/// The systems of one game's sessions.
+pub(crate) fn game_plugin<G: WindowGame>(app: &mut App) {
+    app.add_message::<RequestMove<G>>()
+        .add_message::<MoveApplied<G>>()
+        .add_systems(
+            Update,
+            (
+                start::handle_session_requests::<G>,
+                (agents::run_agents::<G>, replays::step_replay::<G>, moves::apply_moves::<G>).chain(),
+                turns::announce_turn::<G>,
+            )
+                .chain()
+                .in_set(SessionSet::Moves)
+                .run_if(resource_exists::<Session<G>>),
+        )
+        .add_systems(OnExit(ActiveGame::of::<G>()), end_session::<G>);
+}
+
+/// Leaving a game's board ends its session.
+fn end_session<G: WindowGame>(mut commands: Commands) {
+    commands.remove_resource::<Session<G>>();
+    commands.remove_resource::<Agents<G>>();
+}
+
+fn leave_game(mut next: ResMut<NextState<ActiveGame>>) {
+    next.set(ActiveGame(None));
+}

@@ -1,0 +1,69 @@
+//! The engine's answer to a requested move: applied, with its steps, or
+//! refused, with the reason.
+
+use bevy::prelude::*;
+use tabula_engine::Player;
+use tabula_engine::core::{RuleError, apply_with_steps};
+
+use super::agents::{Agents, interjection};
+use super::{GameEnded, MoveApplied, MovePlayed, MoveRefused, RequestMove, Session, StatusLine};
+use crate::app::game::{WindowGame, name_of};
+
+/// Hands every requested move to the engine, which decides whether that
+/// seat may make it, and reports what happened.
+pub(super) fn apply_moves<G: WindowGame>(
+    mut requests: MessageReader<RequestMove<G>>,
+    mut session: ResMut<Session<G>>,
+    mut agents: ResMut<Agents<G>>,
+    mut applied: MessageWriter<MoveApplied<G>>,
+    mut played: MessageWriter<MovePlayed>,
+    mut refused: MessageWriter<MoveRefused>,
+    mut ended: MessageWriter<GameEnded>,
+    mut status: ResMut<StatusLine>,
+) {
+    let mut queue: std::collections::VecDeque<(Player, G::Move)> =
+        requests.read().map(|r| (r.by, r.mv)).collect();
+    while let Some((by, mv)) = queue.pop_front() {
+        match apply_with_steps(&mut session.game, by, mv) {
+            Ok((_, steps)) => {
+                // A choice an agent is still making was for the state before.
+                agents.thinking = None;
+                // A move that matches the next undone one keeps the rest of
+                // the redo list; any other move starts a new line of play.
+                if session.redo.last() == Some(&mv) {
+                    session.redo.pop();
+                } else {
+                    session.redo.clear();
+                }
+                session.moves.push(mv);
+                if let Some(reason) = steps.iter().find_map(G::cannot_undo) {
+                    session.barrier = session.moves.len();
+                    session.barrier_reason = reason;
+                }
+                let note = G::step_note(&steps).map(|n| format!(" ({n})")).unwrap_or_default();
+                status.info(format!("{}: {mv}{note}", session.name_of(by)));
+                applied.write(MoveApplied { by, mv, steps });
+                played.write(MovePlayed { by });
+                if let Some(outcome) = session.game.outcome() {
+                    let text = G::outcome_text(&session.view(), &session.names());
+                    status.info(text.clone());
+                    ended.write(GameEnded { outcome, text });
+                } else if G::INTERJECTIONS
+                    && !session.replay
+                    && let Some(interjection) = interjection(&session, &agents)
+                {
+                    // Before anything else: the chance is right after the move.
+                    queue.push_front(interjection);
+                }
+            }
+            Err(e) => {
+                let reason = match e.not_your_turn() {
+                    Some(turn) => format!("it is {}'s turn", name_of(&session.names(), turn.to_move)),
+                    None => e.to_string(),
+                };
+                status.error(format!("Refused: {reason}"));
+                refused.write(MoveRefused { by, reason });
+            }
+        }
+    }
+}

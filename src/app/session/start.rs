@@ -1,0 +1,157 @@
+//! How a session begins (from the menu, a replay, a reload) and the
+//! requests of the panels and keys: undo, redo, pause, restart, replays.
+
+use std::sync::{Arc, Mutex};
+
+use bevy::prelude::*;
+use tabula_engine::core::replay;
+use tabula_engine::core::{derive_seed, rng_from_seed};
+
+use super::agents::Agents;
+use super::replays::{plan_from_replay, save_replay};
+use super::{
+    BoardReset, Controller, RequestMove, Session, SessionPlan, SessionRequest, SessionStarted, StatusLine,
+    Watch, WindowGames,
+};
+use crate::app::Screen;
+use crate::app::game::{ActiveGame, WindowGame};
+use crate::app::settings::Settings;
+
+/// Starts a session on `plan`, replacing any running one.
+pub fn begin(world: &mut World, plan: SessionPlan) -> Result<(), String> {
+    let game = plan.level.game();
+    let begin = world.resource::<WindowGames>().find(game.name()).map(|e| e.begin);
+    match begin {
+        Some(begin) => begin(world, plan),
+        None => Err(format!("{} cannot be played in the window yet", game.title())),
+    }
+}
+
+pub(crate) fn begin_game<G: WindowGame>(world: &mut World, plan: SessionPlan) -> Result<(), String> {
+    let level = plan.level.get::<G>().ok_or("the level is for another game")?.clone();
+    let replay_moves = match &plan.replay {
+        Some(r) => replay::parse::<G::Move>(&r.text, &r.file).map_err(|e| e.to_string())?.moves,
+        None => Vec::new(),
+    };
+    let session = Session::<G>::new(&plan, level, replay_moves)?;
+    let (players, seated) = (session.game.num_players(), session.seats.len());
+    if players != seated {
+        return Err(format!(
+            "the level has {players} players but {seated} seats were chosen; choose the seats again in the menu"
+        ));
+    }
+    let mut seats = Vec::new();
+    for seat in &session.seats {
+        seats.push(match &seat.controller {
+            Controller::Human => None,
+            Controller::Agent(spec) => {
+                Some(Arc::new(Mutex::new(G::build_agent(spec).map_err(|e| e.to_string())?)))
+            }
+        });
+    }
+    let rng = Arc::new(Mutex::new(rng_from_seed(derive_seed(plan.seed, 1))));
+    let replay = session.replay;
+    world.insert_resource(Agents::<G> { seats, rng, thinking: None, cooldown: 0.5 });
+    world.insert_resource(session);
+    world.insert_resource(Watch { paused: replay, step: false });
+    world.resource_mut::<StatusLine>().info(if replay {
+        "Replay loaded: step with . and , or press Space to play"
+    } else {
+        "New game"
+    });
+    world.write_message(SessionStarted(Box::new(plan)));
+    world.write_message(BoardReset);
+    world.resource_mut::<NextState<Screen>>().into_inner().set_if_neq(Screen::Game);
+    world.resource_mut::<NextState<ActiveGame>>().into_inner().set_if_neq(ActiveGame::of::<G>());
+    Ok(())
+}
+
+/// Requests that do not need to know the game.
+pub(super) fn handle_requests(
+    mut commands: Commands,
+    mut requests: MessageReader<SessionRequest>,
+    mut watch: ResMut<Watch>,
+    mut next: ResMut<NextState<Screen>>,
+) {
+    for request in requests.read() {
+        match request {
+            SessionRequest::TogglePause => watch.paused = !watch.paused,
+            SessionRequest::Step => {
+                watch.paused = true;
+                watch.step = true;
+            }
+            SessionRequest::Start(plan) => {
+                let plan = (**plan).clone();
+                commands.queue(move |world: &mut World| {
+                    if let Err(e) = begin(world, plan) {
+                        world.resource_mut::<StatusLine>().error(format!("Cannot start: {e}"));
+                    }
+                });
+            }
+            SessionRequest::OpenReplay(path) => {
+                let path = path.clone();
+                commands.queue(move |world: &mut World| {
+                    let settings = world.resource::<Settings>().clone();
+                    let result = plan_from_replay(&path, &settings).and_then(|plan| begin(world, plan));
+                    if let Err(e) = result {
+                        world.resource_mut::<StatusLine>().error(format!("Cannot open the replay: {e}"));
+                    }
+                });
+            }
+            SessionRequest::BackToMenu => next.set(Screen::Menu),
+            _ => {}
+        }
+    }
+}
+
+pub(super) fn handle_session_requests<G: WindowGame>(
+    mut requests: MessageReader<SessionRequest>,
+    mut session: ResMut<Session<G>>,
+    mut agents: ResMut<Agents<G>>,
+    mut watch: ResMut<Watch>,
+    mut status: ResMut<StatusLine>,
+    mut resets: MessageWriter<BoardReset>,
+    mut moves: MessageWriter<RequestMove<G>>,
+) {
+    for request in requests.read() {
+        match request {
+            SessionRequest::Undo => {
+                agents.thinking = None;
+                if session.undo() {
+                    if !session.has_human() {
+                        watch.paused = true;
+                    }
+                    status.info("Move taken back");
+                    resets.write(BoardReset);
+                } else if session.moves.is_empty() {
+                    status.error("Nothing to undo");
+                } else {
+                    status.error(format!("Cannot undo past that move: {}", session.barrier_reason));
+                }
+            }
+            SessionRequest::Redo => match session.redo.last().copied() {
+                Some(mv) => {
+                    agents.thinking = None;
+                    moves.write(RequestMove { by: session.game.actor(&mv), mv });
+                }
+                None => status.error("Nothing to redo"),
+            },
+            SessionRequest::Restart => {
+                agents.thinking = None;
+                session.moves.clear();
+                session.redo.clear();
+                session.replay = false;
+                session.barrier = 0;
+                session.rebuild();
+                watch.paused = false;
+                status.info("New game");
+                resets.write(BoardReset);
+            }
+            SessionRequest::SaveReplay => match save_replay(&session) {
+                Ok(path) => status.info(format!("Replay saved to {}", path.display())),
+                Err(e) => status.error(format!("Cannot save the replay: {e}")),
+            },
+            _ => {}
+        }
+    }
+}
