@@ -408,6 +408,23 @@ fn the_window_has_no_import_cycle() {
     assert_no_circles(&here().join("src"), &["app"]);
 }
 
+/// One concern a file: none of the window's files grows past this.
+const MOST_LINES: usize = 400;
+
+#[test]
+fn no_file_of_the_window_is_over_400_lines() {
+    let mut files = BTreeMap::new();
+    modules(&here().join("src"), &here().join("src/app"), &mut files);
+    let long: Vec<String> = files
+        .values()
+        .map(|path| (path, std::fs::read_to_string(path).unwrap().lines().count()))
+        .filter(|&(_, n)| n > MOST_LINES)
+        .map(|(path, n)| format!("{} has {n} lines", path.display()))
+        .collect();
+    assert!(files.len() > 20, "the window's files were found");
+    assert!(long.is_empty(), "split these by concern:\n{}", long.join("\n"));
+}
+
 #[test]
 fn the_engine_has_no_import_cycle() {
     assert_no_circles(&here().join("crates/engine/src"), &[]);

@@ -1,0 +1,144 @@
+//! A move's stones in flight, as the engine's steps say: the sowing one
+//! stone after another, then the capture, then the sweep to the stores.
+//! The pit and store counts follow the stones as they land.
+
+use bevy::prelude::*;
+use tabula_engine::mancala::{Mancala, MancalaStep, Transfer};
+
+use super::{CellCount, Flight, MancalaLayout, Stone};
+use crate::app::session::{BoardBusy, MoveApplied, Session};
+use crate::app::settings::Settings;
+
+/// Seconds between two stones of one sowing, and for one stone's flight.
+const SOW_STEP: f32 = 0.16;
+const FLIGHT: f32 = 0.32;
+
+/// The stones of each cell as the animation will leave them, and the flights
+/// that take them there.
+struct Choreography<'a> {
+    layout: &'a MancalaLayout,
+    speed: f32,
+    in_cell: Vec<Vec<(Entity, Vec3)>>,
+}
+
+impl Choreography<'_> {
+    /// Sends a stone from `from_cell` to `cell`, lifting off after `delay`.
+    fn fly(
+        &mut self,
+        commands: &mut Commands,
+        (entity, from): (Entity, Vec3),
+        from_cell: usize,
+        cell: usize,
+        delay: f32,
+    ) {
+        let slot = self.in_cell[cell].len();
+        let to = self.layout.stone_position(cell, slot).extend(2.0 + slot as f32 * 0.001);
+        let duration = FLIGHT / self.speed;
+        commands
+            .entity(entity)
+            .insert((Stone { cell }, Flight { from_cell, from, to, delay, elapsed: 0.0, duration }));
+        self.in_cell[cell].push((entity, to));
+    }
+}
+
+/// Schedules each stone's flight as the steps say: the sowing one stone
+/// after another, then the capture, then the sweep, so the board ends as
+/// the engine says.
+pub(super) fn sow_stones(
+    mut commands: Commands,
+    mut applied: MessageReader<MoveApplied<Mancala>>,
+    stones: Query<(Entity, &Stone, &Transform)>,
+    layout: Res<MancalaLayout>,
+    settings: Res<Settings>,
+) {
+    let steps: Vec<MancalaStep> = applied.read().flat_map(|m| m.steps.iter().copied()).collect();
+    if steps.is_empty() {
+        return;
+    }
+    let speed = settings.animation_speed;
+    let mut plan = Choreography { layout: &layout, speed, in_cell: vec![Vec::new(); 2 * layout.pits + 2] };
+    for (entity, stone, transform) in &stones {
+        plan.in_cell[stone.cell].push((entity, transform.translation));
+    }
+    // Steps of one kind run together; the next kind starts when they land.
+    let (mut clock, mut sown, mut phase) = (0.0, 0usize, None);
+    for step in steps {
+        let MancalaStep::Moved { from, to, stones, why } = step else { continue };
+        if phase != Some(why) {
+            clock += match phase {
+                Some(Transfer::Sowing) => sown as f32 * SOW_STEP / speed + FLIGHT / speed,
+                Some(_) => 2.0 * FLIGHT / speed,
+                None => 0.0,
+            };
+            (phase, sown) = (Some(why), 0);
+        }
+        for _ in 0..stones {
+            let delay = match why {
+                Transfer::Sowing => clock + sown as f32 * SOW_STEP / speed,
+                _ => clock + sown as f32 * 0.03 / speed,
+            };
+            // The stones that were in the cell go first, before any that
+            // a lap has just dropped there.
+            if plan.in_cell[from as usize].is_empty() {
+                break;
+            }
+            let stone = plan.in_cell[from as usize].remove(0);
+            plan.fly(&mut commands, stone, from as usize, to as usize, delay);
+            sown += 1;
+        }
+    }
+}
+
+pub(super) fn fly_stones(
+    mut commands: Commands,
+    time: Res<Time>,
+    mut flights: Query<(Entity, &mut Flight, &mut Transform)>,
+) {
+    for (entity, mut flight, mut transform) in &mut flights {
+        flight.elapsed += time.delta_secs();
+        let t = ((flight.elapsed - flight.delay) / flight.duration).clamp(0.0, 1.0);
+        if flight.elapsed < flight.delay {
+            continue;
+        }
+        let ease = t * t * (3.0 - 2.0 * t);
+        let lift = 40.0 * (std::f32::consts::PI * t).sin();
+        transform.translation = flight.from.lerp(flight.to, ease) + Vec3::new(0.0, lift, 8.0 * (1.0 - t));
+        transform.scale = Vec3::splat(1.0 + 0.3 * (std::f32::consts::PI * t).sin());
+        if t >= 1.0 {
+            transform.translation = flight.to;
+            transform.scale = Vec3::ONE;
+            commands.entity(entity).remove::<Flight>();
+        }
+    }
+}
+
+/// Counts follow the stones: a stone counts where it rests or waits to lift
+/// off, not while in the air; at rest the counts are the engine's.
+pub(super) fn update_counts(
+    stones: Query<(&Stone, Option<&Flight>)>,
+    mut labels: Query<(&CellCount, &mut Text2d)>,
+    session: Res<Session<Mancala>>,
+    layout: Res<MancalaLayout>,
+    busy: Res<BoardBusy>,
+) {
+    let mut counts = vec![0u32; 2 * layout.pits + 2];
+    if busy.0 == 0 {
+        for (i, &c) in session.view().cells().iter().enumerate() {
+            counts[i] = c as u32;
+        }
+    } else {
+        for (stone, flight) in &stones {
+            match flight {
+                None => counts[stone.cell] += 1,
+                Some(f) if f.elapsed < f.delay => counts[f.from_cell] += 1,
+                Some(_) => {}
+            }
+        }
+    }
+    for (label, mut text) in &mut labels {
+        let value = counts.get(label.0).copied().unwrap_or(0).to_string();
+        if text.0 != value {
+            text.0 = value;
+        }
+    }
+}

@@ -1,0 +1,116 @@
+//! The board, spawned anew from the engine's cells when a level (or a game
+//! of it) starts: the wooden board, each pit and store with its count and
+//! name, a stone entity for every stone, and each player's name on their
+//! side.
+
+use bevy::prelude::*;
+use tabula_engine::Player;
+use tabula_engine::mancala::Mancala;
+
+use super::art::{BOARD_COLOR, CELL_COLOR, CellTexture, LABEL_COLOR, bead_color};
+use super::{
+    BoardPart, Cell, CellCount, LABEL_GAP, MARGIN, MancalaLayout, NAME_GAP, PIT, ROW_Y, STONE, STORE_SIZE,
+    Stone, TAG_GAP,
+};
+use crate::app::BoardCamera;
+use crate::app::board::{StoneTexture, clear_on_reset, fit_view, seat_color};
+use crate::app::game::ActiveGame;
+use crate::app::session::{BoardReset, Session};
+
+type Parts = Or<(With<Stone>, With<Cell>, With<CellCount>, With<BoardPart>)>;
+
+pub(super) fn rebuild_board(
+    mut commands: Commands,
+    mut resets: MessageReader<BoardReset>,
+    session: Res<Session<Mancala>>,
+    old: Query<Entity, Parts>,
+    stone_texture: Option<Res<StoneTexture>>,
+    cell_texture: Option<Res<CellTexture>>,
+    mut layout: ResMut<MancalaLayout>,
+    mut cameras: Query<&mut Projection, With<BoardCamera>>,
+) {
+    if !clear_on_reset(&mut commands, &mut resets, &old) {
+        return;
+    }
+    let view = session.view();
+    let board = &*view;
+    let n = board.pits();
+    *layout = MancalaLayout::new(n);
+    fit_view(&mut cameras, Vec2::new(layout.width, layout.height) + 2.0 * MARGIN);
+    let stone = stone_texture.map(|t| t.0.clone()).unwrap_or_default();
+    let hollow = cell_texture.map(|t| t.0.clone()).unwrap_or_default();
+    commands.spawn((
+        BoardPart,
+        Sprite::from_color(BOARD_COLOR, Vec2::new(layout.width, STORE_SIZE.y + 50.0)),
+        Transform::default(),
+        DespawnOnExit(ActiveGame::of::<Mancala>()),
+    ));
+    let mut index = 0;
+    for cell in 0..2 * n + 2 {
+        let at = layout.cell_position(cell);
+        let size = if layout.is_store(cell) { STORE_SIZE } else { Vec2::splat(PIT) };
+        commands.spawn((
+            Cell(cell),
+            Sprite { image: hollow.clone(), color: CELL_COLOR, custom_size: Some(size), ..default() },
+            Transform::from_xyz(at.x, at.y, 1.0),
+            DespawnOnExit(ActiveGame::of::<Mancala>()),
+        ));
+        let label_at = if layout.is_store(cell) {
+            at + Vec2::new(0.0, STORE_SIZE.y / 2.0 + 28.0)
+        } else if cell < n {
+            at - Vec2::new(0.0, LABEL_GAP)
+        } else {
+            at + Vec2::new(0.0, LABEL_GAP)
+        };
+        commands.spawn((
+            CellCount(cell),
+            Text2d::new(board.cells()[cell].to_string()),
+            TextFont::from_font_size(if layout.is_store(cell) { 34.0 } else { 26.0 }),
+            TextColor(LABEL_COLOR),
+            Transform::from_xyz(label_at.x, label_at.y, 3.0),
+            DespawnOnExit(ActiveGame::of::<Mancala>()),
+        ));
+        if !layout.is_store(cell) {
+            let tag_at = if cell < n { at - Vec2::new(0.0, TAG_GAP) } else { at + Vec2::new(0.0, TAG_GAP) };
+            commands.spawn((
+                BoardPart,
+                Text2d::new(board.cell_name(cell)),
+                TextFont::from_font_size(15.0),
+                TextColor(LABEL_COLOR.with_alpha(0.55)),
+                Transform::from_xyz(tag_at.x, tag_at.y, 3.0),
+                DespawnOnExit(ActiveGame::of::<Mancala>()),
+            ));
+        }
+        for slot in 0..board.cells()[cell] as usize {
+            let p = layout.stone_position(cell, slot);
+            commands.spawn((
+                Stone { cell },
+                Sprite {
+                    image: stone.clone(),
+                    color: bead_color(index),
+                    custom_size: Some(Vec2::splat(STONE)),
+                    ..default()
+                },
+                Transform::from_xyz(p.x, p.y, 2.0 + slot as f32 * 0.001),
+                DespawnOnExit(ActiveGame::of::<Mancala>()),
+            ));
+            index += 1;
+        }
+    }
+    // Each player's name on their side of the board.
+    for (player, y) in [(Player::ONE, -(ROW_Y + NAME_GAP)), (Player::TWO, ROW_Y + NAME_GAP)] {
+        let store = layout.cell_position(board.store_cell(player));
+        commands.spawn((
+            BoardPart,
+            Text2d::new(format!(
+                "{} (row {})",
+                session.name_of(player),
+                if player == Player::ONE { 'A' } else { 'B' }
+            )),
+            TextFont::from_font_size(30.0),
+            TextColor(seat_color(player.index())),
+            Transform::from_xyz(store.x * 0.55, y, 3.0),
+            DespawnOnExit(ActiveGame::of::<Mancala>()),
+        ));
+    }
+}

@@ -1,0 +1,63 @@
+//! The menu's keyboard: Left/Right the game, Up/Down the level, digits who
+//! plays each seat, Enter start, O open a replay, M sound, Esc quit.
+
+use bevy::prelude::*;
+
+use super::model::Menu;
+use crate::app::controls::ReplayBrowser;
+use crate::app::session::{SessionRequest, StatusLine};
+use crate::app::settings::{MAX_SEATS, Settings};
+
+pub(super) fn menu_keys(
+    keys: Res<ButtonInput<KeyCode>>,
+    menu: Option<ResMut<Menu>>,
+    mut settings: ResMut<Settings>,
+    mut browser: ResMut<ReplayBrowser>,
+    mut requests: MessageWriter<SessionRequest>,
+    mut status: ResMut<StatusLine>,
+    mut exit: MessageWriter<AppExit>,
+) {
+    let Some(mut menu) = menu else { return };
+    let pressed = |k: KeyCode| keys.just_pressed(k);
+    let games = menu.games.len();
+    let at = menu.game;
+    if pressed(KeyCode::ArrowRight) {
+        menu.switch_game((at + 1) % games);
+    }
+    if pressed(KeyCode::ArrowLeft) {
+        menu.switch_game((at + games - 1) % games);
+    }
+    let n = menu.levels.len().max(1);
+    if pressed(KeyCode::ArrowDown) {
+        let next = (menu.selected + 1) % n;
+        menu.select(next);
+    }
+    if pressed(KeyCode::ArrowUp) {
+        let next = (menu.selected + n - 1) % n;
+        menu.select(next);
+    }
+    for digit in crate::app::board::digits_pressed(&keys).filter(|&d| (1..=MAX_SEATS as u8).contains(&d)) {
+        menu.cycle_seat(digit as usize - 1);
+    }
+    if pressed(KeyCode::KeyM) {
+        settings.sound = !settings.sound;
+    }
+    if pressed(KeyCode::KeyO) {
+        browser.open = true;
+    }
+    if pressed(KeyCode::Enter) || pressed(KeyCode::NumpadEnter) {
+        match menu.plan(&settings) {
+            Ok(plan) => {
+                requests.write(SessionRequest::Start(Box::new(plan)));
+            }
+            Err(e) => status.error(e),
+        }
+    }
+    if pressed(KeyCode::Escape) {
+        if browser.open {
+            browser.open = false;
+        } else {
+            exit.write(AppExit::Success);
+        }
+    }
+}

@@ -1,0 +1,110 @@
+//! The main menu: the four games (those not built yet say so), the levels of
+//! the chosen game, and for each seat a name and Human or an agent with its
+//! strength. Everything can be chosen with the keyboard.
+//!
+//! This file holds the plugin, the menu's making and the listing of the
+//! chosen game's levels, and a level started from the command line; `model`
+//! the menu's choices of game, level and seats, `ui` its drawing, `keys` its
+//! keyboard.
+
+mod keys;
+mod model;
+mod ui;
+
+use bevy::prelude::*;
+use bevy_egui::EguiPrimaryContextPass;
+use bevy_egui::input::egui_wants_any_keyboard_input;
+use tabula_engine::core::AgentSpec;
+use tabula_engine::level;
+
+use self::model::seed_now;
+use super::frames::NextFrame;
+use super::levels::library::LevelLibrary;
+use super::levels::{LevelAsset, LevelSources};
+use super::session::WindowGames;
+use super::session::{Controller, SeatSetup, SessionPlan, SessionRequest, StatusLine};
+use super::settings::Settings;
+use super::{Screen, StartLevel};
+
+pub use model::{Menu, MenuGame, SeatChoice};
+
+pub(super) fn plugin(app: &mut App) {
+    app.add_systems(OnEnter(Screen::Menu), rescan)
+        .add_systems(Update, list_levels.run_if(in_state(Screen::Menu)))
+        .add_systems(Update, start_level_from_command_line.run_if(resource_exists::<StartLevel>))
+        .add_systems(EguiPrimaryContextPass, ui::menu_ui.run_if(in_state(Screen::Menu)))
+        .add_systems(
+            Update,
+            keys::menu_keys.run_if(in_state(Screen::Menu).and_then(not(egui_wants_any_keyboard_input))),
+        );
+}
+
+/// The menu is made on first showing, once every game has registered; on
+/// each showing the level folder is listed again (files may have come).
+fn rescan(mut commands: Commands, menu: Option<ResMut<Menu>>, window_games: Res<WindowGames>) {
+    match menu {
+        Some(mut menu) => menu.scanned = None,
+        None => {
+            let names: Vec<&str> = window_games.0.iter().map(|e| e.name).collect();
+            commands.insert_resource(Menu::new(&names));
+        }
+    }
+}
+
+/// Lists the chosen game's level files through the asset server, and
+/// shows them once all have loaded or failed (and again when one changes).
+fn list_levels(
+    menu: Option<ResMut<Menu>>,
+    mut library: ResMut<LevelLibrary>,
+    server: Res<AssetServer>,
+    sources: Res<LevelSources>,
+    assets: Res<Assets<LevelAsset>>,
+    mut next: ResMut<NextFrame>,
+) {
+    let Some(mut menu) = menu else { return };
+    let folder = menu.current().folder;
+    if menu.scanned != Some(folder) {
+        library.scan(&server, &sources, folder);
+        menu.scanned = Some(folder);
+    }
+    match library.entries(&sources, folder, &assets, &server) {
+        Some(levels) if levels != menu.levels => menu.set_levels(levels),
+        Some(_) => {}
+        None => next.ask(),
+    }
+}
+
+/// `tabula play <level>`: Human against the strongest agent.
+fn start_level_from_command_line(
+    mut commands: Commands,
+    start: Res<StartLevel>,
+    settings: Res<Settings>,
+    mut requests: MessageWriter<SessionRequest>,
+    mut status: ResMut<StatusLine>,
+) {
+    commands.remove_resource::<StartLevel>();
+    match level::load(&start.path) {
+        Ok(level) => {
+            let game = level.game();
+            let seats = (0..game.num_players(&level))
+                .map(|i| SeatSetup {
+                    name: settings.name(i),
+                    controller: match start.seats.get(i).cloned().flatten() {
+                        Some(chosen) => chosen,
+                        None if i == 0 => Controller::Human,
+                        None => Controller::Agent(AgentSpec::new(game.default_opponent(), None)),
+                    },
+                })
+                .collect();
+            let plan = SessionPlan {
+                level_path: Some(start.path.clone()),
+                level,
+                seats,
+                seed: seed_now(),
+                replay: None,
+            };
+            requests.write(SessionRequest::Start(Box::new(plan)));
+        }
+        Err(e) => status.error(e.to_string()),
+    }
+}

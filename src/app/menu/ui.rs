@@ -1,0 +1,181 @@
+//! The menu drawn with egui: a column of games, one of the chosen game's
+//! levels with its description, one of the players with each seat's name,
+//! Human or agent and strength; under them Start, Open replay, Quit, sound
+//! and animation speed.
+
+use bevy::prelude::*;
+use bevy_egui::{EguiContexts, egui};
+
+use super::model::{COMMAND_LINE_ONLY, Menu};
+use crate::app::controls::ReplayBrowser;
+use crate::app::hud::root_ui;
+use crate::app::levels::library::levels_root;
+use crate::app::session::{SessionRequest, StatusLine};
+use crate::app::settings::Settings;
+
+pub(super) fn menu_ui(
+    mut contexts: EguiContexts,
+    menu: Option<ResMut<Menu>>,
+    mut settings: ResMut<Settings>,
+    status: Res<StatusLine>,
+    mut browser: ResMut<ReplayBrowser>,
+    mut requests: MessageWriter<SessionRequest>,
+    mut exit: MessageWriter<AppExit>,
+) -> Result {
+    let Some(mut menu) = menu else { return Ok(()) };
+    let ctx = contexts.ctx_mut()?.clone();
+    let mut root = root_ui(&ctx);
+    egui::CentralPanel::default_margins().show(&mut root, |ui| {
+        ui.vertical_centered(|ui| {
+            ui.add_space(8.0);
+            ui.label(egui::RichText::new("tabula").size(44.0).strong());
+            ui.label("Four games from formal specifications. Play, watch the AI, edit the levels.");
+        });
+        ui.add_space(12.0);
+        ui.columns(3, |cols| {
+            games_column(&mut cols[0], &mut menu);
+            levels_column(&mut cols[1], &mut menu);
+            seats_column(&mut cols[2], &mut menu, &mut settings);
+        });
+        ui.add_space(12.0);
+        ui.separator();
+        ui.horizontal(|ui| {
+            let plan = menu.plan(&settings);
+            let start = ui.add_enabled(plan.is_ok(), egui::Button::new(egui::RichText::new("Start (Enter)").size(20.0)));
+            if start.clicked()
+                && let Ok(plan) = plan
+            {
+                requests.write(SessionRequest::Start(Box::new(plan)));
+            }
+            if ui.button("Open replay… (O)").clicked() {
+                browser.open = true;
+            }
+            if ui.button("Quit (Esc)").clicked() {
+                exit.write(AppExit::Success);
+            }
+            ui.separator();
+            ui.checkbox(&mut settings.sound, "Sound (M)");
+            ui.add(egui::Slider::new(&mut settings.animation_speed, 0.25..=4.0).logarithmic(true).text("animation speed"));
+        });
+        if !status.text.is_empty() && status.error {
+            ui.label(egui::RichText::new(&status.text).color(egui::Color32::from_rgb(255, 110, 100)));
+        }
+        ui.label(
+            egui::RichText::new("Keys: Left/Right game · Up/Down level · 1 to 8 change who plays each seat · Enter start · O open replay · Esc quit")
+                .weak(),
+        );
+    });
+    Ok(())
+}
+
+fn games_column(ui: &mut egui::Ui, menu: &mut Menu) {
+    ui.heading("Game");
+    let mut clicked = None;
+    for (i, game) in menu.games.iter().enumerate() {
+        let text = match game.status {
+            None => game.title.to_owned(),
+            Some(status) => format!("{} ({status})", game.title),
+        };
+        if ui.selectable_label(menu.game == i, text).clicked() && menu.game != i {
+            clicked = Some(i);
+        }
+    }
+    if let Some(i) = clicked {
+        menu.switch_game(i);
+    }
+    let game = menu.current();
+    if let Some(status) = game.status {
+        ui.add_space(8.0);
+        let why = if status == COMMAND_LINE_ONLY {
+            "its rules and agents run from the command line (tabula match, perft, replay), but this window has no board for it"
+        } else {
+            "it is specified but cannot be played in this version"
+        };
+        ui.label(format!("{}: {why}.", game.title));
+    }
+}
+
+fn levels_column(ui: &mut egui::Ui, menu: &mut Menu) {
+    ui.heading("Level");
+    if menu.levels.is_empty() {
+        ui.label(format!("No levels in {}", levels_root().join(menu.current().folder).display()));
+    }
+    let mut clicked = None;
+    egui::ScrollArea::vertical().id_salt("levels").max_height(260.0).show(ui, |ui| {
+        for (i, entry) in menu.levels.iter().enumerate() {
+            let name = match &entry.level {
+                Ok(l) => l.name().to_owned(),
+                Err(_) => {
+                    format!("{} (invalid)", entry.path.file_name().unwrap_or_default().to_string_lossy())
+                }
+            };
+            if ui.selectable_label(menu.selected == i, name).clicked() {
+                clicked = Some(i);
+            }
+        }
+    });
+    if let Some(i) = clicked {
+        menu.select(i);
+    }
+    if let Some(entry) = menu.levels.get(menu.selected) {
+        ui.add_space(6.0);
+        match &entry.level {
+            Ok(level) => {
+                ui.label(level.description());
+                for line in level.summary() {
+                    ui.label(line);
+                }
+            }
+            Err(e) => {
+                ui.label(egui::RichText::new(e).color(egui::Color32::from_rgb(255, 110, 100)));
+            }
+        }
+        ui.label(egui::RichText::new(entry.path.display().to_string()).monospace().weak());
+    }
+}
+
+fn seats_column(ui: &mut egui::Ui, menu: &mut Menu, settings: &mut Settings) {
+    ui.heading("Players");
+    let agents = menu.agents.clone();
+    egui::ScrollArea::vertical().id_salt("seats").max_height(420.0).show(ui, |ui| {
+        for seat in 0..menu.seats.len() {
+            ui.group(|ui| {
+                ui.horizontal(|ui| {
+                    ui.label(
+                        egui::RichText::new(format!("Player {}", seat + 1))
+                            .color(crate::app::board::seat_color32(seat)),
+                    );
+                    if let Some(name) = settings.names.get_mut(seat) {
+                        ui.add(egui::TextEdit::singleline(name).desired_width(120.0));
+                    }
+                });
+                let before = menu.seats[seat].agent;
+                let mut picked = before;
+                let current = before.and_then(|i| agents.get(i)).map_or("Human", |a| a.name);
+                egui::ComboBox::from_id_salt(("seat", seat)).selected_text(current).show_ui(ui, |ui| {
+                    ui.selectable_value(&mut picked, None, "Human");
+                    for (i, info) in agents.iter().enumerate() {
+                        ui.selectable_value(&mut picked, Some(i), info.name).on_hover_text(info.about);
+                    }
+                });
+                if picked != before {
+                    menu.set_agent(seat, picked);
+                }
+                let choice = &mut menu.seats[seat];
+                if let Some(info) = choice.agent.and_then(|i| agents.get(i)) {
+                    ui.label(egui::RichText::new(info.about).weak());
+                    if let Some(p) = info.param {
+                        let slider = egui::Slider::new(&mut choice.strength, p.min..=p.max).text(p.name);
+                        // Depths and playout counts are whole numbers.
+                        let slider = if p.max - p.min >= 10.0 {
+                            slider.integer().logarithmic(p.max >= 1000.0)
+                        } else {
+                            slider
+                        };
+                        ui.add(slider).on_hover_text(p.about);
+                    }
+                }
+            });
+        }
+    });
+}

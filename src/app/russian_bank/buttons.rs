@@ -1,0 +1,109 @@
+//! The buttons over the table, bottom left: the match score and its
+//! winner, why the last Stop was called, Turn hand, To waste, End turn, Let
+//! it stand, Stop!, and Next deal or New match once a deal is over.
+
+use bevy::prelude::*;
+use bevy_egui::{EguiContexts, egui};
+use tabula_engine::russian_bank::{BankMove, RussianBank, Source, Target};
+use tabula_engine::{Game, Player};
+
+use super::LastStop;
+use super::deals::{BankMatch, next_deal_plan};
+use super::input::{me, stopper};
+use crate::app::session::{RequestMove, Session, SessionRequest};
+
+/// Screen points between the window's bottom and the table's buttons: over
+/// the status line, and over the band that shows the end of a game.
+const STATUS_LIFT: f32 = 70.0;
+const END_BAND_LIFT: f32 = 150.0;
+
+/// The buttons of the table and the match score, over the board.
+pub(super) fn table_buttons(
+    mut contexts: EguiContexts,
+    session: Res<Session<RussianBank>>,
+    mut bank_match: ResMut<BankMatch>,
+    last_stop: Res<LastStop>,
+    mut requests: MessageWriter<RequestMove<RussianBank>>,
+    mut session_requests: MessageWriter<SessionRequest>,
+) -> Result {
+    let ctx = contexts.ctx_mut()?.clone();
+    let table = &session.game;
+    let target = session.level.match_points;
+    // Above the status line; at the end, above the band that says who won.
+    let lift = if table.outcome().is_some() { END_BAND_LIFT } else { STATUS_LIFT };
+    egui::Area::new("russian-bank-table".into())
+        .anchor(egui::Align2::LEFT_BOTTOM, egui::vec2(12.0, -lift))
+        .show(&ctx, |ui| {
+            egui::Frame::popup(ui.style()).show(ui, |ui| {
+                // Narrow enough to stay clear of the table's cards.
+                ui.set_max_width(220.0);
+                let points = bank_match.points();
+                ui.label(
+                    egui::RichText::new(format!(
+                        "Match to {target}: {} {} · {} {}",
+                        session.name_of(Player::ONE),
+                        points[0],
+                        session.name_of(Player::TWO),
+                        points[1]
+                    ))
+                    .strong(),
+                );
+                if let Some(winner) = bank_match.winner(target) {
+                    ui.label(
+                        egui::RichText::new(format!("{} wins the match", session.name_of(winner)))
+                            .color(crate::app::board::seat_color32(winner.index()))
+                            .strong(),
+                    );
+                }
+                if let Some(why) = &last_stop.0 {
+                    ui.label(egui::RichText::new(why).color(egui::Color32::from_rgb(255, 200, 120)));
+                }
+                if let Some(me) = me(&session).filter(|_| !session.replay && table.outcome().is_none()) {
+                    ui.horizontal(|ui| {
+                        let mut legal = Vec::new();
+                        table.legal_moves(me, &mut legal);
+                        let mine = table.outcome().is_none() && table.current_player() == me;
+                        let mut button = |ui: &mut egui::Ui, text: &str, mv: BankMove, enabled: bool| {
+                            if ui.add_enabled(enabled, egui::Button::new(text)).clicked() {
+                                requests.write(RequestMove { by: me, mv });
+                            }
+                        };
+                        button(
+                            ui,
+                            "Turn hand (H)",
+                            BankMove::TurnHand,
+                            mine && legal.contains(&BankMove::TurnHand),
+                        );
+                        let waste = BankMove::Play { from: Source::Hand, to: Target::Waste };
+                        button(ui, "To waste (W)", waste, mine && legal.contains(&waste));
+                        if legal.contains(&BankMove::EndTurn) {
+                            button(ui, "End turn (E)", BankMove::EndTurn, mine);
+                        }
+                        if legal.contains(&BankMove::Accept) {
+                            button(ui, "Let it stand", BankMove::Accept, true);
+                        }
+                    });
+                }
+                // Stop is offered whenever it is the other's turn, breach or
+                // not: noticing one is the player's skill.
+                if let Some(stopper) =
+                    stopper(&session).filter(|_| table.outcome().is_none() && !session.replay)
+                    && ui.button(egui::RichText::new("Stop! (S)").strong().size(18.0)).clicked()
+                {
+                    requests.write(RequestMove { by: stopper, mv: BankMove::Stop });
+                }
+                if table.outcome().is_some() && !session.replay {
+                    let label =
+                        if bank_match.winner(target).is_some() { "New match (N)" } else { "Next deal (N)" };
+                    if ui.button(label).clicked() {
+                        if bank_match.winner(target).is_some() {
+                            bank_match.deals.clear();
+                        }
+                        session_requests
+                            .write(SessionRequest::Start(Box::new(next_deal_plan(&session, &bank_match))));
+                    }
+                }
+            });
+        });
+    Ok(())
+}

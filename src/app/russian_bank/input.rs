@@ -1,0 +1,253 @@
+//! A human's hands on the table: a card dragged, or clicked and then a
+//! pile clicked; the piles the chosen card may go to light up; a click on
+//! the hand turns it; keys for the hand, the waste, the end of a turn, Stop!
+//! and the next deal. The top bar says what the human may do now.
+
+use bevy::prelude::*;
+use tabula_engine::russian_bank::{BankMove, Place, RussianBank, Source, Target};
+use tabula_engine::{Game, Player};
+
+use super::art::{CARD, CardArt};
+use super::deals::{BankMatch, next_deal_plan};
+use super::layout::{card_position, pile, place_at, source_of, target_of, z_of};
+use super::{Choice, TableCard, TargetGlow};
+use crate::app::board::BoardPointer;
+use crate::app::game::ActiveGame;
+use crate::app::session::{BoardBusy, MovePreview, RequestMove, Session, SessionRequest, StatusLine};
+
+const TARGET_GLOW: Color = Color::srgba(0.45, 1.0, 0.5, 0.45);
+const CHOSEN_TINT: Color = Color::srgb(1.0, 0.95, 0.6);
+
+/// The human seat this screen acts for, and whether it is their turn.
+pub(super) fn me(session: &Session<RussianBank>) -> Option<Player> {
+    session.requester()
+}
+
+/// The moves `me` may make with the chosen card, by target place.
+fn targets(table: &RussianBank, me: Player, from: Source) -> Vec<(Place, BankMove)> {
+    let mut moves = Vec::new();
+    table.legal_moves(me, &mut moves);
+    moves
+        .into_iter()
+        .filter_map(|mv| match mv {
+            BankMove::Play { from: f, to } if f == from => Some((to.place(me), mv)),
+            _ => None,
+        })
+        .collect()
+}
+
+#[allow(clippy::too_many_arguments)]
+pub(super) fn handle_pointer(
+    pointer: BoardPointer,
+    mouse: Res<ButtonInput<MouseButton>>,
+    session: Res<Session<RussianBank>>,
+    busy: Res<BoardBusy>,
+    mut choice: ResMut<Choice>,
+    mut cards: Query<(Entity, &TableCard, &mut Transform)>,
+    mut requests: MessageWriter<RequestMove<RussianBank>>,
+    mut status: ResMut<StatusLine>,
+) {
+    let Some(me) = me(&session) else { return };
+    let Some(point) = pointer.world() else { return };
+    // A held card follows the pointer.
+    if let (Some((_, entity)), Some(offset)) = (choice.chosen, choice.dragging)
+        && let Ok((_, _, mut transform)) = cards.get_mut(entity)
+    {
+        transform.translation = (point + offset).extend(60.0);
+    }
+    if mouse.just_pressed(MouseButton::Right) {
+        cancel(&mut choice, &mut cards);
+        return;
+    }
+    if !mouse.just_pressed(MouseButton::Left) && !mouse.just_released(MouseButton::Left) {
+        return;
+    }
+    // The table is read only when the mouse does something: the view is a
+    // copy of the whole game.
+    let view = session.view();
+    let table = &view.0;
+    if mouse.just_pressed(MouseButton::Left) {
+        choice.pressed_at = Some(point);
+        let place = place_at(table, point);
+        // With a card chosen by a click, a click elsewhere is its target.
+        if let Some((from, entity)) = choice.chosen
+            && choice.dragging.is_none()
+        {
+            let target = place.filter(|&p| p != from.place(me)).and_then(|p| target_of(me, p));
+            match target {
+                Some(to) => {
+                    requests.write(RequestMove { by: me, mv: BankMove::Play { from, to } });
+                    choice.chosen = Some((from, entity));
+                }
+                None => cancel(&mut choice, &mut cards),
+            }
+            choice.pressed_at = None;
+            return;
+        }
+        if busy.0 > 0 {
+            return;
+        }
+        match place {
+            Some(Place::Hand(p)) if p == me => {
+                requests.write(RequestMove { by: me, mv: BankMove::TurnHand });
+            }
+            Some(place) => {
+                let Some(from) = source_of(me, place) else { return };
+                let top = cards
+                    .iter()
+                    .filter(|(_, c, _)| c.place == place)
+                    .max_by_key(|(_, c, _)| c.index)
+                    .map(|(e, _, t)| (e, t.translation.truncate()));
+                if let Some((entity, at)) = top {
+                    if table.current_player() != me {
+                        status.error("It is not your turn (S calls Stop!)");
+                        return;
+                    }
+                    choice.chosen = Some((from, entity));
+                    choice.dragging = Some(at - point);
+                    choice.changed = true;
+                }
+            }
+            None => {}
+        }
+    }
+    if mouse.just_released(MouseButton::Left)
+        && let Some((from, entity)) = choice.chosen
+        && choice.dragging.is_some()
+    {
+        let moved = choice.pressed_at.is_some_and(|p| p.distance(point) > 8.0);
+        choice.dragging = None;
+        if !moved {
+            // A click: the card stays chosen, waiting for a click on a pile.
+            if let Ok((_, card, mut transform)) = cards.get_mut(entity) {
+                transform.translation = card_position(card.place, card.index).extend(60.0);
+            }
+            return;
+        }
+        let source_place = from.place(me);
+        let target = place_at(table, point).filter(|&p| p != source_place).and_then(|p| target_of(me, p));
+        match target {
+            Some(to) => {
+                choice.dropped = Some((source_place, point));
+                requests.write(RequestMove { by: me, mv: BankMove::Play { from, to } });
+            }
+            None => cancel(&mut choice, &mut cards),
+        }
+    }
+}
+
+/// Puts the chosen card back and forgets it.
+fn cancel(choice: &mut Choice, cards: &mut Query<(Entity, &TableCard, &mut Transform)>) {
+    if let Some((_, entity)) = choice.chosen.take()
+        && let Ok((_, card, mut transform)) = cards.get_mut(entity)
+    {
+        transform.translation = card_position(card.place, card.index).extend(z_of(card.index));
+    }
+    choice.dragging = None;
+    choice.changed = true;
+}
+
+pub(super) fn handle_keys(
+    keys: Res<ButtonInput<KeyCode>>,
+    session: Res<Session<RussianBank>>,
+    mut requests: MessageWriter<RequestMove<RussianBank>>,
+    mut next_deal: MessageWriter<SessionRequest>,
+    bank_match: Res<BankMatch>,
+) {
+    let ctrl = keys.any_pressed([KeyCode::ControlLeft, KeyCode::ControlRight]);
+    let Some(me) = me(&session) else { return };
+    let mv = if keys.just_pressed(KeyCode::KeyH) {
+        Some(BankMove::TurnHand)
+    } else if keys.just_pressed(KeyCode::KeyW) {
+        Some(BankMove::Play { from: Source::Hand, to: Target::Waste })
+    } else if keys.just_pressed(KeyCode::KeyE) {
+        Some(BankMove::EndTurn)
+    } else if keys.just_pressed(KeyCode::KeyS) && !ctrl {
+        Some(BankMove::Stop)
+    } else {
+        None
+    };
+    if let Some(mv) = mv {
+        let by = if mv == BankMove::Stop { stopper(&session).unwrap_or(me) } else { me };
+        requests.write(RequestMove { by, mv });
+    }
+    if keys.just_pressed(KeyCode::KeyN) && session.game.outcome().is_some() {
+        next_deal.write(SessionRequest::Start(Box::new(next_deal_plan(&session, &bank_match))));
+    }
+}
+
+/// The human who would call Stop now: one not to move.
+pub(super) fn stopper(session: &Session<RussianBank>) -> Option<Player> {
+    let to_move = session.game.current_player();
+    [Player::ONE, Player::TWO].into_iter().find(|&p| p != to_move && session.is_human(p))
+}
+
+/// Lights the piles the chosen card may go to, and marks the card.
+pub(super) fn light_targets(
+    mut commands: Commands,
+    mut choice: ResMut<Choice>,
+    session: Res<Session<RussianBank>>,
+    glows: Query<Entity, With<TargetGlow>>,
+    mut sprites: Query<&mut Sprite, With<TableCard>>,
+    art: Option<Res<CardArt>>,
+) {
+    if !choice.changed {
+        return;
+    }
+    choice.changed = false;
+    for entity in &glows {
+        commands.entity(entity).despawn();
+    }
+    for mut sprite in &mut sprites {
+        sprite.color = Color::WHITE;
+    }
+    let (Some((from, entity)), Some(me)) = (choice.chosen, me(&session)) else { return };
+    if let Ok(mut sprite) = sprites.get_mut(entity) {
+        sprite.color = CHOSEN_TINT;
+    }
+    let view = session.view();
+    for (place, _) in targets(&view.0, me, from) {
+        let len = pile(&view.0, place).len();
+        let at = card_position(place, len.saturating_sub(1));
+        commands.spawn((
+            TargetGlow,
+            Sprite {
+                image: art.as_ref().map(|a| a.slot.clone()).unwrap_or_default(),
+                color: TARGET_GLOW,
+                custom_size: Some(CARD + Vec2::splat(14.0)),
+                ..default()
+            },
+            Transform::from_translation(at.extend(40.0)),
+            DespawnOnExit(ActiveGame::of::<RussianBank>()),
+        ));
+    }
+}
+
+/// The top bar's line on what the human may do now.
+pub(super) fn describe_choice(
+    session: Res<Session<RussianBank>>,
+    choice: Res<Choice>,
+    mut preview: ResMut<MovePreview>,
+) {
+    let view = session.view();
+    let table = &view.0;
+    let text = match (me(&session), choice.chosen) {
+        _ if table.outcome().is_some() => "N deals again".to_owned(),
+        (Some(me), Some((from, _))) => {
+            let card = table.source_card(me, from).map(|c| c.to_string()).unwrap_or_default();
+            let n = targets(table, me, from).len();
+            match n {
+                0 => format!("The {card} has nowhere to go: right-click to put it back"),
+                _ => format!("The {card}: drop it on a lit pile ({n}); right-click to put it back"),
+            }
+        }
+        (Some(me), None) if table.current_player() == me => {
+            "Drag a card to a pile, or click your hand to turn it".to_owned()
+        }
+        (Some(_), None) => "The other player's turn: press S (Stop!) if you see priority broken".to_owned(),
+        (None, _) => String::new(),
+    };
+    if preview.0 != text {
+        preview.0 = text;
+    }
+}
