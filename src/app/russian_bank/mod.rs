@@ -25,7 +25,7 @@ mod spawn;
 
 use bevy::prelude::*;
 use bevy_egui::EguiPrimaryContextPass;
-use tabula_engine::russian_bank::{BankStep, BankView, Place, RussianBank, RussianBankLevel, Source};
+use tabula_engine::russian_bank::{BankStep, BankView, Card, Place, RussianBank, RussianBankLevel, Source};
 use tabula_engine::{Game, Outcome};
 
 use crate::app::board::{count_busy, keys_free, playing, pointer_free};
@@ -44,6 +44,12 @@ pub struct TableCard {
     pub place: Place,
     pub index: usize,
 }
+
+/// What a card entity shows: its face, or `None` for its back. A card the
+/// screen's seat has not seen is spawned with its back: no entity holds a
+/// hidden face.
+#[derive(Component, Debug, Clone, Copy, PartialEq, Eq)]
+pub struct CardFace(pub Option<Card>);
 
 /// The outline where a pile lies, empty or not.
 #[derive(Component, Debug)]

@@ -13,7 +13,7 @@ use super::art::{CARD, CardArt};
 use super::layout::{
     CARDS_AN_EDGE, NAME_X, PLAYER_Y, TABLE, base_position, card_position, pile, places, side_sign, z_of,
 };
-use super::{Choice, FLIGHT, Flight, LastStop, PileSlot, TableCard, TablePart, TargetGlow};
+use super::{CardFace, Choice, FLIGHT, Flight, LastStop, PileSlot, TableCard, TablePart, TargetGlow};
 use crate::app::BoardCamera;
 use crate::app::board::{fit_view, seat_color};
 use crate::app::game::ActiveGame;
@@ -51,6 +51,7 @@ fn spawn_card(
     let sprite = Sprite { image: image.unwrap_or_default(), custom_size: Some(CARD), ..default() };
     let mut entity = commands.spawn((
         sprite,
+        CardFace(card),
         Transform::from_translation(at),
         DespawnOnExit(ActiveGame::of::<RussianBank>()),
     ));
