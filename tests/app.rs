@@ -1465,4 +1465,24 @@ mod mirror {
         }
         assert!(moves > GAMES as usize * 20, "{moves} moves checked");
     }
+
+    #[test]
+    fn an_undo_and_a_move_in_one_frame_leave_the_robot_board_as_the_engine_has_it() {
+        use tabula_engine::robots::{RobotMove, Robots};
+        let dir = temp_dir("undo-and-move");
+        let mut app = headless(&dir);
+        quick(&mut app);
+        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("levels/robots/09-swap-puzzle.ron");
+        start(&mut app, level::load(&path).unwrap(), None, vec![seat("Ann", None), seat("Bob", None)]);
+        // An exchange: followed twice, it would swap the tiles back.
+        let step = RobotMove::Exchange { a: (0, 0), b: (0, 2) };
+        app.world_mut().write_message(RequestMove::<Robots> { by: Player::ONE, mv: step });
+        frames(&mut app, 20);
+        // Undo takes Ann's exchange back; the same frame, she makes it again.
+        app.world_mut().write_message(SessionRequest::Undo);
+        app.world_mut().write_message(RequestMove::<Robots> { by: Player::ONE, mv: step });
+        frames(&mut app, 20);
+        assert_eq!(app.world().resource::<Session<Robots>>().moves, [step]);
+        robot_board_matches_the_view(&mut app, "after an undo and a move in one frame");
+    }
 }

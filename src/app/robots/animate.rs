@@ -17,7 +17,7 @@ use super::{BoardTile, Facing, HeldHints, RobotLayout, RobotPiece, TILE, TileKin
 use crate::app::board::seat_color;
 use crate::app::frames::NextFrame;
 use crate::app::game::ActiveGame;
-use crate::app::session::MoveApplied;
+use crate::app::session::{MoveApplied, Session};
 use crate::app::settings::Settings;
 
 /// Seconds for a walk, one belt tile, a turn, an exchange.
@@ -120,11 +120,18 @@ pub(super) fn follow_steps(
     >,
     mut chevrons: Query<&mut Transform, (With<Chevron>, Without<BoardTile>, Without<RobotPiece>)>,
     mut shown: ResMut<ShownBoard>,
+    session: Res<Session<Robots>>,
     layout: Res<RobotLayout>,
     settings: Res<Settings>,
 ) {
+    let latest = session.view().plies();
     for MoveApplied { steps, .. } in applied.read() {
         let Some(board) = shown.0.as_mut() else { continue };
+        // A board spawned this frame (an undo and a move in one frame)
+        // already shows the move.
+        if board.plies() >= latest {
+            continue;
+        }
         let mut plan = Plan { layout: &layout, speed: settings.animation_speed, place: HashMap::new() };
         let robot_of: HashMap<char, Entity> = robots.iter().map(|(e, piece, ..)| (piece.0, e)).collect();
         for (entity, _, transform, heading, ..) in &robots {
