@@ -103,10 +103,19 @@ impl LevelSources {
 fn waking_watcher(
     dir: String,
 ) -> impl FnMut(async_channel::Sender<AssetSourceEvent>) -> Option<Box<dyn AssetWatcher>> + Send + Sync {
-    let mut watcher = AssetSource::get_default_watcher(dir, WATCH_DEBOUNCE);
     move |to_bevy| {
         let (to_us, from_watcher) = async_channel::unbounded();
-        let watching = watcher(to_us)?;
+        // Bevy's own constructor panics on a folder it cannot watch (an
+        // unreadable subfolder, the system's watch limit): that costs hot
+        // reload, not the game.
+        let watching =
+            match bevy::asset::io::file::FileWatcher::new(PathBuf::from(&dir), to_us, WATCH_DEBOUNCE) {
+                Ok(w) => Box::new(w) as Box<dyn AssetWatcher>,
+                Err(e) => {
+                    warn!("level files in {dir} will not reload on save: {e:?}");
+                    return None;
+                }
+            };
         let forward = move || {
             while let Ok(event) = from_watcher.recv_blocking() {
                 if to_bevy.send_blocking(event).is_err() {
