@@ -59,18 +59,33 @@ fn list_levels(
     server: Res<AssetServer>,
     sources: Res<LevelSources>,
     assets: Res<Assets<LevelAsset>>,
+    mut changed: MessageReader<AssetEvent<LevelAsset>>,
+    mut failed: MessageReader<bevy::asset::AssetLoadFailedEvent<LevelAsset>>,
     mut next: ResMut<NextFrame>,
 ) {
     let Some(mut menu) = menu else { return };
     let folder = menu.current().folder;
+    // Files are read again only when the folder is listed anew or one of
+    // them changed or failed: comparing every level each frame would cost
+    // most on the largest boards.
+    let touched = changed.read().count() + failed.read().count() > 0;
     if menu.scanned != Some(folder) {
         library.scan(&server, &sources, folder);
         menu.scanned = Some(folder);
+    } else if menu.listed && !touched {
+        return;
     }
     match library.entries(&sources, folder, &assets, &server) {
-        Some(levels) if levels != menu.levels => menu.set_levels(levels),
-        Some(_) => {}
-        None => next.ask(),
+        Some(levels) => {
+            menu.listed = true;
+            if levels != menu.levels {
+                menu.set_levels(levels);
+            }
+        }
+        None => {
+            menu.listed = false;
+            next.ask();
+        }
     }
 }
 

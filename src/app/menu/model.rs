@@ -55,6 +55,8 @@ pub struct Menu {
     pub levels: Vec<LevelEntry>,
     /// The game folder whose files were last asked of the asset server.
     pub(super) scanned: Option<&'static str>,
+    /// Every file of that folder has been read (loaded or failed) and shown.
+    pub(super) listed: bool,
     pub selected: usize,
     /// One a seat of the chosen level.
     pub seats: Vec<SeatChoice>,
@@ -90,6 +92,7 @@ impl Menu {
             agents: Vec::new(),
             levels: Vec::new(),
             scanned: None,
+            listed: false,
             selected: 0,
             seats: Vec::new(),
         };

@@ -25,6 +25,8 @@ const WALK: f32 = 0.28;
 const BELT_STEP: f32 = 0.16;
 const TURN: f32 = 0.22;
 const SWAP: f32 = 0.45;
+/// Robots stand above the tiles (and their children).
+const ROBOT_Z: f32 = 2.0;
 /// Belts run this many tiles a second on screen.
 const BELT_SPEED: f32 = 0.8;
 
@@ -152,24 +154,19 @@ pub(super) fn follow_steps(
             board.follow(step);
             match *step {
                 RobotStep::Walked { robot, to } => {
-                    plan.glide(&mut commands, robot_of[&robot], to, 2.0, None, clock, WALK);
+                    let entity = robot_of[&robot];
+                    plan.glide(&mut commands, entity, to, ROBOT_Z, None, clock, WALK);
                     clock += WALK;
                 }
                 RobotStep::Rode { robot, to, facing } => {
-                    plan.glide(
-                        &mut commands,
-                        robot_of[&robot],
-                        to,
-                        2.0,
-                        Some(angle(facing)),
-                        clock,
-                        BELT_STEP,
-                    );
+                    let (entity, heading) = (robot_of[&robot], Some(angle(facing)));
+                    plan.glide(&mut commands, entity, to, ROBOT_Z, heading, clock, BELT_STEP);
                     clock += BELT_STEP;
                 }
                 RobotStep::Rotated { robot, facing } => {
                     let at = board.robot(robot).map_or((0, 0), |r| r.at);
-                    plan.glide(&mut commands, robot_of[&robot], at, 2.0, Some(angle(facing)), clock, TURN);
+                    let (entity, heading) = (robot_of[&robot], Some(angle(facing)));
+                    plan.glide(&mut commands, entity, at, ROBOT_Z, heading, clock, TURN);
                     clock += TURN;
                 }
                 RobotStep::Carried { robot, to, facing, round: r } => {
@@ -177,15 +174,8 @@ pub(super) fn follow_steps(
                         (round, round_start) = (r, clock);
                         clock += BELT_STEP;
                     }
-                    plan.glide(
-                        &mut commands,
-                        robot_of[&robot],
-                        to,
-                        2.0,
-                        Some(angle(facing)),
-                        round_start,
-                        BELT_STEP,
-                    );
+                    let (entity, heading) = (robot_of[&robot], Some(angle(facing)));
+                    plan.glide(&mut commands, entity, to, ROBOT_Z, heading, round_start, BELT_STEP);
                 }
                 RobotStep::Swapped { a, b, .. } => {
                     // Each tile glides to the other's place, and what stands
@@ -208,7 +198,15 @@ pub(super) fn follow_steps(
                     tile_at.insert(b, ta);
                     for robot in board.robots().iter().filter(|r| r.at == a || r.at == b) {
                         let heading = Some(angle(robot.facing));
-                        plan.glide(&mut commands, robot_of[&robot.id], robot.at, 2.0, heading, clock, SWAP);
+                        plan.glide(
+                            &mut commands,
+                            robot_of[&robot.id],
+                            robot.at,
+                            ROBOT_Z,
+                            heading,
+                            clock,
+                            SWAP,
+                        );
                     }
                     clock += SWAP;
                 }
