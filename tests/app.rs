@@ -1260,11 +1260,21 @@ mod mirror {
         use tabula::app::robots::{BoardTile, Facing, HeldHints, RobotPiece, TileKind, TilePos};
         use tabula_engine::robots::Robots;
         let view = app.world().resource::<Session<Robots>>().view().into_owned();
+        let layout = *app.world().resource::<tabula::app::robots::RobotLayout>();
         let robots: Vec<(char, TilePos, Facing, HeldHints)> = app
             .world_mut()
-            .query::<(&RobotPiece, &TilePos, &Facing, &HeldHints)>()
+            .query::<(&RobotPiece, &TilePos, &Facing, &HeldHints, &Transform)>()
             .iter(app.world())
-            .map(|(piece, at, facing, hints)| (piece.0, *at, *facing, hints.clone()))
+            .map(|(piece, at, facing, hints, transform)| {
+                // Settled, each robot stands on its tile, its glide over.
+                let on = layout.position(at.0);
+                assert!(
+                    transform.translation.truncate().distance(on) < 0.01,
+                    "{when}: robot {} at {transform:?}",
+                    piece.0
+                );
+                (piece.0, *at, *facing, hints.clone())
+            })
             .collect();
         assert_eq!(robots.len(), view.robots().len(), "{when}: one entity a robot");
         for (id, at, facing, hints) in robots {
@@ -1402,8 +1412,16 @@ mod mirror {
             }
         };
         let mut drawn: std::collections::HashMap<Place, Vec<(usize, CardFace)>> = Default::default();
-        for (card, face) in app.world_mut().query::<(&TableCard, &CardFace)>().iter(app.world()) {
+        for (card, face, transform) in
+            app.world_mut().query::<(&TableCard, &CardFace, &Transform)>().iter(app.world())
+        {
             drawn.entry(card.place).or_default().push((card.index, *face));
+            // Settled, each card lies where its pile has it, flights over.
+            let at = tabula::app::russian_bank::card_position(card.place, card.index);
+            assert!(
+                transform.translation.truncate().distance(at) < 0.01,
+                "{when}: {card:?} lies at {transform:?}"
+            );
         }
         let mut places = Vec::new();
         for p in [Player::ONE, Player::TWO] {
@@ -1414,15 +1432,9 @@ mod mirror {
             let cards = seen(place);
             let mut shown = drawn.remove(&place).unwrap_or_default();
             shown.sort_by_key(|(i, _)| *i);
-            // Deep piles draw their top cards only; the top is always drawn.
-            assert_eq!(
-                shown.last().map(|(i, _)| i + 1),
-                (!cards.is_empty()).then_some(cards.len()),
-                "{when}: {place:?}"
-            );
-            for window in shown.windows(2) {
-                assert_eq!(window[0].0 + 1, window[1].0, "{when}: {place:?} drawn without gaps");
-            }
+            // Every card of every pile is an entity, in its place.
+            let indices: Vec<usize> = shown.iter().map(|(i, _)| *i).collect();
+            assert_eq!(indices, (0..cards.len()).collect::<Vec<_>>(), "{when}: {place:?}");
             for (i, face) in shown {
                 assert_eq!(face, CardFace(cards[i]), "{when}: card {i} of {place:?}");
             }
@@ -1443,6 +1455,20 @@ mod mirror {
         bank.move_cap = 40;
         let file = LevelFile::new::<RussianBank>(bank);
         let mut moves = 0;
+        // The card entities of the first deal are every deal's: no move, Stop
+        // or new deal spawns or despawns one.
+        let mut first_cards: Option<Vec<Entity>> = None;
+        let mut same_cards = move |app: &mut App, when: &str| {
+            use tabula::app::russian_bank::TableCard;
+            let mut now: Vec<Entity> =
+                app.world_mut().query_filtered::<Entity, With<TableCard>>().iter(app.world()).collect();
+            now.sort();
+            let first = first_cards.get_or_insert_with(|| now.clone());
+            assert_eq!(first.len(), 104, "a card entity for each card of two decks");
+            assert!(*first == now, "{when}: card entities were spawned or despawned");
+            let redealt = app.world().resource::<tabula::app::russian_bank::Redealt>().0;
+            assert_eq!(redealt, 0, "{when}: the steps did not account for the table");
+        };
         for game in 0..GAMES {
             // Random breaks priority often; greedy stops every breach.
             let (a, b) = if game % 2 == 0 { ("random", "greedy") } else { ("greedy", "random") };
@@ -1456,10 +1482,14 @@ mod mirror {
             app.world_mut().write_message(SessionRequest::Start(Box::new(plan)));
             frames(&mut app, 3);
             table_matches_the_view(&mut app, &format!("game {game} at the start"));
+            same_cards(&mut app, &format!("game {game} at the start"));
             moves += play_moves::<RussianBank>(
                 &mut app,
                 |_| unreachable!("agents in both seats"),
-                |app, when| table_matches_the_view(app, &format!("game {game} {when}")),
+                |app, when| {
+                    table_matches_the_view(app, &format!("game {game} {when}"));
+                    same_cards(app, &format!("game {game} {when}"));
+                },
                 2,
             );
         }

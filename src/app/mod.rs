@@ -8,6 +8,7 @@ pub mod controls;
 pub mod frame_report;
 pub mod frames;
 pub mod game;
+pub mod glide;
 pub mod hud;
 pub mod levels;
 pub mod mancala;

@@ -17,6 +17,7 @@ use super::{BoardTile, Facing, HeldHints, RobotLayout, RobotPiece, TILE, TileKin
 use crate::app::board::seat_color;
 use crate::app::frames::NextFrame;
 use crate::app::game::ActiveGame;
+use crate::app::glide::{Glide, Leg};
 use crate::app::session::{MoveApplied, Session};
 use crate::app::settings::Settings;
 
@@ -27,6 +28,8 @@ const TURN: f32 = 0.22;
 const SWAP: f32 = 0.45;
 /// Robots stand above the tiles (and their children).
 const ROBOT_Z: f32 = 2.0;
+/// A gliding piece is lifted this much over those it passes.
+const LIFT: f32 = 0.5;
 /// Belts run this many tiles a second on screen.
 const BELT_SPEED: f32 = 0.8;
 
@@ -51,18 +54,6 @@ pub(super) struct HintMark;
 #[derive(Component, Debug, Clone, Copy)]
 pub(super) struct Heading(pub f32);
 
-/// A robot or tile gliding from one place and heading to another.
-#[derive(Component, Debug)]
-pub(super) struct Motion {
-    from: Vec3,
-    to: Vec3,
-    from_angle: f32,
-    to_angle: f32,
-    delay: f32,
-    duration: f32,
-    elapsed: f32,
-}
-
 /// A spark of the fireworks, or a robot blown apart.
 #[derive(Component, Debug)]
 pub(super) struct Spark {
@@ -71,41 +62,41 @@ pub(super) struct Spark {
     age: f32,
 }
 
-/// Where each piece will be once what is scheduled has played: its place
-/// and heading, and when it is free to move again.
+/// Where each piece will be once what is scheduled has played (its place
+/// and heading), and the legs it glides to get there.
 struct Plan<'a> {
     layout: &'a RobotLayout,
     speed: f32,
     place: HashMap<Entity, (Vec3, f32)>,
+    glides: HashMap<Entity, Glide>,
 }
 
 impl Plan<'_> {
     /// Glides `entity` to tile `to` (at height `z`) and `heading`, starting
     /// `start` seconds from now for `duration`.
-    fn glide(
-        &mut self,
-        commands: &mut Commands,
-        entity: Entity,
-        to: Pos,
-        z: f32,
-        heading: Option<f32>,
-        start: f32,
-        duration: f32,
-    ) {
+    fn glide(&mut self, entity: Entity, to: Pos, z: f32, heading: Option<f32>, start: f32, duration: f32) {
         let Some(&(from, from_angle)) = self.place.get(&entity) else { return };
         let target = self.layout.position(to).extend(z);
         let to_angle = heading.map_or(from_angle, |h| nearest_turn(from_angle, h));
-        let motion = Motion {
+        let leg = Leg {
             from,
             to: target,
             from_angle,
             to_angle,
-            delay: start / self.speed,
+            start: start / self.speed,
             duration: duration / self.speed,
-            elapsed: 0.0,
+            lift: LIFT,
         };
-        commands.entity(entity).insert((Heading(to_angle), motion));
+        self.glides.entry(entity).or_default().push(leg);
         self.place.insert(entity, (target, to_angle));
+    }
+
+    /// Sets every piece on its way, each with all its legs.
+    fn commit(self, commands: &mut Commands) {
+        for (entity, glide) in self.glides {
+            let heading = self.place[&entity].1;
+            commands.entity(entity).insert((Heading(heading), glide));
+        }
     }
 }
 
@@ -134,7 +125,12 @@ pub(super) fn follow_steps(
         if board.plies() >= latest {
             continue;
         }
-        let mut plan = Plan { layout: &layout, speed: settings.animation_speed, place: HashMap::new() };
+        let mut plan = Plan {
+            layout: &layout,
+            speed: settings.animation_speed,
+            place: HashMap::new(),
+            glides: HashMap::new(),
+        };
         let robot_of: HashMap<char, Entity> = robots.iter().map(|(e, piece, ..)| (piece.0, e)).collect();
         for (entity, _, transform, heading, ..) in &robots {
             plan.place.insert(entity, (transform.translation, heading.0));
@@ -155,18 +151,18 @@ pub(super) fn follow_steps(
             match *step {
                 RobotStep::Walked { robot, to } => {
                     let entity = robot_of[&robot];
-                    plan.glide(&mut commands, entity, to, ROBOT_Z, None, clock, WALK);
+                    plan.glide(entity, to, ROBOT_Z, None, clock, WALK);
                     clock += WALK;
                 }
                 RobotStep::Rode { robot, to, facing } => {
                     let (entity, heading) = (robot_of[&robot], Some(angle(facing)));
-                    plan.glide(&mut commands, entity, to, ROBOT_Z, heading, clock, BELT_STEP);
+                    plan.glide(entity, to, ROBOT_Z, heading, clock, BELT_STEP);
                     clock += BELT_STEP;
                 }
                 RobotStep::Rotated { robot, facing } => {
                     let at = board.robot(robot).map_or((0, 0), |r| r.at);
                     let (entity, heading) = (robot_of[&robot], Some(angle(facing)));
-                    plan.glide(&mut commands, entity, at, ROBOT_Z, heading, clock, TURN);
+                    plan.glide(entity, at, ROBOT_Z, heading, clock, TURN);
                     clock += TURN;
                 }
                 RobotStep::Carried { robot, to, facing, round: r } => {
@@ -175,14 +171,14 @@ pub(super) fn follow_steps(
                         clock += BELT_STEP;
                     }
                     let (entity, heading) = (robot_of[&robot], Some(angle(facing)));
-                    plan.glide(&mut commands, entity, to, ROBOT_Z, heading, round_start, BELT_STEP);
+                    plan.glide(entity, to, ROBOT_Z, heading, round_start, BELT_STEP);
                 }
                 RobotStep::Swapped { a, b, .. } => {
                     // Each tile glides to the other's place, and what stands
                     // on it with it, turned as the board now says.
                     let (ta, tb) = (tile_at[&a], tile_at[&b]);
                     for (tile, to) in [(ta, b), (tb, a)] {
-                        plan.glide(&mut commands, tile, to, 0.5, None, clock, SWAP);
+                        plan.glide(tile, to, 0.5, None, clock, SWAP);
                         let (.., mut at, mut kind, children) = tiles.get_mut(tile).expect("a tile entity");
                         at.0 = to;
                         kind.0 = board.tile(to);
@@ -198,15 +194,7 @@ pub(super) fn follow_steps(
                     tile_at.insert(b, ta);
                     for robot in board.robots().iter().filter(|r| r.at == a || r.at == b) {
                         let heading = Some(angle(robot.facing));
-                        plan.glide(
-                            &mut commands,
-                            robot_of[&robot.id],
-                            robot.at,
-                            ROBOT_Z,
-                            heading,
-                            clock,
-                            SWAP,
-                        );
+                        plan.glide(robot_of[&robot.id], robot.at, ROBOT_Z, heading, clock, SWAP);
                     }
                     clock += SWAP;
                 }
@@ -224,8 +212,10 @@ pub(super) fn follow_steps(
                 }
             }
         }
+        let speed = plan.speed;
+        plan.commit(&mut commands);
         if let Some(winner) = winner {
-            celebrate(&mut commands, board, &layout, &robot_of, winner, clock / plan.speed);
+            celebrate(&mut commands, board, &layout, &robot_of, winner, clock / speed);
         }
     }
 }
@@ -271,29 +261,25 @@ pub(super) fn nearest_turn(from: f32, to: f32) -> f32 {
     from + delta
 }
 
-/// Robots and tiles glide as scheduled; a robot's nose turns with it.
+/// Robots and tiles glide as scheduled, leg after leg; a robot's nose
+/// turns with it.
 pub(super) fn glide(
     mut commands: Commands,
     time: Res<Time>,
-    mut moving: Query<(Entity, &mut Motion, &mut Transform, Option<&Children>)>,
-    mut noses: Query<&mut Transform, (With<Nose>, Without<Motion>)>,
+    mut moving: Query<(Entity, &mut Glide, &mut Transform, Option<&Children>)>,
+    mut noses: Query<&mut Transform, (With<Nose>, Without<Glide>)>,
 ) {
-    for (entity, mut motion, mut transform, children) in &mut moving {
-        motion.elapsed += time.delta_secs();
-        if motion.elapsed < motion.delay {
-            continue;
-        }
-        let t = ((motion.elapsed - motion.delay) / motion.duration).clamp(0.0, 1.0);
-        let ease = t * t * (3.0 - 2.0 * t);
-        transform.translation = motion.from.lerp(motion.to, ease) + Vec3::Z * 0.5 * (1.0 - t);
-        let heading = motion.from_angle + (motion.to_angle - motion.from_angle) * ease;
+    for (entity, mut glide, mut transform, children) in &mut moving {
+        glide.advance(time.delta_secs());
+        let point = glide.point();
+        transform.translation = point.at;
         for child in children.into_iter().flat_map(|c| c.iter()) {
             if let Ok(mut nose_transform) = noses.get_mut(child) {
-                *nose_transform = nose(heading);
+                *nose_transform = nose(point.angle);
             }
         }
-        if t >= 1.0 {
-            commands.entity(entity).remove::<Motion>();
+        if point.done {
+            commands.entity(entity).remove::<Glide>();
         }
     }
 }

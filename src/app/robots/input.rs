@@ -7,10 +7,10 @@ use bevy::prelude::*;
 use tabula_engine::Player;
 use tabula_engine::robots::{Dir, Pos, RobotMove, Robots, RuleSet};
 
-use super::animate::Motion;
 use super::{RobotLayout, TILE, art};
 use crate::app::board::{BoardPointer, digits_pressed};
 use crate::app::game::ActiveGame;
+use crate::app::glide::Glide;
 use crate::app::session::{MovePreview, RequestMove, Session};
 
 /// A lit tile: where a request of the chosen robot leads.
@@ -40,7 +40,7 @@ pub(super) fn show_destinations(
     mut choice: ResMut<RobotChoice>,
     layout: Res<RobotLayout>,
     lit: Query<Entity, Or<(With<Destination>, With<SwapMark>)>>,
-    moving: Query<(), With<Motion>>,
+    moving: Query<(), With<Glide>>,
 ) {
     let view = session.view();
     let human = session.human_to_move();

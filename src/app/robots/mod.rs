@@ -109,7 +109,7 @@ pub fn plugin(app: &mut App) {
                     animate::glide,
                     animate::show_hints,
                     animate::fly_sparks,
-                    count_busy::<animate::Motion>,
+                    count_busy::<crate::app::glide::Glide>,
                     input::show_destinations,
                     input::describe_choice,
                 ),

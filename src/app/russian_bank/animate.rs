@@ -1,36 +1,153 @@
-//! Cards in flight: a moved card glides from its old pile to its new one
-//! and the card under it shows once it lands; a refused card goes back
-//! where it came from.
+//! A move's steps on the card entities. Each step that carries cards takes
+//! them from the top of one pile and puts them on another, as the engine
+//! says; the cards then fly there one after another, and every card shows
+//! afterwards exactly what the screen's seat sees of it. A refused card goes
+//! back where it came from.
+
+use std::collections::HashMap;
 
 use bevy::prelude::*;
+use tabula_engine::russian_bank::{BankStep, Place, RussianBank, opponent};
 
-use super::layout::{card_position, z_of};
-use super::{Choice, FLIGHT, Flight, TableCard};
-use crate::app::session::MoveRefused;
+use super::layout::{card_position, pile, places, z_of};
+use super::spawn::{Cards, deal, drawn, visibility};
+use super::{CardFace, Choice, FLIGHT, LIFT, LastStop, Redealt, TableCard};
+use crate::app::glide::{Glide, Leg};
+use crate::app::session::{MoveApplied, MoveRefused, Session};
+use crate::app::settings::Settings;
 
-pub(super) fn fly_cards(
+/// The cards of each pile, bottom first, as the entities hold them, and the
+/// flights that carry them to their new places.
+struct Carry {
+    piles: HashMap<Place, Vec<Entity>>,
+    from: HashMap<Entity, Vec3>,
+    glides: HashMap<Entity, Glide>,
+    clock: f32,
+    flight: f32,
+}
+
+impl Carry {
+    /// The top card of `from` goes on top of `to`.
+    fn top(&mut self, from: Place, to: Place) {
+        let Some(entity) = self.piles.get_mut(&from).and_then(Vec::pop) else { return };
+        self.put(entity, to);
+        self.clock += 0.6 * self.flight;
+    }
+
+    /// The whole of `from` goes to `to`, turned over (a waste becoming a
+    /// hand, or back), all at once.
+    fn turned_over(&mut self, from: Place, to: Place) {
+        let cards = self.piles.remove(&from).unwrap_or_default();
+        for entity in cards.into_iter().rev() {
+            self.put(entity, to);
+        }
+        self.clock += self.flight;
+    }
+
+    fn put(&mut self, entity: Entity, to: Place) {
+        let pile = self.piles.entry(to).or_default();
+        let index = pile.len();
+        pile.push(entity);
+        let end = card_position(to, index).extend(z_of(index));
+        let from = self.from.insert(entity, end).unwrap_or(end);
+        let glide = self.glides.entry(entity).or_default();
+        // A card carried twice (played, then taken back) lands first.
+        let start = self.clock.max(glide.end());
+        glide.push(Leg {
+            from,
+            to: end,
+            from_angle: 0.0,
+            to_angle: 0.0,
+            start,
+            duration: self.flight,
+            lift: LIFT,
+        });
+    }
+}
+
+/// Carries each applied move's cards as its steps say, then shows on every
+/// card what the screen's seat sees of it.
+#[allow(clippy::too_many_arguments)]
+pub(super) fn follow_moves(
     mut commands: Commands,
-    time: Res<Time>,
-    mut flights: Query<(Entity, &mut Flight, &mut Transform)>,
+    mut applied: MessageReader<MoveApplied<RussianBank>>,
+    session: Res<Session<RussianBank>>,
+    mut cards: Cards,
+    settings: Res<Settings>,
+    mut choice: ResMut<Choice>,
+    mut last_stop: ResMut<LastStop>,
+    mut redealt: ResMut<Redealt>,
 ) {
-    for (entity, mut flight, mut transform) in &mut flights {
-        flight.elapsed += time.delta_secs();
-        if flight.elapsed < flight.delay {
-            continue;
-        }
-        let t = ((flight.elapsed - flight.delay) / flight.duration).clamp(0.0, 1.0);
-        let ease = t * t * (3.0 - 2.0 * t);
-        transform.translation = flight.from.lerp(flight.to, ease);
-        if t >= 1.0 {
-            if let Some(shown) = flight.shows {
-                commands.entity(shown).insert(Visibility::Inherited);
+    let moves: Vec<&MoveApplied<RussianBank>> = applied.read().collect();
+    if moves.is_empty() {
+        return;
+    }
+    *choice = Choice { changed: true, ..default() };
+    let mut carry = Carry {
+        piles: HashMap::new(),
+        from: HashMap::new(),
+        glides: HashMap::new(),
+        clock: 0.0,
+        flight: FLIGHT / settings.animation_speed.max(0.1),
+    };
+    let mut order: Vec<(TableCard, Entity)> = cards.iter().map(|(e, card, ..)| (*card, e)).collect();
+    order.sort_by_key(|(card, _)| card.index);
+    for &(card, entity) in &order {
+        carry.piles.entry(card.place).or_default().push(entity);
+    }
+    for (entity, _, _, _, transform) in &cards {
+        carry.from.insert(entity, transform.translation);
+    }
+    for applied in moves {
+        for step in &applied.steps {
+            match *step {
+                BankStep::Moved { from, to, .. } | BankStep::TakenBack { from, to, .. } => {
+                    carry.top(from, to)
+                }
+                BankStep::HandTurned { player, .. } => carry.top(Place::Hand(player), Place::Shown(player)),
+                BankStep::HandReturned { player, .. } => carry.top(Place::Shown(player), Place::Hand(player)),
+                BankStep::WasteTurnedOver { player } => {
+                    carry.turned_over(Place::Waste(player), Place::Hand(player))
+                }
+                BankStep::HandTurnedBack { player } => {
+                    carry.turned_over(Place::Hand(player), Place::Waste(player))
+                }
+                BankStep::Stopped { by, rule } => {
+                    let (stopper, breaker) = (session.name_of(by), session.name_of(opponent(by)));
+                    last_stop.0 = Some(format!("{stopper} stopped {breaker}: {rule}."));
+                }
+                _ => {}
             }
-            if flight.ghost {
-                commands.entity(entity).despawn();
-            } else {
-                commands.entity(entity).remove::<Flight>();
-            }
         }
+    }
+    // Every card now shows what the view has in its place.
+    let view = session.view();
+    let table = &view.0;
+    let mut shown: HashMap<Entity, (TableCard, CardFace, usize)> = HashMap::new();
+    let mut agrees = true;
+    for place in places() {
+        let entities = carry.piles.get(&place).map_or(&[][..], Vec::as_slice);
+        let faces = pile(table, place);
+        agrees &= faces.len() == entities.len();
+        for (index, (&entity, &face)) in entities.iter().zip(&faces).enumerate() {
+            shown.insert(entity, (TableCard { place, index }, CardFace(face), faces.len()));
+        }
+    }
+    if !agrees {
+        // Cards the steps did not account for: deal the table from the view.
+        warn!("the table's cards differ from the game after a move; dealt again");
+        redealt.0 += 1;
+        deal(&mut commands, table, &mut cards);
+        return;
+    }
+    for (entity, mut card, mut face, mut drawn_now, _) in &mut cards {
+        let Some(&(slot, new_face, len)) = shown.get(&entity) else { continue };
+        card.set_if_neq(slot);
+        face.set_if_neq(new_face);
+        drawn_now.set_if_neq(visibility(drawn(slot.place, slot.index, len)));
+    }
+    for (entity, glide) in carry.glides {
+        commands.entity(entity).insert(glide);
     }
 }
 
@@ -47,18 +164,18 @@ pub(super) fn snap_back(
     if let Some((_, entity)) = choice.chosen.take()
         && let Ok((card, transform)) = cards.get(entity)
     {
-        let home = card_position(card.place, card.index).extend(z_of(card.index));
-        commands.entity(entity).insert(Flight {
+        let mut glide = Glide::default();
+        glide.push(Leg {
             from: transform.translation,
-            to: home,
-            delay: 0.0,
-            elapsed: 0.0,
+            to: card_position(card.place, card.index).extend(z_of(card.index)),
+            from_angle: 0.0,
+            to_angle: 0.0,
+            start: 0.0,
             duration: FLIGHT,
-            shows: None,
-            ghost: false,
+            lift: 0.0,
         });
+        commands.entity(entity).insert(glide);
     }
     choice.dragging = None;
-    choice.dropped = None;
     choice.changed = true;
 }

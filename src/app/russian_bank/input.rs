@@ -128,7 +128,6 @@ pub(super) fn handle_pointer(
         let target = place_at(table, point).filter(|&p| p != source_place).and_then(|p| target_of(me, p));
         match target {
             Some(to) => {
-                choice.dropped = Some((source_place, point));
                 requests.write(RequestMove { by: me, mv: BankMove::Play { from, to } });
             }
             None => cancel(&mut choice, &mut cards),

@@ -8,16 +8,21 @@
 //! bottom, nearest player 1), T5..T8 to the right (T5 at the top, nearest
 //! player 2).
 //!
+//! Every card is an entity for as long as the game is shown: a move's steps
+//! carry cards from pile to pile and turn them face up or down; nothing is
+//! despawned and spawned again, a new deal included.
+//!
 //! This file holds the table's components, the card a human has chosen and
-//! the plugin. Where each pile and card lies is `layout`'s, building the
-//! table from the view `spawn`'s, the cards' flights `animate`'s, the mouse,
+//! the plugin. Where each pile and card lies is `layout`'s, laying the table
+//! and dealing its cards from the view `spawn`'s, a card entity and its
+//! painted face `cards`'s, following a move's steps `animate`'s, the mouse,
 //! keys and lit targets `input`'s, the match over several deals `deals`'s,
-//! the buttons and score over the table `buttons`'s, the card faces and
-//! backs `art`'s.
+//! the buttons and score over the table `buttons`'s, the card art `art`'s.
 
 mod animate;
 mod art;
 mod buttons;
+mod cards;
 mod deals;
 mod input;
 mod layout;
@@ -26,20 +31,24 @@ mod spawn;
 use bevy::prelude::*;
 use bevy_egui::EguiPrimaryContextPass;
 use tabula_engine::russian_bank::{BankStep, BankView, Card, Place, RussianBank, RussianBankLevel, Source};
-use tabula_engine::{Game, Outcome};
+use tabula_engine::{Game, Outcome, Player};
 
 use crate::app::board::{count_busy, keys_free, playing, pointer_free};
 use crate::app::game::{WindowGame, name_of};
+use crate::app::glide::{Glide, glide};
 use crate::app::registry;
 use crate::app::session::SessionSet;
 
 pub use deals::BankMatch;
 pub use layout::{base_position, card_position, place_at, source_of, target_of};
 
+/// Seconds a card takes from pile to pile.
 const FLIGHT: f32 = 0.3;
+/// How high a flying card rises over the table.
+const LIFT: f32 = 50.0;
 
 /// A card on the table: where it lies (and how deep in its pile).
-#[derive(Component, Debug, Clone, Copy)]
+#[derive(Component, Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct TableCard {
     pub place: Place,
     pub index: usize,
@@ -55,27 +64,25 @@ pub struct CardFace(pub Option<Card>);
 #[derive(Component, Debug)]
 struct PileSlot;
 
-/// Labels, felt, names: everything rebuilt with the table.
+/// The felt under the table.
 #[derive(Component, Debug)]
-struct TablePart;
+struct Felt;
+
+/// A pile's name and how many cards it holds.
+#[derive(Component, Debug, Clone, Copy)]
+struct PileLabel(Place);
+
+/// A player's name at the end of their row.
+#[derive(Component, Debug, Clone, Copy)]
+struct SeatName(Player);
+
+/// The line under a player's name: to move, or waits.
+#[derive(Component, Debug, Clone, Copy)]
+struct SeatLine(Player);
 
 /// A highlight over a pile the chosen card may go to.
 #[derive(Component, Debug)]
 struct TargetGlow;
-
-/// A card on its way from one pile to another; `shows` is the card waiting
-/// under it at the destination, shown once it lands.
-#[derive(Component, Debug)]
-pub struct Flight {
-    from: Vec3,
-    to: Vec3,
-    delay: f32,
-    elapsed: f32,
-    duration: f32,
-    shows: Option<Entity>,
-    /// A ghost that goes away on landing (the table already holds the card).
-    ghost: bool,
-}
 
 /// The card a human has picked up or chosen.
 #[derive(Resource, Debug, Default)]
@@ -86,11 +93,15 @@ pub struct Choice {
     dragging: Option<Vec2>,
     /// Where the press began, to tell a click from a drag.
     pressed_at: Option<Vec2>,
-    /// Where the last dragged card was let go, for its flight to start there.
-    dropped: Option<(Place, Vec2)>,
     /// The choice changed: targets are lit again.
     changed: bool,
 }
+
+/// How often a move's steps did not account for the cards on the table, so
+/// that it was dealt again from the view: a fault, which the mirror test
+/// wants never to see.
+#[derive(Resource, Debug, Default)]
+pub struct Redealt(pub u32);
 
 /// Why the last Stop of this deal was called, shown until the next deal.
 #[derive(Resource, Debug, Default)]
@@ -102,15 +113,20 @@ pub fn plugin(app: &mut App) {
     app.init_resource::<Choice>()
         .init_resource::<BankMatch>()
         .init_resource::<LastStop>()
+        .init_resource::<Redealt>()
         .add_systems(Startup, art::make_card_art)
         .add_systems(
             Update,
             (
                 (
-                    spawn::rebuild_table,
-                    animate::fly_cards,
-                    count_busy::<Flight>,
+                    spawn::lay_table,
+                    animate::follow_moves,
                     animate::snap_back,
+                    cards::paint_faces,
+                    spawn::count_piles,
+                    spawn::show_turn,
+                    glide,
+                    count_busy::<Glide>,
                     input::light_targets,
                     input::describe_choice,
                 )
