@@ -120,7 +120,7 @@ fn the_turn_is_announced_once_when_it_passes_and_at_the_end() {
         messages.iter_current_update_messages().copied().collect::<Vec<_>>()
     };
     request(&mut app, 0, 0, 1);
-    assert_eq!(announced(&mut app), [TurnChanged { to: Some(Player::TWO) }]);
+    assert_eq!(announced(&mut app), [TurnChanged { to: Some(Player::TWO), person: true }]);
     assert_eq!(turn(&app), Some(Player::TWO));
     frames(&mut app, 1);
     assert_eq!(announced(&mut app), [], "once");
@@ -128,7 +128,7 @@ fn the_turn_is_announced_once_when_it_passes_and_at_the_end() {
     assert_eq!(announced(&mut app), [], "a refused move passes no turn");
     request(&mut app, 1, 0, 1);
     request(&mut app, 0, 1, 1);
-    assert_eq!(announced(&mut app), [TurnChanged { to: None }], "the game is over");
+    assert_eq!(announced(&mut app), [TurnChanged { to: None, person: false }], "the game is over");
     assert_eq!(turn(&app), None);
     app.world_mut().write_message(SessionRequest::Undo);
     frames(&mut app, 1);
@@ -643,6 +643,50 @@ fn each_move_refusal_and_end_sounds_once() {
     request(&mut app, 0, 1, 1);
     assert!(session(&app).game.outcome().is_some());
     assert_eq!(sounds(&mut app), 4, "the last move ends the game: one sound for both");
+}
+
+#[test]
+fn an_agents_move_that_hands_the_turn_to_a_person_rings_for_them() {
+    use bevy::audio::{AudioPlayer, AudioSource};
+    use tabula::app::sound::Sounds;
+    let dir = temp_dir("sounds-handed");
+    let mut app = App::new();
+    app.add_plugins((MinimalPlugins, StatesPlugin, AssetPlugin::default()))
+        .init_asset::<Image>()
+        .init_asset::<AudioSource>()
+        .insert_resource(TimeUpdateStrategy::ManualDuration(FRAME))
+        .insert_resource(SettingsFile(dir.join("settings.ron")))
+        .add_plugins((app::plugin, tabula::app::sound::plugin));
+    app.update();
+    let played = |app: &mut App| -> Vec<AssetId<AudioSource>> {
+        app.world_mut().query::<&AudioPlayer>().iter(app.world()).map(|p| p.0.id()).collect()
+    };
+    start(
+        &mut app,
+        nim_level(&[3, 3], Ending::Normal),
+        None,
+        vec![seat("Ann", None), seat("Bob", Some("random"))],
+    );
+    assert!(played(&mut app).is_empty(), "a game begun rings for no one");
+    request(&mut app, 0, 0, 1);
+    let (moved, handed) = {
+        let sounds = app.world().resource::<Sounds>();
+        (sounds.moved.id(), sounds.handed.id())
+    };
+    assert_eq!(played(&mut app), [moved], "Ann's move hands the turn to an agent: a click");
+    // Bob's agent answers: its move hands the turn back to Ann.
+    for _ in 0..200 {
+        if session(&app).moves.len() == 2 {
+            break;
+        }
+        frames(&mut app, 1);
+    }
+    assert_eq!(session(&app).moves.len(), 2, "the agent was woken by the turn and moved");
+    let mut sounds = played(&mut app);
+    sounds.sort();
+    let mut want = vec![moved, handed];
+    want.sort();
+    assert_eq!(sounds, want, "the agent's move rings for Ann, once");
 }
 
 /// A third game, with three seats and hidden information, joins through the

@@ -1,21 +1,25 @@
 //! Sound effects, synthesised at start-up (no sample files): a wooden click
-//! for a move, a low double buzz for a refusal, a rising chime for the end.
+//! for a move, a low double buzz for a refusal, a rising chime for the end,
+//! and two soft bells after the click when an agent's move hands the turn
+//! to a person.
 
 use std::f32::consts::TAU;
 
 use bevy::audio::{AudioSource, Volume};
 use bevy::prelude::*;
 
-use super::session::{GameEnded, MovePlayed, MoveRefused, SessionSet};
+use super::session::{GameEnded, MovePlayed, MoveRefused, SessionSet, TurnChanged};
 use super::settings::Settings;
 
 const RATE: u32 = 44_100;
 
 #[derive(Resource)]
-struct Sounds {
-    moved: Handle<AudioSource>,
-    refused: Handle<AudioSource>,
-    ended: Handle<AudioSource>,
+pub struct Sounds {
+    pub moved: Handle<AudioSource>,
+    pub refused: Handle<AudioSource>,
+    pub ended: Handle<AudioSource>,
+    /// A move that hands the turn to a person who was waiting.
+    pub handed: Handle<AudioSource>,
 }
 
 /// One system for every game: each move, refusal or end sounds once.
@@ -26,11 +30,19 @@ pub fn plugin(app: &mut App) {
 
 fn make_sounds(mut commands: Commands, mut sources: ResMut<Assets<AudioSource>>) {
     let mut add = |samples: Vec<f32>| sources.add(AudioSource { bytes: wav(&samples).into() });
-    commands.insert_resource(Sounds { moved: add(click()), refused: add(buzz()), ended: add(chime()) });
+    commands.insert_resource(Sounds {
+        moved: add(click()),
+        refused: add(buzz()),
+        ended: add(chime()),
+        handed: add(handed()),
+    });
 }
 
 /// A frame's events make one sound, the most telling: the end, else a
-/// refusal, else a move.
+/// refusal, else a move (with the bells when it hands the turn from an
+/// agent to a person; between two people at one screen the turn passes
+/// with every move, and the click says enough).
+#[allow(clippy::too_many_arguments)]
 fn play_sounds(
     mut commands: Commands,
     sounds: Res<Sounds>,
@@ -38,8 +50,15 @@ fn play_sounds(
     mut applied: MessageReader<MovePlayed>,
     mut refused: MessageReader<MoveRefused>,
     mut ended: MessageReader<GameEnded>,
+    mut turns: MessageReader<TurnChanged>,
+    mut person_was_to_move: Local<bool>,
 ) {
     let (moved, refused, ended) = (applied.read().count(), refused.read().count(), ended.read().count());
+    let mut handed = false;
+    for turn in turns.read() {
+        handed = turn.person && !*person_was_to_move;
+        *person_was_to_move = turn.person;
+    }
     if !settings.sound {
         return;
     }
@@ -47,6 +66,8 @@ fn play_sounds(
         &sounds.ended
     } else if refused > 0 {
         &sounds.refused
+    } else if moved > 0 && handed {
+        &sounds.handed
     } else if moved > 0 {
         &sounds.moved
     } else {
@@ -106,6 +127,23 @@ pub fn chime() -> Vec<f32> {
     })
 }
 
+/// The click, then two soft bells a fourth apart: your turn.
+pub fn handed() -> Vec<f32> {
+    const NOTES: [(f32, f32); 2] = [(659.25, 0.16), (880.0, 0.3)];
+    let mut out = click();
+    out.resize((0.9 * RATE as f32) as usize, 0.0);
+    for (i, x) in out.iter_mut().enumerate() {
+        let t = i as f32 / RATE as f32;
+        for (f, start) in NOTES {
+            if t >= start {
+                let u = t - start;
+                *x += (TAU * f * u).sin() * (-u * 6.0).exp() * (1.0 - (-u * 400.0).exp()) * 0.25;
+            }
+        }
+    }
+    out
+}
+
 /// 16-bit mono PCM WAV bytes.
 pub fn wav(samples: &[f32]) -> Vec<u8> {
     let data_len = (samples.len() * 2) as u32;
@@ -134,7 +172,7 @@ mod tests {
 
     #[test]
     fn sounds_are_audible_and_do_not_clip() {
-        for (name, s) in [("click", click()), ("buzz", buzz()), ("chime", chime())] {
+        for (name, s) in [("click", click()), ("buzz", buzz()), ("chime", chime()), ("handed", handed())] {
             let peak = s.iter().fold(0.0f32, |m, x| m.max(x.abs()));
             assert!(peak > 0.1 && peak <= 1.0, "{name}: peak {peak}");
             assert!(s.iter().all(|x| x.is_finite()), "{name}");

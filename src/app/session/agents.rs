@@ -8,7 +8,7 @@ use bevy::tasks::{AsyncComputeTaskPool, Task, block_on, poll_once};
 use tabula_engine::core::{Agent, GameRng, derive_seed, rng_from_seed};
 use tabula_engine::{Game, Player};
 
-use super::{BoardBusy, RequestMove, Session, StatusLine, Watch};
+use super::{BoardBusy, BoardReset, MovePlayed, RequestMove, Session, StatusLine, Turn, TurnChanged, Watch};
 use crate::app::frames::NextFrame;
 use crate::app::game::WindowGame;
 use crate::app::settings::Settings;
@@ -21,7 +21,10 @@ const MIN_AI_DELAY: f32 = 0.15;
 pub struct Agents<G: Game> {
     pub(super) seats: Vec<Option<Arc<Mutex<Box<dyn Agent<G>>>>>>,
     pub(super) rng: Arc<Mutex<GameRng>>,
-    pub(super) thinking: Option<Task<Option<G::Move>>>,
+    pub(super) thinking: Option<(Player, Task<Option<G::Move>>)>,
+    /// The agent seat woken to move: by the turn coming to it, or by its own
+    /// move when its turn goes on (a Russian Bank turn has many moves).
+    pub(super) due: Option<Player>,
     /// Seconds until the next agent may move.
     pub(super) cooldown: f32,
 }
@@ -37,8 +40,26 @@ impl<G: Game> Agents<G> {
     }
 }
 
-/// The agent to move thinks on another thread; its move comes back as a
-/// request like a human's.
+/// Wakes the agent of the seat to move, as the turn was announced: when the
+/// turn comes to it, when a move leaves the turn with it, and when the game
+/// starts again (a new game, an undo, a restart).
+pub(super) fn wake_agents<G: WindowGame>(
+    mut changes: MessageReader<TurnChanged>,
+    mut played: MessageReader<MovePlayed>,
+    mut resets: MessageReader<BoardReset>,
+    turn: Res<Turn>,
+    mut agents: ResMut<Agents<G>>,
+) {
+    let news = changes.read().count() + played.read().count() + resets.read().count();
+    if news == 0 {
+        return;
+    }
+    let agent_seat = |p: &Player| agents.seats.get(p.index()).is_some_and(Option::is_some);
+    agents.due = turn.to_move.filter(agent_seat);
+}
+
+/// The agent woken to move thinks on another thread from what its seat
+/// sees; its move comes back as a request like a human's.
 pub(super) fn run_agents<G: WindowGame>(
     time: Res<Time>,
     session: Res<Session<G>>,
@@ -52,23 +73,24 @@ pub(super) fn run_agents<G: WindowGame>(
 ) {
     let agents = &mut *agents;
     agents.cooldown -= time.delta_secs();
-    if let Some(task) = agents.thinking.as_mut() {
+    if let Some((seat, task)) = agents.thinking.as_mut() {
         // Frames go on while it thinks, so its answer is taken at once.
         next.ask();
         if let Some(answer) = block_on(poll_once(task)) {
+            let by = *seat;
             agents.thinking = None;
             match answer {
                 Some(mv) => {
-                    requests.write(RequestMove { by: session.game.current_player(), mv });
+                    requests.write(RequestMove { by, mv });
                 }
                 None => status.error("The agent found no move"),
             }
         }
         return;
     }
-    let to_move = session.game.current_player();
+    let Some(to_move) = agents.due else { return };
     let Some(Some(agent)) = agents.seats.get(to_move.index()) else { return };
-    if session.replay || session.game.outcome().is_some() || (watch.paused && !watch.step) {
+    if session.replay || (watch.paused && !watch.step) {
         return;
     }
     // An agent is to move: frames go on through its pause and the board's.
@@ -77,15 +99,17 @@ pub(super) fn run_agents<G: WindowGame>(
         return;
     }
     watch.step = false;
+    agents.due = None;
     agents.cooldown = (1.0 / settings.ai_moves_per_second).max(MIN_AI_DELAY);
     // The agent sees what its seat sees, nothing more.
     let observation = session.game.observe(Some(to_move)).into_owned();
     let (agent, rng) = (agent.clone(), agents.rng.clone());
-    agents.thinking = Some(AsyncComputeTaskPool::get().spawn(async move {
+    let task = AsyncComputeTaskPool::get().spawn(async move {
         let mut agent = agent.lock().expect("agent lock");
         let mut rng = rng.lock().expect("rng lock");
         agent.choose(to_move, &observation, &mut rng)
-    }));
+    });
+    agents.thinking = Some((to_move, task));
 }
 
 /// The move an agent seat not to move makes right after a move (a Stop),

@@ -69,8 +69,12 @@ pub enum SessionRequest {
 
 /// The turn passed: `to` is now to move, or nobody once the game is over.
 /// Sent after a move that passes the turn, and when a game starts, is
-/// taken back or restarts; the panels show whose turn it is from it.
+/// taken back or restarts. The panels and the seat highlight show whose
+/// turn it is from it, a sound tells a person their turn has come, and the
+/// agent of the seat is woken to move.
 #[derive(Message, Clone, Copy, Debug, PartialEq, Eq)]
 pub struct TurnChanged {
     pub to: Option<Player>,
+    /// A person plays the seat now to move (not an agent, not a replay).
+    pub person: bool,
 }

@@ -304,6 +304,13 @@ pub(crate) fn game_plugin<G: WindowGame>(app: &mut App) {
                 .in_set(SessionSet::Moves)
                 .run_if(resource_exists::<Session<G>>),
         )
+        .add_systems(
+            Update,
+            agents::wake_agents::<G>
+                .after(turns::change_turn)
+                .before(SessionSet::View)
+                .run_if(resource_exists::<Session<G>>),
+        )
         .add_systems(OnExit(ActiveGame::of::<G>()), end_session::<G>);
 }
 

@@ -51,7 +51,7 @@ pub(crate) fn begin_game<G: WindowGame>(world: &mut World, plan: SessionPlan) ->
     }
     let rng = Arc::new(Mutex::new(rng_from_seed(derive_seed(plan.seed, 1))));
     let replay = session.replay;
-    world.insert_resource(Agents::<G> { seats, rng, thinking: None, cooldown: 0.5 });
+    world.insert_resource(Agents::<G> { seats, rng, thinking: None, due: None, cooldown: 0.5 });
     world.insert_resource(session);
     world.insert_resource(Watch { paused: replay, step: false });
     world.resource_mut::<StatusLine>().info(if replay {
@@ -116,8 +116,11 @@ pub(super) fn handle_session_requests<G: WindowGame>(
     for request in requests.read() {
         match request {
             SessionRequest::Undo => {
-                agents.thinking = None;
                 if session.undo() {
+                    // The agents are woken again by the reset, from the
+                    // position taken back to.
+                    agents.thinking = None;
+                    agents.due = None;
                     if !session.has_human() {
                         watch.paused = true;
                     }
@@ -138,6 +141,7 @@ pub(super) fn handle_session_requests<G: WindowGame>(
             },
             SessionRequest::Restart => {
                 agents.thinking = None;
+                agents.due = None;
                 session.moves.clear();
                 session.redo.clear();
                 session.replay = false;

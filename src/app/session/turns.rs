@@ -1,6 +1,7 @@
 //! Whose turn it is. The session announces a change of turn once, as a
-//! `TurnChanged` fact; the panels and the seat highlight show the `Turn`
-//! it leaves, and nothing else asks the game whose turn it is to show it.
+//! `TurnChanged` fact; the panels, the seat highlight, the sounds and the
+//! agents go by the `Turn` it leaves, and nothing else asks the game whose
+//! turn it is.
 
 use bevy::prelude::*;
 use tabula_engine::Player;
@@ -9,10 +10,11 @@ use super::{Session, TurnChanged};
 use crate::app::game::WindowGame;
 
 /// The seat to move as last announced (none before a game and after its
-/// end).
+/// end), and whether a person plays it.
 #[derive(Resource, Debug, Default, Clone, Copy, PartialEq, Eq)]
 pub struct Turn {
     pub to_move: Option<Player>,
+    pub person: bool,
 }
 
 /// After the moves of a frame (and a start, undo or restart): tells who is
@@ -23,14 +25,15 @@ pub(super) fn announce_turn<G: WindowGame>(
     mut changed: MessageWriter<TurnChanged>,
 ) {
     let to = session.game.outcome().is_none().then(|| session.game.current_player());
-    if turn.to_move != to {
-        changed.write(TurnChanged { to });
+    let person = to.is_some_and(|p| session.is_human(p)) && !session.replay;
+    if (turn.to_move, turn.person) != (to, person) {
+        changed.write(TurnChanged { to, person });
     }
 }
 
 /// Takes the announced turn in.
 pub(super) fn change_turn(mut changes: MessageReader<TurnChanged>, mut turn: ResMut<Turn>) {
     if let Some(last) = changes.read().last() {
-        turn.to_move = last.to;
+        *turn = Turn { to_move: last.to, person: last.person };
     }
 }
