@@ -3,6 +3,10 @@
 # racing on the generated 128 x 128 Robot board, under Xvfb with Mesa's
 # software Vulkan (what this machine has).
 # Usage: scripts/frame-report.sh [cargo profile args, e.g. --release] [-- level agents...]
+# The systems run on one thread while measured; TABULA_FRAME_REPORT_THREADS=multi
+# keeps Bevy's multi-threaded executor (then the span also holds the hand-over
+# of systems between threads, slow here while the software rasterizer keeps
+# both cores busy).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh screenshots

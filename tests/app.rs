@@ -23,6 +23,13 @@ use tabula_engine::{Game, Outcome, Player};
 #[path = "common/toy.rs"]
 mod toy;
 
+/// The package's folder, as cargo tells the running test: a test binary
+/// built by another checkout sharing the target folder still reads this
+/// checkout's files (a path built in at compile time would be the other's).
+fn manifest_dir() -> std::path::PathBuf {
+    std::env::var_os("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR for tests").into()
+}
+
 const FRAME: Duration = Duration::from_millis(50);
 
 fn temp_dir(name: &str) -> PathBuf {
@@ -811,7 +818,7 @@ mod robot_board {
     fn a_ride_round_the_corners_ends_where_the_engine_says() {
         let dir = temp_dir("robots");
         let mut app = headless(&dir);
-        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("levels/robots/04-corners.ron");
+        let path = crate::manifest_dir().join("levels/robots/04-corners.ron");
         let level = level::load(&path).unwrap();
         start(&mut app, level, None, vec![seat("Ann", None), seat("Bob", None)]);
         pieces_match_the_engine(&mut app);
@@ -885,7 +892,7 @@ mod robot_board {
 
     #[test]
     fn a_person_plays_every_shipped_level_to_the_end_against_planner_and_scout() {
-        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("levels/robots");
+        let dir = crate::manifest_dir().join("levels/robots");
         let mut levels: Vec<PathBuf> = std::fs::read_dir(&dir)
             .unwrap()
             .map(|e| e.unwrap().path())
@@ -942,7 +949,7 @@ mod russian_bank {
     use tabula_engine::russian_bank::{BankMove, RussianBank, Source, Target};
 
     fn level(name: &str) -> (LevelFile, PathBuf) {
-        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("levels/russian_bank").join(name);
+        let path = crate::manifest_dir().join("levels/russian_bank").join(name);
         (level::load(&path).unwrap(), path)
     }
 
@@ -1349,7 +1356,7 @@ mod mirror {
         let dir = temp_dir("mirror-robots");
         let mut app = headless(&dir);
         quick(&mut app);
-        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("levels/robots");
+        let root = crate::manifest_dir().join("levels/robots");
         let mut levels: Vec<PathBuf> = (1..=10)
             .map(|n| {
                 let prefix = format!("{n:02}-");
@@ -1398,7 +1405,7 @@ mod mirror {
         let dir = temp_dir("exchange-entities");
         let mut app = headless(&dir);
         quick(&mut app);
-        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("levels/robots/09-swap-puzzle.ron");
+        let path = crate::manifest_dir().join("levels/robots/09-swap-puzzle.ron");
         start(&mut app, level::load(&path).unwrap(), None, vec![seat("Ann", None), seat("Bob", None)]);
         let pieces = |app: &mut App| {
             let mut all: Vec<(Entity, (u16, u16))> = app
@@ -1492,7 +1499,7 @@ mod mirror {
         let dir = temp_dir("mirror-bank");
         let mut app = headless(&dir);
         quick(&mut app);
-        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("levels/russian_bank/01-shuffled-deal.ron");
+        let path = crate::manifest_dir().join("levels/russian_bank/01-shuffled-deal.ron");
         let file = level::load(&path).unwrap();
         let mut bank = file.get::<RussianBank>().unwrap().clone();
         // Short games: the opening has the reveals, loads, breaches and Stops.
@@ -1546,7 +1553,7 @@ mod mirror {
         let dir = temp_dir("undo-and-move");
         let mut app = headless(&dir);
         quick(&mut app);
-        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("levels/robots/09-swap-puzzle.ron");
+        let path = crate::manifest_dir().join("levels/robots/09-swap-puzzle.ron");
         start(&mut app, level::load(&path).unwrap(), None, vec![seat("Ann", None), seat("Bob", None)]);
         // An exchange: followed twice, it would swap the tiles back.
         let step = RobotMove::Exchange { a: (0, 0), b: (0, 2) };

@@ -3,10 +3,17 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
+/// The package's folder, as cargo tells the running test: a test binary
+/// built by another checkout sharing the target folder still reads this
+/// checkout's files (a path built in at compile time would be the other's).
+fn manifest_dir() -> std::path::PathBuf {
+    std::env::var_os("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR for tests").into()
+}
+
 fn tabula(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_tabula"))
         .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .current_dir(crate::manifest_dir())
         .output()
         .expect("tabula runs")
 }
@@ -119,7 +126,7 @@ fn play_refuses_a_bad_seat_before_opening_the_window() {
 fn play_without_a_display_says_so_and_does_not_panic() {
     let run = Command::new(env!("CARGO_BIN_EXE_tabula"))
         .args(["play", "levels/mancala/kalah-6-4.ron"])
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .current_dir(crate::manifest_dir())
         .env_remove("DISPLAY")
         .env_remove("WAYLAND_DISPLAY")
         .output()
@@ -134,7 +141,7 @@ fn write_replay(dir: &Path, moves: &str) -> PathBuf {
     let path = dir.join("replay.ron");
     let replay = format!(
         "(\n    level: Path(\"{}/{MCMORRAN}\"),\n    seed: 0,\n    players: [(name: \"John\", agent: \"human\"), (name: \"Mary\", agent: \"human\")],\n    moves: [{moves}],\n)\n",
-        env!("CARGO_MANIFEST_DIR")
+        crate::manifest_dir().display()
     );
     std::fs::write(&path, replay).unwrap();
     path
@@ -192,7 +199,7 @@ fn perft_counts_move_sequences() {
 
 #[test]
 fn check_accepts_the_shipped_levels_and_names_line_and_column_of_errors() {
-    let levels: Vec<String> = std::fs::read_dir(Path::new(env!("CARGO_MANIFEST_DIR")).join("levels/nim"))
+    let levels: Vec<String> = std::fs::read_dir(crate::manifest_dir().join("levels/nim"))
         .unwrap()
         .map(|e| e.unwrap().path().display().to_string())
         .collect();
@@ -228,7 +235,7 @@ fn help_lists_the_subcommands() {
 /// what was recorded beside it.
 #[test]
 fn recorded_playthroughs_replay_to_the_recorded_states() {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/playthroughs");
+    let dir = crate::manifest_dir().join("tests/playthroughs");
     let mut checked = 0;
     for entry in std::fs::read_dir(&dir).unwrap() {
         let path = entry.unwrap().path();

@@ -4,13 +4,18 @@
 //!
 //! The game's own systems run in `Update` in the session sets: requests,
 //! moves (agents, replays, the engine), then the board view. The span from
-//! before the first set to after the last is timed. With a multi-threaded
-//! executor another plugin's system may run within that span, so the figure
-//! is an upper bound.
+//! before the first set to after the last is timed. While reporting,
+//! `Update` runs on one thread, so the span is the systems' own work one
+//! after another, not Bevy's hand-over of systems between threads, which
+//! costs most where software rendering keeps both cores busy
+//! (`TABULA_FRAME_REPORT_THREADS=multi` keeps the multi-threaded executor
+//! to measure that too). Another plugin's `Update` system may run within
+//! the span, so the figure is an upper bound.
 
 use std::time::Instant;
 
 use bevy::diagnostic::{DiagnosticsStore, FrameTimeDiagnosticsPlugin};
+use bevy::ecs::schedule::SingleThreadedExecutor;
 use bevy::prelude::*;
 
 use super::session::SessionSet;
@@ -36,6 +41,11 @@ const SETS: [&str; 3] = ["requests", "moves", "view"];
 pub fn plugin(app: &mut App, frames: u32) {
     if !app.is_plugin_added::<FrameTimeDiagnosticsPlugin>() {
         app.add_plugins(FrameTimeDiagnosticsPlugin::default());
+    }
+    if std::env::var("TABULA_FRAME_REPORT_THREADS").as_deref() != Ok("multi") {
+        app.edit_schedule(Update, |schedule| {
+            schedule.set_executor(SingleThreadedExecutor::new());
+        });
     }
     app.insert_resource(FrameReport {
         frames,

@@ -9,6 +9,13 @@ use tabula_engine::core::runner::{MatchConfig, run_match};
 use tabula_engine::core::{AgentSpec, Game};
 use tabula_engine::nim::{Ending, Nim, NimLevel, optimal_move};
 
+/// The package's folder, as cargo tells the running test: a test binary
+/// built by another checkout sharing the target folder still reads this
+/// checkout's files (a path built in at compile time would be the other's).
+fn manifest_dir() -> std::path::PathBuf {
+    std::env::var_os("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR for tests").into()
+}
+
 fn mcmorran() -> NimLevel {
     NimLevel { name: String::new(), description: String::new(), piles: vec![5, 6, 7], ending: Ending::Misere }
 }
@@ -244,8 +251,8 @@ mod robot_benches {
     }
 
     pub fn perft_swaps(c: &mut Criterion) {
-        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../levels/robots/09-swap-puzzle.ron");
-        let file = tabula_engine::level::load(std::path::Path::new(path)).unwrap();
+        let path = crate::manifest_dir().join("../../levels/robots/09-swap-puzzle.ron");
+        let file = tabula_engine::level::load(&path).unwrap();
         let board = Robots::new(file.get::<Robots>().unwrap(), 0).unwrap();
         let mut group = c.benchmark_group("robots_perft_swap_puzzle");
         group.throughput(Throughput::Elements(perft(&board, 2)));
@@ -269,8 +276,8 @@ mod bank_benches {
     use tabula_engine::russian_bank::{BankMove, RussianBank, RussianBankLevel, Target};
 
     fn level(name: &str) -> RussianBankLevel {
-        let path = format!("{}/../../levels/russian_bank/{name}", env!("CARGO_MANIFEST_DIR"));
-        let file = tabula_engine::level::load(std::path::Path::new(&path)).unwrap();
+        let path = crate::manifest_dir().join("../../levels/russian_bank").join(name);
+        let file = tabula_engine::level::load(&path).unwrap();
         file.get::<RussianBank>().unwrap().clone()
     }
 

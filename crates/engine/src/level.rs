@@ -380,7 +380,7 @@ mod tests {
 
     #[test]
     fn shipped_levels_are_valid() {
-        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../levels");
+        let dir = crate::manifest_dir().join("../../levels");
         let mut count = 0;
         for game in games::all() {
             let Ok(entries) = std::fs::read_dir(dir.join(game.folder())) else { continue };

@@ -12,3 +12,11 @@ pub mod robots;
 pub mod russian_bank;
 
 pub use crate::core::{Game, Observation, Outcome, Player};
+
+/// The package's folder, as cargo tells the running test: a test binary
+/// built by another checkout sharing the target folder still reads this
+/// checkout's files (a path built in at compile time would be the other's).
+#[cfg(test)]
+pub(crate) fn manifest_dir() -> std::path::PathBuf {
+    std::env::var_os("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR for tests").into()
+}

@@ -11,6 +11,13 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
+/// The package's folder, as cargo tells the running test: a test binary
+/// built by another checkout sharing the target folder still reads this
+/// checkout's files (a path built in at compile time would be the other's).
+fn manifest_dir() -> std::path::PathBuf {
+    std::env::var_os("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR for tests").into()
+}
+
 /// Every `.rs` file under `dir`, as its module path below the crate root.
 fn modules(root: &Path, dir: &Path, out: &mut BTreeMap<Vec<String>, PathBuf>) {
     let mut entries: Vec<_> = std::fs::read_dir(dir).unwrap().map(|e| e.unwrap().path()).collect();
@@ -400,7 +407,7 @@ fn assert_no_circles(root: &Path, scope: &[&str]) {
 
 /// The repository's root.
 fn here() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
+    crate::manifest_dir().join("../..")
 }
 
 #[test]

@@ -2,10 +2,12 @@
 //! stone after another, then the capture, then the sweep to the stores.
 //! The pit and store counts follow the stones as they land.
 
+use std::collections::HashMap;
+
 use bevy::prelude::*;
 use tabula_engine::mancala::{Mancala, MancalaStep, Transfer};
 
-use super::{CellCount, Flight, MancalaLayout, Stone};
+use super::{CellCount, Flight, Hop, MancalaLayout, Stone};
 use crate::app::session::{BoardBusy, MoveApplied, Session};
 use crate::app::settings::Settings;
 
@@ -19,24 +21,20 @@ struct Choreography<'a> {
     layout: &'a MancalaLayout,
     speed: f32,
     in_cell: Vec<Vec<(Entity, Vec3)>>,
+    flights: HashMap<Entity, (usize, Flight)>,
 }
 
 impl Choreography<'_> {
-    /// Sends a stone from `from_cell` to `cell`, lifting off after `delay`.
-    fn fly(
-        &mut self,
-        commands: &mut Commands,
-        (entity, from): (Entity, Vec3),
-        from_cell: usize,
-        cell: usize,
-        delay: f32,
-    ) {
+    /// Sends a stone from `from_cell` to `cell`, lifting off after `delay`
+    /// (and not before it has landed from an earlier hop).
+    fn fly(&mut self, (entity, from): (Entity, Vec3), from_cell: usize, cell: usize, delay: f32) {
         let slot = self.in_cell[cell].len();
         let to = self.layout.stone_position(cell, slot).extend(2.0 + slot as f32 * 0.001);
         let duration = FLIGHT / self.speed;
-        commands
-            .entity(entity)
-            .insert((Stone { cell }, Flight { from_cell, from, to, delay, elapsed: 0.0, duration }));
+        let (at, flight) = self.flights.entry(entity).or_default();
+        let landed = flight.hops.last().map_or(0.0, |h| h.delay + h.duration);
+        flight.hops.push(Hop { from_cell, from, to, delay: delay.max(landed), duration });
+        *at = cell;
         self.in_cell[cell].push((entity, to));
     }
 }
@@ -56,7 +54,12 @@ pub(super) fn sow_stones(
         return;
     }
     let speed = settings.animation_speed;
-    let mut plan = Choreography { layout: &layout, speed, in_cell: vec![Vec::new(); 2 * layout.pits + 2] };
+    let mut plan = Choreography {
+        layout: &layout,
+        speed,
+        in_cell: vec![Vec::new(); 2 * layout.pits + 2],
+        flights: HashMap::new(),
+    };
     for (entity, stone, transform) in &stones {
         plan.in_cell[stone.cell].push((entity, transform.translation));
     }
@@ -83,9 +86,12 @@ pub(super) fn sow_stones(
                 break;
             }
             let stone = plan.in_cell[from as usize].remove(0);
-            plan.fly(&mut commands, stone, from as usize, to as usize, delay);
+            plan.fly(stone, from as usize, to as usize, delay);
             sown += 1;
         }
+    }
+    for (entity, (cell, flight)) in plan.flights {
+        commands.entity(entity).insert((Stone { cell }, flight));
     }
 }
 
@@ -96,19 +102,23 @@ pub(super) fn fly_stones(
 ) {
     for (entity, mut flight, mut transform) in &mut flights {
         flight.elapsed += time.delta_secs();
-        let t = ((flight.elapsed - flight.delay) / flight.duration).clamp(0.0, 1.0);
-        if flight.elapsed < flight.delay {
+        let Some((hop, t)) = flight.current() else {
+            if let Some(last) = flight.hops.last() {
+                transform.translation = last.to;
+            }
+            transform.scale = Vec3::ONE;
+            commands.entity(entity).remove::<Flight>();
+            continue;
+        };
+        if t <= 0.0 {
+            // Waiting to lift off, where the last hop left it.
+            transform.translation = hop.from;
             continue;
         }
         let ease = t * t * (3.0 - 2.0 * t);
         let lift = 40.0 * (std::f32::consts::PI * t).sin();
-        transform.translation = flight.from.lerp(flight.to, ease) + Vec3::new(0.0, lift, 8.0 * (1.0 - t));
+        transform.translation = hop.from.lerp(hop.to, ease) + Vec3::new(0.0, lift, 8.0 * (1.0 - t));
         transform.scale = Vec3::splat(1.0 + 0.3 * (std::f32::consts::PI * t).sin());
-        if t >= 1.0 {
-            transform.translation = flight.to;
-            transform.scale = Vec3::ONE;
-            commands.entity(entity).remove::<Flight>();
-        }
     }
 }
 
@@ -128,9 +138,9 @@ pub(super) fn update_counts(
         }
     } else {
         for (stone, flight) in &stones {
-            match flight {
+            match flight.and_then(Flight::current) {
                 None => counts[stone.cell] += 1,
-                Some(f) if f.elapsed < f.delay => counts[f.from_cell] += 1,
+                Some((hop, t)) if t <= 0.0 => counts[hop.from_cell] += 1,
                 Some(_) => {}
             }
         }
@@ -140,5 +150,43 @@ pub(super) fn update_counts(
         if text.0 != value {
             text.0 = value;
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_stone_sown_then_captured_lands_in_the_pit_before_it_flies_to_the_store() {
+        let layout = MancalaLayout::new(6);
+        let mut plan = Choreography {
+            layout: &layout,
+            speed: 1.0,
+            in_cell: vec![Vec::new(); 14],
+            flights: HashMap::new(),
+        };
+        let stone = Entity::from_raw_u32(7).unwrap();
+        let start = layout.stone_position(0, 0).extend(2.0);
+        plan.fly((stone, start), 0, 3, 0.0);
+        let sown = plan.in_cell[3][0];
+        // The capture asks to lift off before the sowing has landed.
+        plan.fly(sown, 3, 6, 0.1);
+        let (cell, mut flight) = plan.flights.remove(&stone).unwrap();
+        assert_eq!(cell, 6);
+        assert_eq!(flight.hops.len(), 2);
+        assert_eq!(flight.hops[1].from, flight.hops[0].to, "the second hop starts where the first landed");
+        assert!(flight.hops[1].delay >= flight.hops[0].delay + flight.hops[0].duration);
+        // Halfway through the sowing it flies from its first pit; halfway
+        // through the capture, from the pit it was sown into.
+        flight.elapsed = flight.hops[0].duration * 0.5;
+        let (hop, t) = flight.current().unwrap();
+        assert_eq!((hop.from_cell, t), (0, 0.5));
+        flight.elapsed = flight.hops[1].delay + flight.hops[1].duration * 0.5;
+        let (hop, t) = flight.current().unwrap();
+        assert_eq!(hop.from_cell, 3);
+        assert!((t - 0.5).abs() < 1e-4);
+        flight.elapsed = 10.0;
+        assert!(flight.current().is_none());
     }
 }

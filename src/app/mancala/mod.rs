@@ -51,16 +51,31 @@ struct CellCount(usize);
 #[derive(Component, Debug)]
 struct BoardPart;
 
-/// A stone on its way: it waits `delay`, then flies for `duration`.
-#[derive(Component, Debug)]
+/// A stone on its way, hop after hop (sown into a pit, then captured from
+/// it): each hop waits for its `delay`, then flies for `duration`.
+#[derive(Component, Debug, Default)]
 struct Flight {
+    hops: Vec<Hop>,
+    elapsed: f32,
+}
+
+#[derive(Debug, Clone, Copy)]
+struct Hop {
     /// The cell it leaves, where it is counted until it lifts off.
     from_cell: usize,
     from: Vec3,
     to: Vec3,
     delay: f32,
-    elapsed: f32,
     duration: f32,
+}
+
+impl Flight {
+    /// The hop under way or next, and how far through it the stone is (0
+    /// while it waits); `None` once every hop has landed.
+    fn current(&self) -> Option<(&Hop, f32)> {
+        let hop = self.hops.iter().find(|h| self.elapsed < h.delay + h.duration)?;
+        Some((hop, ((self.elapsed - hop.delay) / hop.duration).clamp(0.0, 1.0)))
+    }
 }
 
 /// The pit the player points at or has chosen by key, on their own row.

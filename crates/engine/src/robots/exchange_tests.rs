@@ -4,8 +4,6 @@
 //! exchange the engine accepts or refuses in random games must get the same
 //! verdict here.
 
-use std::path::Path;
-
 use super::generate::{Plan, generate};
 use super::*;
 use crate::core::{Game, GameRng, Player, rng_from_seed};
@@ -37,7 +35,7 @@ fn parsed(text: &str) -> RobotsLevel {
 }
 
 fn shipped(name: &str) -> RobotsLevel {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../levels/robots").join(name);
+    let path = crate::manifest_dir().join("../../levels/robots").join(name);
     let file: LevelFile = crate::level::load(&path).unwrap_or_else(|e| panic!("{e}"));
     file.get::<Robots>().unwrap().clone()
 }

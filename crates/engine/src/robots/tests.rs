@@ -535,8 +535,7 @@ mod agents {
     fn the_planner_exchanges_tiles_when_that_gains_more_than_a_step() {
         // The swap puzzle: the first exchange the planner makes must leave
         // it better placed against the other player than before.
-        let path =
-            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../levels/robots/09-swap-puzzle.ron");
+        let path = crate::manifest_dir().join("../../levels/robots/09-swap-puzzle.ron");
         let file = crate::level::load(&path).unwrap();
         let mut g = Robots::new(file.get::<Robots>().unwrap(), 0).unwrap();
         let margin = |g: &Robots, seat: Player| {
@@ -564,7 +563,7 @@ mod agents {
     #[test]
     fn planner_and_scout_beat_random_and_the_planner_beats_the_scout() {
         use crate::core::runner::{MatchConfig, run_match};
-        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../levels/robots/07-hints.ron");
+        let dir = crate::manifest_dir().join("../../levels/robots/07-hints.ron");
         let file = crate::level::load(&dir).unwrap();
         let level = file.get::<Robots>().unwrap();
         let config = MatchConfig { games: 60, seed: 4, jobs: 2, record_moves: false };

@@ -1,8 +1,6 @@
 //! Russian Bank: seed 004's seven tests, a hand-worked case for every rule,
 //! hidden information, level errors and the shared conformance test.
 
-use std::path::Path;
-
 use super::level::{Card, Deal, FixedDeal, FixedPosition, RussianBankLevel, SideSpec};
 use super::rules::{BankError, BankMove, BankStep, Place, Priority, RussianBank, Source, Target};
 use crate::core::conformance::check_random_games;
@@ -13,7 +11,7 @@ use Source::{Hand, Reserve};
 use Target::{OpponentReserve, OpponentWaste, Waste};
 
 fn level_file(name: &str) -> RussianBankLevel {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../levels/russian_bank").join(name);
+    let path = crate::manifest_dir().join("../../levels/russian_bank").join(name);
     let file = crate::level::load(&path).unwrap_or_else(|e| panic!("{e}"));
     file.get::<RussianBank>().expect("a Russian Bank level").clone()
 }
@@ -697,7 +695,7 @@ fn broken_levels_name_the_rule_they_break() {
 
 #[test]
 fn every_shipped_level_loads() {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../levels/russian_bank");
+    let dir = crate::manifest_dir().join("../../levels/russian_bank");
     let mut count = 0;
     for entry in std::fs::read_dir(dir).unwrap() {
         let path = entry.unwrap().path();
