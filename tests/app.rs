@@ -627,10 +627,10 @@ fn settings_are_saved_once_they_rest_and_read_back() {
     assert_eq!(load(&file).volume, 0.4);
 }
 
-#[test]
-fn each_move_refusal_and_end_sounds_once() {
-    use bevy::audio::{AudioPlayer, AudioSource};
-    let dir = temp_dir("sounds");
+/// The window's plugins with sound, and an asset store to hold the sounds.
+fn app_with_sound(name: &str) -> App {
+    use bevy::audio::AudioSource;
+    let dir = temp_dir(name);
     let mut app = App::new();
     app.add_plugins((MinimalPlugins, StatesPlugin, AssetPlugin::default()))
         .init_asset::<Image>()
@@ -639,6 +639,13 @@ fn each_move_refusal_and_end_sounds_once() {
         .insert_resource(SettingsFile(dir.join("settings.ron")))
         .add_plugins((app::plugin, tabula::app::sound::plugin));
     app.update();
+    app
+}
+
+#[test]
+fn each_move_refusal_and_end_sounds_once() {
+    use bevy::audio::AudioPlayer;
+    let mut app = app_with_sound("sounds");
     let sounds = |app: &mut App| app.world_mut().query::<&AudioPlayer>().iter(app.world()).count();
     start(&mut app, nim_level(&[1, 2], Ending::Normal), None, vec![seat("Ann", None), seat("Bob", None)]);
     assert_eq!(sounds(&mut app), 0);
@@ -656,15 +663,7 @@ fn each_move_refusal_and_end_sounds_once() {
 fn an_agents_move_that_hands_the_turn_to_a_person_rings_for_them() {
     use bevy::audio::{AudioPlayer, AudioSource};
     use tabula::app::sound::Sounds;
-    let dir = temp_dir("sounds-handed");
-    let mut app = App::new();
-    app.add_plugins((MinimalPlugins, StatesPlugin, AssetPlugin::default()))
-        .init_asset::<Image>()
-        .init_asset::<AudioSource>()
-        .insert_resource(TimeUpdateStrategy::ManualDuration(FRAME))
-        .insert_resource(SettingsFile(dir.join("settings.ron")))
-        .add_plugins((app::plugin, tabula::app::sound::plugin));
-    app.update();
+    let mut app = app_with_sound("sounds-handed");
     let played = |app: &mut App| -> Vec<AssetId<AudioSource>> {
         app.world_mut().query::<&AudioPlayer>().iter(app.world()).map(|p| p.0.id()).collect()
     };
