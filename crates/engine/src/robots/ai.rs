@@ -7,12 +7,12 @@ use std::collections::{HashSet, VecDeque};
 use super::level::Dir;
 use super::rules::{Hint, Pos, RobotMove, Robots, Tile, compass_eighth};
 use crate::core::agent::{Agent, AgentError, AgentInfo, AgentRegistry, AgentSpec};
-use crate::core::{Game, GameRng, Observation, Player};
+use crate::core::{Game, GameRng, Observation, Outcome, Player};
 
 pub const AGENTS: &[AgentInfo] = &[
     AgentInfo {
         name: "planner",
-        about: "knows the whole board: the shortest way home over walks, turns and belt rides, planned again every move",
+        about: "knows the whole board: the shortest way home over walks, turns and belt rides, planned again every move; takes a win in one and blocks the next player's",
         param: None,
     },
     AgentInfo {
@@ -89,6 +89,10 @@ fn fallback(seat: Player, board: &Robots, rng: &mut GameRng) -> Option<RobotMove
 /// Plans every own robot's shortest way home and takes a step on the
 /// shortest; with exchanges left, it plays one when that gains more than
 /// the step would (its own way shorter, or the nearest opponent's longer).
+/// It sees threats: it takes a win in one whenever it has one, never makes
+/// a move that lets an opponent win at once, and when an opponent could
+/// win with their next move it plays a move that takes that away, if one
+/// does.
 pub struct Planner;
 
 /// Boards up to this many tiles have their exchanges weighed, one by one.
@@ -140,6 +144,73 @@ fn best_exchange(board: &Robots, seat: Player, walk: Option<u32>) -> Option<Robo
     best.map(|(_, mv)| mv)
 }
 
+/// Whether `player`'s exchanges are weighed on this board.
+fn weighs_exchanges(board: &Robots, player: Player) -> bool {
+    board.swaps_left(player) > 0 && board.width() as usize * board.height() as usize <= WEIGH_EXCHANGES_UP_TO
+}
+
+/// A move with which `player` would win at once on `board`, were it their
+/// turn: a walk or turn (with its ride and the settling it sets off), or an
+/// exchange. An exchange wins only by a belt carrying one of the player's
+/// robots home as the board settles, and at rest a robot stands on a
+/// conveyor only while it waits there; so exchanges are tried only for a
+/// player with a robot waiting on a belt, and that exactly.
+pub(crate) fn winning_move(board: &Robots, player: Player) -> Option<RobotMove> {
+    let turn = board.with_turn(player);
+    let mut moves = Vec::new();
+    turn.robot_moves(player, &mut moves);
+    let waiting = turn.robots().iter().any(|r| r.player == player && turn.conveyor(r.at).is_some());
+    if waiting && turn.swaps_left(player) > 0 {
+        turn.exchanges(player, &mut moves, false);
+    }
+    moves.into_iter().find(|&mv| {
+        let mut after = turn.clone();
+        after.apply(player, mv).is_ok() && after.outcome() == Some(Outcome::Win(player))
+    })
+}
+
+/// The opponent to move next could win with that move. (With more seats,
+/// a threat of a later seat is left to the seats before it: blocking every
+/// seat's every threat would have each player spend their turns blocking,
+/// and nobody would ever win.)
+fn threatened(board: &Robots, seat: Player) -> bool {
+    let next = board.current_player();
+    board.outcome().is_none() && next != seat && winning_move(board, next).is_some()
+}
+
+/// The board after `seat` plays `mv`, if the move is legal and neither
+/// hands an opponent the game nor leaves one a win in one.
+fn safe_after(board: &Robots, seat: Player, mv: RobotMove) -> Option<Robots> {
+    let mut after = board.clone();
+    after.apply(seat, mv).ok()?;
+    match after.outcome() {
+        Some(Outcome::Win(p)) if p != seat => None,
+        _ if threatened(&after, seat) => None,
+        _ => Some(after),
+    }
+}
+
+/// Among all of `seat`'s moves, the one that leaves no opponent a win in
+/// one and gains most: the nearest opponent's way home less the own.
+fn safest_move(board: &Robots, seat: Player) -> Option<RobotMove> {
+    const FAR: i64 = 10_000;
+    let mut moves = Vec::new();
+    board.robot_moves(seat, &mut moves);
+    if weighs_exchanges(board, seat) {
+        board.exchanges(seat, &mut moves, false);
+    }
+    let mut best: Option<(i64, RobotMove)> = None;
+    for mv in moves {
+        let Some(after) = safe_after(board, seat, mv) else { continue };
+        let ours = nearest_home(&after, seat, false).map_or(FAR, |(n, _)| n as i64);
+        let theirs = nearest_home(&after, seat, true).map_or(FAR, |(n, _)| n as i64);
+        if best.is_none_or(|(g, _)| theirs - ours > g) {
+            best = Some((theirs - ours, mv));
+        }
+    }
+    best.map(|(_, mv)| mv)
+}
+
 impl Agent<Robots> for Planner {
     fn searches(&self) -> bool {
         true
@@ -149,11 +220,32 @@ impl Agent<Robots> for Planner {
         if board.outcome().is_some() || board.current_player() != seat {
             return None;
         }
-        let walk = nearest_home(board, seat, false);
-        if let Some(exchange) = best_exchange(board, seat, walk.map(|(n, _)| n)) {
-            return Some(exchange);
+        if let Some(win) = winning_move(board, seat) {
+            return Some(win);
         }
-        walk.map(|(_, mv)| mv).or_else(|| fallback(seat, board, rng))
+        let walk = nearest_home(board, seat, false);
+        let usual = best_exchange(board, seat, walk.map(|(n, _)| n)).or(walk.map(|(_, mv)| mv));
+        match usual {
+            // The usual move when it is safe: nothing threatens, or it takes
+            // the threat away.
+            Some(mv) if safe_after(board, seat, mv).is_some() => Some(mv),
+            // Else the best move that is.
+            Some(mv) => safest_move(board, seat).or(Some(mv)),
+            // No way home for now (a home stood on, a belt taken): any safe
+            // move, at random, so the robots do not lock each other out.
+            None => {
+                let mut moves = Vec::new();
+                board.robot_moves(seat, &mut moves);
+                if weighs_exchanges(board, seat) {
+                    board.exchanges(seat, &mut moves, false);
+                }
+                moves.retain(|&mv| safe_after(board, seat, mv).is_some());
+                match moves.len() {
+                    0 => fallback(seat, board, rng),
+                    n => Some(moves[rand::Rng::random_range(rng, 0..n)]),
+                }
+            }
+        }
     }
 }
 

@@ -481,6 +481,12 @@ impl Robots {
         }
     }
 
+    /// The same board with `player` to move: what they could do now, for
+    /// an agent looking at an opponent's threats.
+    pub(crate) fn with_turn(&self, player: Player) -> Robots {
+        Robots { to_move: player, ..self.clone() }
+    }
+
     pub fn swaps_left(&self, player: Player) -> u16 {
         self.swaps_left.get(player.index()).copied().unwrap_or(0)
     }
@@ -503,7 +509,7 @@ impl Robots {
         self.occupant[i] != 0 || self.tiles[i] == Tile::Broken
     }
 
-    fn conveyor(&self, p: Pos) -> Option<Dir> {
+    pub(crate) fn conveyor(&self, p: Pos) -> Option<Dir> {
         match self.tile(p) {
             Tile::Conveyor(d) => Some(d),
             _ => None,
@@ -659,7 +665,7 @@ impl Robots {
 
     /// Every legal exchange of `player`, `a` before `b` in reading order;
     /// with `first`, stops at the first.
-    fn exchanges(&self, player: Player, out: &mut Vec<RobotMove>, first: bool) {
+    pub(crate) fn exchanges(&self, player: Player, out: &mut Vec<RobotMove>, first: bool) {
         if self.swaps_left(player) == 0 {
             return;
         }
@@ -681,7 +687,7 @@ impl Robots {
     }
 
     /// The walks and turns of `player`'s robots, in the level's order.
-    fn robot_moves(&self, player: Player, out: &mut Vec<RobotMove>) {
+    pub(crate) fn robot_moves(&self, player: Player, out: &mut Vec<RobotMove>) {
         for (i, robot) in self.robots.iter().enumerate() {
             if robot.player != player {
                 continue;

@@ -510,6 +510,70 @@ mod agents {
         assert_eq!(plays("planner", &g), RobotMove::Step { robot: 'A', dir: South });
     }
 
+    /// The planner's move, and that it leaves no opponent a win in one.
+    fn planner_blocks(g: &Robots) -> RobotMove {
+        let mv = plays("planner", g);
+        let mut after = g.clone();
+        play(&mut after, mv);
+        assert!(after.outcome().is_none(), "{mv} ends the game: {:?}", after.outcome());
+        let next = after.current_player();
+        assert_eq!(crate::robots::ai::winning_move(&after, next), None, "after {mv}, {next:?} wins in one");
+        mv
+    }
+
+    #[test]
+    fn the_planner_takes_a_win_in_one_by_walk_or_by_exchange() {
+        // A (rule B, facing West) waits on the conveyor at (0,0), whose
+        // next tile is off the board; it can only turn. Exchanging its tile
+        // with (1,1) carries it there, the conveyor turns to face West, and
+        // the belt takes A onto its home at (0,1).
+        let mut g = game(&["^..", "a..", "..b"], &[('A', (1, 0), West, B, 1), ('B', (2, 1), North, A, 2)], 1);
+        play(&mut g, RobotMove::Forward { robot: 'A', steps: 1 });
+        assert_eq!(g.robot('A').unwrap().at, (0, 0), "A waits on the belt");
+        play(&mut g, RobotMove::Step { robot: 'B', dir: North });
+        let mv = plays("planner", &g);
+        play(&mut g, mv);
+        assert_eq!(g.outcome(), Some(Outcome::Win(Player::ONE)), "{mv}");
+        // With a step home and exchanges that would lengthen the other's
+        // way, it steps home.
+        let mut g = game(
+            &["a.......", ">>>>>>.b", "........"],
+            &[('A', (1, 0), North, A, 1), ('B', (0, 2), North, B, 2)],
+            2,
+        );
+        let mv = plays("planner", &g);
+        play(&mut g, mv);
+        assert_eq!(g.outcome(), Some(Outcome::Win(Player::ONE)), "{mv}");
+    }
+
+    #[test]
+    fn the_planner_never_lets_an_opponent_win_by_its_move() {
+        // B waits on the conveyor at (2,0): A stands on B's home at (3,0).
+        // Any step of A frees the belt and carries B home; C may turn.
+        let mut g = game(
+            &["..>b.", ".....", "a...c"],
+            &[('A', (3, 0), North, A, 1), ('B', (1, 0), North, A, 2), ('C', (0, 1), North, B, 1)],
+            0,
+        );
+        play(&mut g, RobotMove::Rotate { robot: 'C', quarters: 1 });
+        play(&mut g, RobotMove::Step { robot: 'B', dir: East });
+        assert_eq!(g.robot('B').unwrap().at, (2, 0), "B waits on the belt");
+        let mv = planner_blocks(&g);
+        assert!(!matches!(mv, RobotMove::Step { robot: 'A', .. }), "{mv}");
+    }
+
+    #[test]
+    fn the_planner_blocks_a_win_in_one_on_the_swap_puzzle() {
+        // The opening the planner used to miss: exchanging (0,0) with (2,3)
+        // carries A beside its home at (2,4); a step would win.
+        let path = crate::manifest_dir().join("../../levels/robots/09-swap-puzzle.ron");
+        let file = crate::level::load(&path).unwrap();
+        let mut g = Robots::new(file.get::<Robots>().unwrap(), 0).unwrap();
+        play(&mut g, RobotMove::Exchange { a: (0, 0), b: (2, 3) });
+        assert!(crate::robots::ai::winning_move(&g, Player::ONE).is_some(), "A threatens to win");
+        planner_blocks(&g);
+    }
+
     #[test]
     fn the_scout_reads_a_hint_and_follows_its_bearing() {
         // Facing North on the hint at (2,1), the home at (4,4) is behind
