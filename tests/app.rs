@@ -243,12 +243,17 @@ fn replays_save_open_and_step_both_ways() {
     let finished = session(&app).game.clone();
     assert!(finished.outcome().is_some());
     let path = dir.join("game.ron");
-    session(&app).to_replay().save(&path).unwrap();
+    // Bob's seat as an agent's: the replay shows it, and does not run it.
+    let mut replay = session(&app).to_replay();
+    replay.players[1].agent = "random".into();
+    replay.save(&path).unwrap();
 
     app.world_mut().write_message(SessionRequest::OpenReplay(path));
     frames(&mut app, 3);
     assert!(session(&app).replay);
     assert_eq!(session(&app).seats[1].name, "Bob");
+    assert_eq!(session(&app).seats[0].controller.label(), "human");
+    assert_eq!(session(&app).seats[1].controller.label(), "random", "the seat's agent as saved");
     assert_eq!(session(&app).redo.len(), 3);
     assert!(session(&app).moves.is_empty(), "a replay opens paused at the start");
     frames(&mut app, 10);
@@ -1029,6 +1034,32 @@ mod russian_bank {
         );
         let bank = app.world().resource::<tabula::app::russian_bank::BankMatch>();
         assert_eq!(bank.points(), [51, 0]);
+    }
+
+    #[test]
+    fn with_the_stop_rule_off_no_stop_is_offered() {
+        use tabula::app::game::WindowGame;
+        use tabula::app::session::MovePreview;
+        for (name, stop_rule) in [("01-shuffled-deal.ron", true), ("02-shuffled-no-stop.ron", false)] {
+            let dir = temp_dir("rb-stop-offered");
+            let mut app = headless(&dir);
+            app.add_plugins(bevy::input::InputPlugin);
+            let (file, path) = level(name);
+            start(&mut app, file, Some(path), vec![seat("Rand", Some("random")), seat("John", None)]);
+            // The agent is to move and is held; John watches its turn.
+            app.world_mut().write_message(SessionRequest::TogglePause);
+            frames(&mut app, 2);
+            let preview = app.world().resource::<MovePreview>().0.clone();
+            assert_eq!(preview.contains("Stop"), stop_rule, "{name}: {preview}");
+            let controls = RussianBank::controls(&app.world().resource::<Session<RussianBank>>().level);
+            assert_eq!(controls.contains("Stop"), stop_rule, "{name}: {controls}");
+            press(&mut app, &[KeyCode::KeyS]);
+            let said = status(&app);
+            // With the rule, S calls Stop (and nothing was broken); without
+            // it, S does nothing at all.
+            assert_eq!(said == "Refused: no rule was broken", stop_rule, "{name}: {said}");
+            assert_eq!(game(&app).plies(), 0);
+        }
     }
 
     #[test]

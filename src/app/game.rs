@@ -20,6 +20,11 @@ impl ActiveGame {
 pub trait WindowGame: Registered {
     /// How a human plays this board, for the help line.
     const CONTROLS: &'static str;
+    /// The help line for a level: the controls, less any the level's rules
+    /// turn off.
+    fn controls(_level: &Self::Level) -> String {
+        Self::CONTROLS.to_owned()
+    }
     /// The level's rule options in a line, for the top bar.
     fn rules_text(level: &Self::Level) -> String;
     /// Why the game ended, with the seats' names.

@@ -238,7 +238,7 @@ fn controls_help<G: WindowGame>(session: &Session<G>) -> String {
         return "Replay: Space play/pause · . step forward · , step back · Esc menu".into();
     }
     if session.has_human() {
-        format!("{} · U undo · R redo · M mute · Esc menu", G::CONTROLS)
+        format!("{} · U undo · R redo · M mute · Esc menu", G::controls(&session.level))
     } else {
         "Watching: Space pause · . step · +/- speed · U undo · Ctrl+S save replay · Esc menu".into()
     }

@@ -305,7 +305,9 @@ pub fn to_ron(level: &LevelFile) -> String {
 
 /// How tabula writes RON, matching [`ron_options`].
 pub(crate) fn pretty_config() -> ron::ser::PrettyConfig {
+    // Names and descriptions as people write them: "Mary's", not "Mary\'s".
     ron::ser::PrettyConfig::new()
+        .escape_strings(false)
         .struct_names(false)
         .depth_limit(3)
         .extensions(Extensions::UNWRAP_VARIANT_NEWTYPES)

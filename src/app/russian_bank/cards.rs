@@ -5,7 +5,7 @@
 
 use bevy::prelude::*;
 use tabula_engine::Player;
-use tabula_engine::russian_bank::{Card, Place, RussianBank};
+use tabula_engine::russian_bank::{Place, RussianBank};
 
 use super::art::{CARD, CardArt};
 use super::{CardFace, TableCard};
@@ -22,16 +22,6 @@ const SMALL_PIP: f32 = 19.0;
 pub(super) enum CardMark {
     Rank,
     Pip,
-}
-
-pub(super) fn rank_text(card: Card) -> String {
-    match card.rank() {
-        1 => "A".into(),
-        11 => "J".into(),
-        12 => "Q".into(),
-        13 => "K".into(),
-        r => r.to_string(),
-    }
 }
 
 /// Whose colour a card's back is: the owner of the pile it lies in. Only a
@@ -118,7 +108,7 @@ pub(super) fn paint_faces(
             match mark {
                 CardMark::Rank => {
                     if let (Some(mut text), Some(mut color)) = (text, color) {
-                        text.0 = rank_text(shown);
+                        text.0 = shown.rank_name();
                         color.0 = ink;
                     }
                 }

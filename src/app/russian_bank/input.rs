@@ -100,7 +100,11 @@ pub(super) fn handle_pointer(
                     .map(|(e, _, t)| (e, t.translation.truncate()));
                 if let Some((entity, at)) = top {
                     if table.current_player() != me {
-                        status.error("It is not your turn (S calls Stop!)");
+                        status.error(if session.level.stop_rule {
+                            "It is not your turn (S calls Stop!)"
+                        } else {
+                            "It is not your turn"
+                        });
                         return;
                     }
                     choice.chosen = Some((from, entity));
@@ -161,7 +165,7 @@ pub(super) fn handle_keys(
         Some(BankMove::Play { from: Source::Hand, to: Target::Waste })
     } else if keys.just_pressed(KeyCode::KeyE) {
         Some(BankMove::EndTurn)
-    } else if keys.just_pressed(KeyCode::KeyS) && !ctrl {
+    } else if keys.just_pressed(KeyCode::KeyS) && !ctrl && session.level.stop_rule {
         Some(BankMove::Stop)
     } else {
         None
@@ -175,8 +179,12 @@ pub(super) fn handle_keys(
     }
 }
 
-/// The human who would call Stop now: one not to move.
+/// The human who would call Stop now: one not to move, in a game with
+/// the Stop rule.
 pub(super) fn stopper(session: &Session<RussianBank>) -> Option<Player> {
+    if !session.level.stop_rule {
+        return None;
+    }
     let to_move = session.game.current_player();
     [Player::ONE, Player::TWO].into_iter().find(|&p| p != to_move && session.is_human(p))
 }
@@ -233,7 +241,7 @@ pub(super) fn describe_choice(
     let text = match (me(&session), choice.chosen) {
         _ if table.outcome().is_some() => "N deals again".to_owned(),
         (Some(me), Some((from, _))) => {
-            let card = table.source_card(me, from).map(|c| c.to_string()).unwrap_or_default();
+            let card = table.source_card(me, from).map(|c| c.name()).unwrap_or_default();
             let n = targets(table, me, from).len();
             match n {
                 0 => format!("The {card} has nowhere to go: right-click to put it back"),
@@ -243,7 +251,10 @@ pub(super) fn describe_choice(
         (Some(me), None) if table.current_player() == me => {
             "Drag a card to a pile, or click your hand to turn it".to_owned()
         }
-        (Some(_), None) => "The other player's turn: press S (Stop!) if you see priority broken".to_owned(),
+        (Some(_), None) if session.level.stop_rule => {
+            "The other player's turn: press S (Stop!) if you see priority broken".to_owned()
+        }
+        (Some(_), None) => "The other player's turn".to_owned(),
         (None, _) => String::new(),
     };
     if preview.0 != text {

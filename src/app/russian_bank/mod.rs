@@ -148,6 +148,14 @@ pub fn plugin(app: &mut App) {
 impl WindowGame for RussianBank {
     const CONTROLS: &'static str = "Drag a card (or click it, then a pile): the piles it may go to light up. Click your hand to turn it. Keys: H turn hand · W hand card to waste · E end turn · S Stop! during the other's turn · N next deal";
 
+    /// Without the Stop rule there is nothing to call Stop on.
+    fn controls(level: &RussianBankLevel) -> String {
+        match level.stop_rule {
+            true => Self::CONTROLS.to_owned(),
+            false => Self::CONTROLS.replace(" · S Stop! during the other's turn", ""),
+        }
+    }
+
     fn rules_text(level: &RussianBankLevel) -> String {
         let stop = if level.stop_rule { "Stop rule on" } else { "Stop rule off" };
         format!("{stop} · match to {} points · a draw after {} moves", level.match_points, level.move_cap)

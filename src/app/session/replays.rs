@@ -24,7 +24,7 @@ pub fn plan_from_replay(path: &Path, settings: &Settings) -> Result<SessionPlan,
             let seat = header.players.get(i);
             SeatSetup {
                 name: seat.map_or_else(|| settings.name(i), |s| s.name.clone()),
-                controller: Controller::Human,
+                controller: seat.map_or(Controller::Human, |s| saved_controller(&s.agent)),
             }
         })
         .collect();
@@ -37,16 +37,57 @@ pub fn plan_from_replay(path: &Path, settings: &Settings) -> Result<SessionPlan,
     })
 }
 
+/// Who played a seat of a replay, as saved: a person, or the agent named
+/// (shown, never run: a replay takes no new moves).
+fn saved_controller(agent: &str) -> Controller {
+    match agent.parse() {
+        Ok(spec) if agent != "human" => Controller::Agent(spec),
+        _ => Controller::Human,
+    }
+}
+
 pub(super) fn save_replay<G: WindowGame>(session: &Session<G>) -> std::io::Result<PathBuf> {
-    let stamp = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs());
+    let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs());
     let stem = session
         .level_path
         .as_ref()
         .and_then(|p| p.file_stem())
         .map_or_else(|| G::NAME.to_lowercase(), |s| s.to_string_lossy().into_owned());
-    let path = replays_dir().join(format!("{stem}-{stamp}.ron"));
+    let dir = replays_dir();
+    let name = replay_name(&stem, now);
+    // Two saves in one minute: the second is "(2)", and so on.
+    let path = (1..)
+        .map(|n| match n {
+            1 => dir.join(format!("{name}.ron")),
+            n => dir.join(format!("{name} ({n}).ron")),
+        })
+        .find(|p| !p.exists())
+        .expect("a free name");
     session.to_replay().save(&path)?;
     Ok(path)
+}
+
+/// A replay's file name: the level's and the time it was saved, in UTC to
+/// the minute ("09-swap-puzzle 2026-11-23 14-05").
+pub fn replay_name(stem: &str, unix_seconds: u64) -> String {
+    let (days, secs) = (unix_seconds / 86_400, unix_seconds % 86_400);
+    let (year, month, day) = civil_date(days as i64);
+    format!("{stem} {year:04}-{month:02}-{day:02} {:02}-{:02}", secs / 3600, secs % 3600 / 60)
+}
+
+/// The calendar date of a day counted from 1970-01-01 (Howard Hinnant's
+/// days-to-civil).
+fn civil_date(days: i64) -> (i64, u32, u32) {
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = (doy - (153 * mp + 2) / 5 + 1) as u32;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    (year, month, day)
 }
 
 /// Where the window saves replays.
@@ -78,4 +119,24 @@ pub(super) fn step_replay<G: WindowGame>(
     }
     agents.cooldown = 1.0 / settings.ai_moves_per_second;
     requests.write(RequestMove { by: session.game.actor(&mv), mv });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn replays_are_named_by_level_and_time() {
+        assert_eq!(replay_name("09-swap-puzzle", 1_795_961_100), "09-swap-puzzle 2026-11-29 14-05");
+        assert_eq!(replay_name("nim", 0), "nim 1970-01-01 00-00");
+        // A leap day.
+        assert_eq!(replay_name("x", 951_782_400 + 59), "x 2000-02-29 00-00");
+    }
+
+    #[test]
+    fn a_replays_seats_keep_their_agents() {
+        assert_eq!(saved_controller("human"), Controller::Human);
+        assert_eq!(saved_controller("planner").label(), "planner");
+        assert_eq!(saved_controller("optimal:0.5").label(), "optimal:0.5");
+    }
 }

@@ -43,6 +43,8 @@ pub(crate) fn begin_game<G: WindowGame>(world: &mut World, plan: SessionPlan) ->
     let mut seats = Vec::new();
     for seat in &session.seats {
         seats.push(match &seat.controller {
+            // A replay's agents are named, not run: it takes no new moves.
+            _ if session.replay => None,
             Controller::Human => None,
             Controller::Agent(spec) => {
                 Some(Arc::new(Mutex::new(G::build_agent(spec).map_err(|e| e.to_string())?)))

@@ -166,12 +166,15 @@ mod tests {
             seed: 5,
             players: vec![
                 Seat { name: "John".into(), agent: "human".into() },
-                Seat { name: "Mary".into(), agent: "optimal:0.5".into() },
+                Seat { name: "Mary O'Neill \"Mo\" ♦".into(), agent: "optimal:0.5".into() },
             ],
             moves: vec![Take { pile: 1, count: 1 }, Take { pile: 0, count: 2 }, Take { pile: 1, count: 2 }],
         };
         let text = replay.to_ron();
         assert!(text.contains("Inline(Nim("), "{text}");
+        // Names are written as people write them, quotes kept by a raw string.
+        assert!(text.contains(r##"r#"Mary O'Neill "Mo" ♦"#"##), "{text}");
+        assert!(text.contains(r#"name: "John""#), "{text}");
         let back: Replay<Take> = parse(&text, "r.ron").unwrap();
         assert_eq!(back, replay);
         let (nim, steps) = back.play::<Nim>(&level).unwrap();

@@ -26,6 +26,11 @@ impl Suit {
     pub fn is_red(self) -> bool {
         matches!(self, Suit::Diamonds | Suit::Hearts)
     }
+
+    /// The suit's sign, as on the cards: ♣ ♦ ♥ ♠.
+    pub fn symbol(self) -> char {
+        ['♣', '♦', '♥', '♠'][self as usize]
+    }
 }
 
 /// One card face: a rank from ace (1) to king (13) and a suit. The two
@@ -68,6 +73,23 @@ impl Card {
 
     pub fn rank_char(self) -> char {
         RANKS.as_bytes()[self.rank() as usize - 1] as char
+    }
+
+    /// The rank as a card shows it: A, 2 to 10, J, Q, K.
+    pub fn rank_name(self) -> String {
+        match self.rank() {
+            1 => "A".into(),
+            11 => "J".into(),
+            12 => "Q".into(),
+            13 => "K".into(),
+            r => r.to_string(),
+        }
+    }
+
+    /// The card as people name it in writing: "10♦", "A♠" (the notation of
+    /// replays, "TD", stays `Display`).
+    pub fn name(self) -> String {
+        format!("{}{}", self.rank_name(), self.suit().symbol())
     }
 }
 

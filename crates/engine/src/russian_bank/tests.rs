@@ -767,3 +767,12 @@ fn the_full_fixed_deal_is_the_deal_of_its_seed_written_out() {
     shuffled.deal = Deal::Shuffled;
     assert_eq!(RussianBank::new(&level, 0).unwrap(), RussianBank::new(&shuffled, 2026).unwrap());
 }
+
+#[test]
+fn cards_are_named_as_they_show_and_written_in_the_notation() {
+    assert_eq!(card("TD").name(), "10♦");
+    assert_eq!(card("AS").name(), "A♠");
+    assert_eq!(card("2H").name(), "2♥");
+    assert_eq!(card("KC").name(), "K♣");
+    assert_eq!(card("TD").to_string(), "TD", "replays keep the notation");
+}
