@@ -592,6 +592,17 @@ mod mancala {
             None,
             vec![seat("Ann", Some("solve")), seat("Bob", Some("greedy"))],
         );
+        // Each store says whose it is.
+        let tags: std::collections::HashMap<usize, String> = app
+            .world_mut()
+            .query::<(&tabula::app::mancala::CellTag, &Text2d)>()
+            .iter(app.world())
+            .map(|(tag, text)| (tag.0, text.0.clone()))
+            .collect();
+        let game = board(&app).game;
+        assert_eq!(tags[&game.store_cell(Player::ONE)], "Ann's store");
+        assert_eq!(tags[&game.store_cell(Player::TWO)], "Bob's store");
+        assert_eq!(tags[&0], "A1");
         for _ in 0..3000 {
             if board(&app).game.outcome().is_some() {
                 break;

@@ -15,6 +15,8 @@ use super::session::{Agents, MovePreview, Session, SessionRequest, StatusLine, T
 use super::settings::Settings;
 use super::{BoardCamera, Screen};
 
+/// Paused: the colour of a held clock.
+const PAUSED_COLOR: egui::Color32 = egui::Color32::from_rgb(255, 200, 90);
 const ERROR_COLOR: egui::Color32 = egui::Color32::from_rgb(255, 110, 100);
 const PANEL_WIDTH: f32 = 270.0;
 const END_FILL: egui::Color32 = egui::Color32::from_rgb(38, 52, 44);
@@ -106,6 +108,10 @@ fn game_panels<G: WindowGame>(
             if !preview.0.is_empty() {
                 ui.separator();
                 ui.label(egui::RichText::new(&preview.0).size(16.0));
+            }
+            if watch.paused {
+                ui.separator();
+                ui.label(egui::RichText::new("Paused").color(PAUSED_COLOR).strong().size(18.0));
             }
             if session.replay {
                 ui.separator();
@@ -210,6 +216,23 @@ fn game_panels<G: WindowGame>(
             }
         });
     });
+
+    // Paused shows on the board too, at its top left corner.
+    if watch.paused {
+        egui::Area::new("paused".into()).fixed_pos(egui::pos2(10.0, top.response.rect.bottom() + 10.0)).show(
+            &ctx,
+            |ui| {
+                egui::Frame::popup(ui.style()).show(ui, |ui| {
+                    let text = if session.replay {
+                        "Paused: Space plays, . steps"
+                    } else {
+                        "Paused: Space goes on, . plays one move"
+                    };
+                    ui.label(egui::RichText::new(text).color(PAUSED_COLOR).strong().size(17.0));
+                });
+            },
+        );
+    }
 
     let end = end_panel(&mut root, &session, &mut requests).unwrap_or(0.0);
     show_level_problem(&ctx, &level_watch, end);

@@ -51,6 +51,10 @@ struct CellCount(usize);
 #[derive(Component, Debug)]
 struct BoardPart;
 
+/// The tag under a cell: a pit's name (A1), or whose store it is.
+#[derive(Component, Debug, Clone, Copy)]
+pub struct CellTag(pub usize);
+
 /// A stone on its way, hop after hop (sown into a pit, then captured from
 /// it): each hop waits for its `delay`, then flies for `duration`.
 #[derive(Component, Debug, Default)]

@@ -9,8 +9,8 @@ use tabula_engine::mancala::Mancala;
 
 use super::art::{BOARD_COLOR, CELL_COLOR, CellTexture, LABEL_COLOR, bead_color};
 use super::{
-    BoardPart, Cell, CellCount, LABEL_GAP, MARGIN, MancalaLayout, NAME_GAP, PIT, ROW_Y, STONE, STORE_SIZE,
-    Stone, TAG_GAP,
+    BoardPart, Cell, CellCount, CellTag, LABEL_GAP, MARGIN, MancalaLayout, NAME_GAP, PIT, ROW_Y, STONE,
+    STORE_SIZE, Stone, TAG_GAP,
 };
 use crate::app::BoardCamera;
 use crate::app::board::{StoneTexture, clear_on_reset, fit_view, seat_color};
@@ -70,17 +70,25 @@ pub(super) fn rebuild_board(
             Transform::from_xyz(label_at.x, label_at.y, 3.0),
             DespawnOnExit(ActiveGame::of::<Mancala>()),
         ));
-        if !layout.is_store(cell) {
-            let tag_at = if cell < n { at - Vec2::new(0.0, TAG_GAP) } else { at + Vec2::new(0.0, TAG_GAP) };
-            commands.spawn((
-                BoardPart,
-                Text2d::new(board.cell_name(cell)),
-                TextFont::from_font_size(15.0),
-                TextColor(LABEL_COLOR.with_alpha(0.55)),
-                Transform::from_xyz(tag_at.x, tag_at.y, 3.0),
-                DespawnOnExit(ActiveGame::of::<Mancala>()),
-            ));
-        }
+        // Pits are tagged by name (A1), stores by whose they are.
+        let (tag, tag_at, color) = if layout.is_store(cell) {
+            let owner = if cell == board.store_cell(Player::ONE) { Player::ONE } else { Player::TWO };
+            let name = format!("{}'s store", session.name_of(owner));
+            (name, at - Vec2::new(0.0, STORE_SIZE.y / 2.0 + 13.0), seat_color(owner.index()))
+        } else if cell < n {
+            (board.cell_name(cell), at - Vec2::new(0.0, TAG_GAP), LABEL_COLOR.with_alpha(0.55))
+        } else {
+            (board.cell_name(cell), at + Vec2::new(0.0, TAG_GAP), LABEL_COLOR.with_alpha(0.55))
+        };
+        commands.spawn((
+            BoardPart,
+            CellTag(cell),
+            Text2d::new(tag),
+            TextFont::from_font_size(15.0),
+            TextColor(color),
+            Transform::from_xyz(tag_at.x, tag_at.y, 3.0),
+            DespawnOnExit(ActiveGame::of::<Mancala>()),
+        ));
         for slot in 0..board.cells()[cell] as usize {
             let p = layout.stone_position(cell, slot);
             commands.spawn((
