@@ -413,6 +413,10 @@ fn the_board_is_playable_by_keyboard_alone() {
     // Seed 000's opening: pile 2, four stones.
     press(&mut app, &[KeyCode::ArrowDown, KeyCode::Digit4, KeyCode::Enter]);
     assert_eq!(session(&app).game.piles(), &[5, 2, 7]);
+    // Enter alone takes nothing: Mary has chosen nothing yet.
+    press(&mut app, &[KeyCode::Enter]);
+    assert_eq!(session(&app).game.piles(), &[5, 2, 7]);
+    assert!(app.world().resource::<StatusLine>().text.starts_with("Choose stones first"));
     // Mary tries three from pile 2 and is refused; then takes two.
     press(&mut app, &[KeyCode::Digit3, KeyCode::Enter]);
     assert_eq!(session(&app).game.piles(), &[5, 2, 7]);
@@ -422,6 +426,8 @@ fn the_board_is_playable_by_keyboard_alone() {
     // Undo by key.
     press(&mut app, &[KeyCode::KeyU]);
     assert_eq!(session(&app).game.piles(), &[5, 2, 7]);
+    press(&mut app, &[KeyCode::Enter]);
+    assert_eq!(session(&app).game.piles(), &[5, 2, 7], "nor after an undo");
 }
 
 mod mancala {

@@ -7,7 +7,7 @@ use tabula_engine::nim::{Nim, Take};
 
 use super::{DRAWN_STONES, NimChoice, NimLayout};
 use crate::app::board::{BoardPointer, digits_pressed};
-use crate::app::session::{MovePreview, RequestMove, Session};
+use crate::app::session::{MovePreview, RequestMove, Session, StatusLine};
 
 /// Says in words what Enter would do.
 pub(super) fn describe_choice(
@@ -70,6 +70,7 @@ pub(super) fn choose_with_keys(
     session: Res<Session<Nim>>,
     mut choice: ResMut<NimChoice>,
     mut requests: MessageWriter<RequestMove<Nim>>,
+    mut status: ResMut<StatusLine>,
 ) {
     let view = session.view();
     let piles = view.piles();
@@ -109,7 +110,10 @@ pub(super) fn choose_with_keys(
     }
     if keys.just_pressed(KeyCode::Enter) || keys.just_pressed(KeyCode::NumpadEnter) {
         choice.typed.clear();
-        if let Some(by) = session.requester() {
+        // Enter takes only what the player chose since the last move.
+        if !choice.armed {
+            status.error("Choose stones first: a click, or the arrow keys or a count");
+        } else if let Some(by) = session.requester() {
             requests.write(RequestMove { by, mv: Take { pile: choice.pile as u32, count: choice.count } });
         }
     }

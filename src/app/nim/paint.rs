@@ -51,10 +51,12 @@ pub(super) fn paint_board(
         let n = piles[pile];
         move |stone: &Stone| stone.pile == pile && stone.slot + count.min(n) >= n.min(DRAWN_STONES) && n > 0
     };
-    let selected = human.then(|| chosen(choice.pile, choice.count));
+    // Only stones the player chose are lit as chosen: the cursor alone
+    // lights its row, never stones Enter would take unasked.
+    let selected = (human && choice.armed).then(|| chosen(choice.pile, choice.count));
     let hovered = choice.hover.filter(|_| human).map(|(p, c)| chosen(p, c));
     for (stone, mut sprite) in &mut stones {
-        sprite.color = if selected.as_ref().is_some_and(|f| f(stone)) && (choice.armed || hovered.is_none()) {
+        sprite.color = if selected.as_ref().is_some_and(|f| f(stone)) {
             STONE_CHOSEN
         } else if hovered.as_ref().is_some_and(|f| f(stone)) {
             STONE_HOVER
