@@ -11,7 +11,7 @@ use super::{RobotLayout, TILE, art};
 use crate::app::board::{BoardPointer, digits_pressed};
 use crate::app::game::ActiveGame;
 use crate::app::glide::Glide;
-use crate::app::session::{MovePreview, RequestMove, Session};
+use crate::app::session::{MovePreview, RequestMove, Session, StatusLine};
 
 /// A lit tile: where a request of the chosen robot leads.
 #[derive(Component, Debug)]
@@ -136,6 +136,7 @@ pub(super) fn click_board(
     mut choice: ResMut<RobotChoice>,
     destinations: Query<(&Destination, &Transform)>,
     mut requests: MessageWriter<RequestMove<Robots>>,
+    mut status: ResMut<StatusLine>,
 ) {
     if !mouse.just_pressed(MouseButton::Left) {
         return;
@@ -145,14 +146,14 @@ pub(super) fn click_board(
     let Some(by) = session.requester() else { return };
     let view = session.view();
     if choice.swapping {
-        match choice.swap_first {
-            None => choice.swap_first = Some(tile),
-            Some(first) => {
-                let (a, b) =
-                    if (first.1, first.0) <= (tile.1, tile.0) { (first, tile) } else { (tile, first) };
+        match swap_click(&view, choice.swap_first, tile) {
+            SwapClick::First(a) => choice.swap_first = Some(a),
+            // Still exchanging: the player picks another tile.
+            SwapClick::Refused(why) => status.error(why),
+            SwapClick::Request(mv) => {
                 choice.swap_first = None;
                 choice.swapping = false;
-                requests.write(RequestMove { by, mv: RobotMove::Exchange { a, b } });
+                requests.write(RequestMove { by, mv });
             }
         }
         return;
@@ -163,11 +164,80 @@ pub(super) fn click_board(
     }
     let target = layout.position(tile);
     let chosen = destinations.iter().find(|(_, t)| t.translation.truncate().distance(target) < 1.0);
-    match chosen {
-        Some((Destination(mv), _)) => {
+    match (chosen, choice.selected.and_then(|id| view.robot(id))) {
+        (Some((Destination(mv), _)), _) => {
             requests.write(RequestMove { by, mv: *mv });
         }
-        None => choice.selected = None,
+        // The robot stays chosen; the player learns why not there.
+        (None, Some(robot)) => status.error(why_not(&view, robot.id, tile)),
+        (None, None) => {}
+    }
+}
+
+/// What a click on a tile does in exchange mode.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SwapClick {
+    /// The first tile is picked.
+    First(Pos),
+    /// The tile cannot be exchanged; the first pick, if any, stays.
+    Refused(String),
+    /// Both tiles are picked: the exchange is asked for.
+    Request(RobotMove),
+}
+
+/// Homes and hint tiles are refused at once, before the second click.
+pub fn swap_click(view: &Robots, first: Option<Pos>, tile: Pos) -> SwapClick {
+    use tabula_engine::robots::Tile;
+    let what = match view.tile(tile) {
+        Tile::Home(_) => Some("a home"),
+        Tile::Hint => Some("a hint tile"),
+        _ => None,
+    };
+    match (what, first) {
+        (Some(what), _) => SwapClick::Refused(format!(
+            "({}, {}) is {what}: homes and hint tiles stay where they are. Pick another tile, or X to stop.",
+            tile.0, tile.1
+        )),
+        (None, None) => SwapClick::First(tile),
+        (None, Some(first)) if first == tile => {
+            SwapClick::Refused("That tile is already picked: pick a second one.".to_owned())
+        }
+        (None, Some(first)) => {
+            let (a, b) = if (first.1, first.0) <= (tile.1, tile.0) { (first, tile) } else { (tile, first) };
+            SwapClick::Request(RobotMove::Exchange { a, b })
+        }
+    }
+}
+
+/// Why robot `id` cannot end its move on `tile`: the engine's reason for
+/// the walk that would go there, or how the robot walks.
+pub fn why_not(view: &Robots, id: char, tile: Pos) -> String {
+    let Some(robot) = view.robot(id) else { return String::new() };
+    let (dx, dy) = (tile.0 as i32 - robot.at.0 as i32, tile.1 as i32 - robot.at.1 as i32);
+    let at = format!("({}, {})", tile.0, tile.1);
+    let walk = match robot.rule {
+        RuleSet::A => {
+            Dir::ALL.into_iter().find(|d| d.delta() == (dx, dy)).map(|dir| RobotMove::Step { robot: id, dir })
+        }
+        RuleSet::B => (1..=3u8)
+            .find(|&n| {
+                robot.facing.delta() == (dx / n as i32, dy / n as i32) && dx.abs().max(dy.abs()) == n as i32
+            })
+            .map(|steps| RobotMove::Forward { robot: id, steps }),
+    };
+    let Some(walk) = walk else {
+        return match robot.rule {
+            RuleSet::A => format!("{id} cannot reach {at} in one move: it steps one tile (rule A)"),
+            RuleSet::B => format!(
+                "{id} cannot reach {at} in one move: it walks 1 to 3 tiles straight ahead, facing {:?}, or turns (rule B)",
+                robot.facing
+            ),
+        };
+    };
+    let mut trial = view.clone();
+    match tabula_engine::Game::apply(&mut trial, robot.player, walk) {
+        Err(e) => format!("{id} cannot go to {at}: {e}"),
+        Ok(_) => format!("{id} does not stop on {at}: a belt carries it on from there"),
     }
 }
 
@@ -222,5 +292,41 @@ pub(super) fn request_with_keys(
     if let Some(mv) = mv {
         choice.selected = Some(id);
         requests.write(RequestMove { by, mv });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn swap_puzzle() -> Robots {
+        let file =
+            tabula_engine::level::load(std::path::Path::new("levels/robots/09-swap-puzzle.ron")).unwrap();
+        <Robots as tabula_engine::Game>::new(file.get::<Robots>().unwrap(), 0).unwrap()
+    }
+
+    #[test]
+    fn exchange_mode_refuses_homes_and_hints_at_the_click_and_goes_on() {
+        let board = swap_puzzle();
+        // (1,0) is a hint tile, (2,4) A's home: refused, nothing picked.
+        assert!(matches!(swap_click(&board, None, (1, 0)), SwapClick::Refused(why) if why.contains("hint")));
+        assert!(matches!(swap_click(&board, None, (2, 4)), SwapClick::Refused(why) if why.contains("home")));
+        assert_eq!(swap_click(&board, None, (2, 3)), SwapClick::First((2, 3)));
+        assert!(matches!(swap_click(&board, Some((2, 3)), (2, 4)), SwapClick::Refused(_)));
+        assert!(matches!(swap_click(&board, Some((2, 3)), (2, 3)), SwapClick::Refused(_)));
+        assert_eq!(
+            swap_click(&board, Some((2, 3)), (0, 0)),
+            SwapClick::Request(RobotMove::Exchange { a: (0, 0), b: (2, 3) })
+        );
+    }
+
+    #[test]
+    fn a_tile_a_robot_cannot_reach_says_why() {
+        let board = swap_puzzle();
+        // A (rule A) at (0,0); B (rule B) at (9,0) facing West, with a
+        // broken tile four tiles ahead at (5,0).
+        assert!(why_not(&board, 'A', (4, 4)).contains("steps one tile (rule A)"));
+        assert!(why_not(&board, 'B', (9, 2)).contains("straight ahead, facing West"));
+        assert!(why_not(&board, 'B', (5, 0)).contains("1 to 3 tiles"));
     }
 }
