@@ -1128,6 +1128,31 @@ mod russian_bank {
     }
 
     #[test]
+    fn a_decided_match_is_the_headline() {
+        use tabula::app::session::Headline;
+        let dir = temp_dir("rb-match-headline");
+        let mut app = headless(&dir);
+        let (file, path) = level("04-quick-win.ron");
+        let mut bank = file.get::<RussianBank>().unwrap().clone();
+        bank.match_points = 100;
+        let file = LevelFile::new::<RussianBank>(bank);
+        start(&mut app, file, Some(path), vec![seat("Ann", Some("greedy")), seat("Bob", Some("greedy"))]);
+        let headline = |app: &App| app.world().resource::<Headline>().0.clone();
+        for _ in 0..3000 {
+            frames(&mut app, 1);
+            if headline(&app).is_some() {
+                break;
+            }
+        }
+        assert_eq!(headline(&app).as_deref(), Some("Ann wins the match 102 to 0"));
+        // A new match starts with no headline.
+        app.world_mut().write_message(SessionRequest::Restart);
+        let (file, path) = level("04-quick-win.ron");
+        start(&mut app, file, Some(path), vec![seat("Ann", None), seat("Bob", None)]);
+        assert_eq!(headline(&app), None);
+    }
+
+    #[test]
     fn a_person_plays_whole_shuffled_games_against_each_agent() {
         for agent in ["random", "greedy", "lookahead"] {
             let dir = temp_dir(&format!("rb-full-{agent}"));

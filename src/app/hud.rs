@@ -11,7 +11,9 @@ use super::board::{playing, seat_color32};
 use super::controls::ReplayBrowser;
 use super::game::WindowGame;
 use super::levels::reload::LevelWatch;
-use super::session::{Agents, MovePreview, Session, SessionRequest, StatusLine, Turn, Watch, replays_dir};
+use super::session::{
+    Agents, Headline, MovePreview, Session, SessionRequest, StatusLine, Turn, Watch, replays_dir,
+};
 use super::settings::Settings;
 use super::{BoardCamera, Screen};
 
@@ -60,6 +62,7 @@ fn game_panels<G: WindowGame>(
     status: Res<StatusLine>,
     preview: Res<MovePreview>,
     turn: Res<Turn>,
+    headline: Res<Headline>,
     level_watch: Res<LevelWatch>,
     mut browser: ResMut<ReplayBrowser>,
     mut requests: MessageWriter<SessionRequest>,
@@ -93,9 +96,10 @@ fn game_panels<G: WindowGame>(
             }
             ui.separator();
             let turn = match (game.outcome(), turn.to_move) {
-                (Some(_), _) | (None, None) => {
-                    egui::RichText::new(G::outcome_text(&session.view(), &names)).strong()
-                }
+                (Some(_), _) | (None, None) => egui::RichText::new(
+                    headline.0.clone().unwrap_or_else(|| G::outcome_text(&session.view(), &names)),
+                )
+                .strong(),
                 (None, Some(to_move)) => {
                     let who = session.name_of(to_move);
                     let extra = if session.is_human(to_move) && !session.replay { ", your move" } else { "" };
@@ -234,7 +238,7 @@ fn game_panels<G: WindowGame>(
         );
     }
 
-    let end = end_panel(&mut root, &session, &mut requests).unwrap_or(0.0);
+    let end = end_panel(&mut root, &session, &headline, &mut requests).unwrap_or(0.0);
     show_level_problem(&ctx, &level_watch, end);
 
     // The board takes what the panels leave.
@@ -272,6 +276,7 @@ fn controls_help<G: WindowGame>(session: &Session<G>) -> String {
 fn end_panel<G: WindowGame>(
     root: &mut egui::Ui,
     session: &Session<G>,
+    headline: &Headline,
     requests: &mut MessageWriter<SessionRequest>,
 ) -> Option<f32> {
     if session.game.outcome().is_none() || (session.replay && !session.redo.is_empty()) {
@@ -283,8 +288,13 @@ fn end_panel<G: WindowGame>(
     let band = egui::Panel::bottom("game over").frame(frame).resizable(false).show(root, |ui| {
         ui.horizontal_wrapped(|ui| {
             ui.label(egui::RichText::new("Game over").size(16.0).weak());
+            // The match's result first, then the deal's.
+            if let Some(headline) = &headline.0 {
+                ui.label(egui::RichText::new(headline).size(24.0).strong());
+            }
             let text = G::outcome_text(&session.view(), &session.names());
-            ui.label(egui::RichText::new(text).size(24.0).strong());
+            let size = if headline.0.is_some() { 17.0 } else { 24.0 };
+            ui.label(egui::RichText::new(text).size(size).strong());
             ui.label(format!("after {} moves", session.moves.len()));
         });
         ui.horizontal(|ui| {

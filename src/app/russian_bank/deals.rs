@@ -9,7 +9,7 @@ use tabula_engine::level::LevelFile;
 use tabula_engine::russian_bank::RussianBank;
 
 use crate::app::frames::NextFrame;
-use crate::app::session::{GameEnded, Session, SessionPlan, SessionRequest};
+use crate::app::session::{GameEnded, Headline, Session, SessionPlan, SessionRequest};
 
 /// Seconds between the end of a deal and the next when agents play both seats.
 const NEXT_DEAL_PAUSE: f32 = 3.0;
@@ -51,6 +51,7 @@ pub(super) fn tally_match(
     mut bank_match: ResMut<BankMatch>,
     mut requests: MessageWriter<SessionRequest>,
     mut next: ResMut<NextFrame>,
+    mut headline: ResMut<Headline>,
 ) {
     let key = match_key(&session);
     if bank_match.key != key {
@@ -61,7 +62,13 @@ pub(super) fn tally_match(
         let seed = session.seed;
         bank_match.deals.retain(|(s, _)| *s != seed);
         bank_match.deals.push((seed, result));
-        let decided = bank_match.winner(session.level.match_points).is_some();
+        let winner = bank_match.winner(session.level.match_points);
+        let decided = winner.is_some();
+        if let Some(winner) = winner {
+            let points = bank_match.points();
+            let (won, other) = (points[winner.index()], points[1 - winner.index()]);
+            headline.0 = Some(format!("{} wins the match {won} to {other}", session.name_of(winner)));
+        }
         if !session.has_human() && !session.replay && !decided {
             bank_match.next_deal_in = Some(NEXT_DEAL_PAUSE);
         }

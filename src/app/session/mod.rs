@@ -237,6 +237,12 @@ pub struct Watch {
 #[derive(Resource, Debug, Default)]
 pub struct BoardBusy(pub u32);
 
+/// What the top bar and the end band lead with once a game is over, when
+/// more than the game is decided (a Russian Bank match): set by the game's
+/// view, cleared when a session begins.
+#[derive(Resource, Debug, Default, Clone)]
+pub struct Headline(pub Option<String>);
+
 /// What the board says the player's current choice would do.
 #[derive(Resource, Debug, Default, Clone)]
 pub struct MovePreview(pub String);
@@ -265,6 +271,7 @@ pub(super) fn plugin(app: &mut App) {
         .init_resource::<BoardBusy>()
         .init_resource::<StatusLine>()
         .init_resource::<MovePreview>()
+        .init_resource::<Headline>()
         .add_message::<MoveRefused>()
         .add_message::<MovePlayed>()
         .add_message::<GameEnded>()

@@ -61,6 +61,7 @@ pub(crate) fn begin_game<G: WindowGame>(world: &mut World, plan: SessionPlan) ->
     } else {
         "New game"
     });
+    world.insert_resource(super::Headline(None));
     world.write_message(SessionStarted(Box::new(plan)));
     world.write_message(BoardReset);
     world.resource_mut::<NextState<Screen>>().into_inner().set_if_neq(Screen::Game);
