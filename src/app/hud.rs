@@ -131,7 +131,8 @@ fn game_panels<G: WindowGame>(
             ui.horizontal_wrapped(|ui| {
                 for (i, note) in notes.iter().enumerate() {
                     if let Some(note) = note {
-                        let who = format!("{}: {note}", session.seats[i].name);
+                        // Said of the agent: "Mary expects to win by 6".
+                        let who = format!("{} {note}", session.seats[i].name);
                         ui.label(egui::RichText::new(who).color(seat_color32(i)).weak());
                     }
                 }

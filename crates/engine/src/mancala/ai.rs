@@ -286,10 +286,11 @@ impl Agent<Mancala> for Minimax {
         // A value past WIN / 2 is a won or lost end found by the search: say
         // by how much rather than show the encoding.
         self.note = Some(if value.abs() > WIN / 2 {
-            format!("depth {depth}, {}", describe_proof(value))
+            describe_proof(value)
+        } else if proven {
+            format!("{} with best play (proven, {depth} moves ahead)", margin_words(value, "wins"))
         } else {
-            let proven = if proven { ", proven" } else { "" };
-            format!("depth {depth}, value {value:+}{proven}")
+            format!("{}, looking {depth} moves ahead", margin_words(value, "expects"))
         });
         Some(mv)
     }
@@ -321,7 +322,10 @@ impl Agent<Mancala> for Solve {
         self.note = Some(if proven {
             describe_proof(value)
         } else {
-            format!("not proven: the board is too large; best found at depth {depth}, value {value:+}")
+            format!(
+                "{}, looking {depth} moves ahead (not proven: the board is too large)",
+                margin_words(value, "expects")
+            )
         });
         Some(mv)
     }
@@ -331,14 +335,29 @@ impl Agent<Mancala> for Solve {
     }
 }
 
-/// "proven: wins by 4 with best play", from a proven value for the player to
-/// move, who is the agent: the window shows it after the agent's name.
+/// "wins by 4 with best play (proven)", from a proven value for the player
+/// to move, who is the agent: the window puts the agent's name before it
+/// ("Mary wins by 4 ...").
 fn describe_proof(value: i32) -> String {
     let margin = |v: i32| if v.abs() >= WIN / 2 { v.abs() - WIN } else { v.abs() };
     match value {
-        v if v > WIN / 2 => format!("proven: wins by {} with best play", margin(v)),
-        v if v < -WIN / 2 => format!("proven: loses by {} against best play", margin(-v)),
-        _ => "proven: a draw with best play".into(),
+        v if v > WIN / 2 => format!("wins by {} with best play (proven)", margin(v)),
+        v if v < -WIN / 2 => format!("loses by {} against best play (proven)", margin(-v)),
+        _ => "draws with best play (proven)".into(),
+    }
+}
+
+/// A store difference for the agent in words: "expects to win by 6",
+/// "expects to lose by 2", "expects a draw" (or "wins by", "loses by",
+/// "draws" for a proven one).
+fn margin_words(value: i32, verb: &str) -> String {
+    match (verb, value.signum()) {
+        ("expects", 1) => format!("expects to win by {value}"),
+        ("expects", -1) => format!("expects to lose by {}", -value),
+        ("expects", _) => "expects a draw".to_owned(),
+        (_, 1) => format!("wins by {value}"),
+        (_, -1) => format!("loses by {}", -value),
+        _ => "draws".to_owned(),
     }
 }
 
@@ -589,11 +608,11 @@ mod tests {
         // Seed 003's board is lost by 1 for the side to move, and the note
         // says so from the agent's side.
         assert_eq!(value, -(WIN + 1));
-        assert_eq!(solver.note().unwrap(), "proven: loses by 1 against best play");
+        assert_eq!(solver.note().unwrap(), "loses by 1 against best play (proven)");
         let mut deep = Mancala::build_agent(&"minimax:20".parse().unwrap()).unwrap();
         deep.choose(game.current_player(), &game, &mut rng).unwrap();
         let note = deep.note().unwrap();
-        assert!(note.ends_with(", proven: loses by 1 against best play"), "{note}");
+        assert_eq!(note, "loses by 1 against best play (proven)");
         // The solver plays both sides: the outcome must match the proof.
         while game.outcome().is_none() {
             let mv = solver.choose(game.current_player(), &game, &mut rng).unwrap();
@@ -602,7 +621,7 @@ mod tests {
         let diff = game.store(Player::ONE) as i32 - game.store(Player::TWO) as i32;
         let proven_diff = if value.abs() > WIN / 2 { value - value.signum() * WIN } else { value };
         assert_eq!(diff, proven_diff);
-        assert!(solver.note().unwrap().starts_with("proven"));
+        assert!(solver.note().unwrap().ends_with("(proven)"));
     }
 
     #[test]
@@ -618,7 +637,11 @@ mod tests {
         let first = agent.choose(m.current_player(), &m, &mut rng).unwrap();
         m.play(first).unwrap();
         assert_eq!(first, Sow { side: 0, pit: 2 }, "the extra turn first");
-        assert!(agent.note().unwrap().starts_with("depth"));
+        let note = agent.note().unwrap();
+        assert!(note.starts_with("expects ") && note.ends_with(", looking 4 moves ahead"), "{note}");
+        assert_eq!(margin_words(6, "expects"), "expects to win by 6");
+        assert_eq!(margin_words(-2, "expects"), "expects to lose by 2");
+        assert_eq!(margin_words(0, "expects"), "expects a draw");
     }
 
     #[test]
