@@ -12,7 +12,7 @@ use super::controls::ReplayBrowser;
 use super::game::WindowGame;
 use super::levels::reload::LevelWatch;
 use super::session::{
-    Agents, Headline, MovePreview, Session, SessionRequest, StatusLine, Turn, Watch, replays_dir,
+    Agents, Controller, Headline, MovePreview, Session, SessionRequest, StatusLine, Turn, Watch, replays_dir,
 };
 use super::settings::Settings;
 use super::{BoardCamera, Screen};
@@ -127,8 +127,11 @@ fn game_panels<G: WindowGame>(
             }
         });
         let notes = agents.map(|a| a.notes()).unwrap_or_default();
-        if notes.iter().any(Option::is_some) {
+        // A game with an agent keeps the line for its notes from the start,
+        // so the board does not move down when the first note comes.
+        if session.seats.iter().any(|s| s.controller != Controller::Human) {
             ui.horizontal_wrapped(|ui| {
+                ui.label(egui::RichText::new(" ").weak());
                 for (i, note) in notes.iter().enumerate() {
                     if let Some(note) = note {
                         // Said of the agent: "Mary expects to win by 6".
@@ -151,6 +154,8 @@ fn game_panels<G: WindowGame>(
 
     let right = egui::Panel::right("controls").exact_size(PANEL_WIDTH).show(&mut root, |ui| {
         egui::ScrollArea::vertical().show(ui, |ui| {
+            // Beside the board, first in the panel, never over the board.
+            level_problem(ui, &level_watch);
             ui.heading("Game");
             ui.horizontal(|ui| {
                 if ui.button("Undo (U)").clicked() {
@@ -240,7 +245,6 @@ fn game_panels<G: WindowGame>(
     }
 
     let end = end_panel(&mut root, &session, &headline, &mut requests).unwrap_or(0.0);
-    show_level_problem(&ctx, &level_watch, end);
 
     // The board takes what the panels leave.
     let scale = window.scale_factor();
@@ -313,17 +317,16 @@ fn end_panel<G: WindowGame>(
     Some(band.response.rect.height())
 }
 
-/// The broken level file, above the status line and the end band (`raise`
-/// high) if there is one.
-fn show_level_problem(ctx: &egui::Context, watch: &LevelWatch, raise: f32) {
+/// The broken level file, at the top of the side panel: what is wrong,
+/// and that the game goes on with the last good level.
+fn level_problem(ui: &mut egui::Ui, watch: &LevelWatch) {
     let Some(problem) = &watch.problem else { return };
-    egui::Window::new("Level file error")
-        .collapsible(false)
-        .anchor(egui::Align2::LEFT_BOTTOM, egui::vec2(12.0, -70.0 - raise))
-        .show(ctx, |ui| {
-            ui.label(egui::RichText::new(problem).color(ERROR_COLOR).monospace());
-            ui.label("The game keeps the last good level until the file is fixed.");
-        });
+    egui::Frame::group(ui.style()).stroke(egui::Stroke::new(1.5, ERROR_COLOR)).show(ui, |ui| {
+        ui.label(egui::RichText::new("Level file error").color(ERROR_COLOR).strong());
+        ui.label(egui::RichText::new(problem).color(ERROR_COLOR).monospace());
+        ui.label(egui::RichText::new("The game keeps the last good level until the file is fixed.").weak());
+    });
+    ui.separator();
 }
 
 fn replay_browser(
