@@ -270,6 +270,34 @@ fn replays_save_open_and_step_both_ways() {
 }
 
 #[test]
+fn the_move_log_says_who_moved_and_a_click_goes_back_and_forth() {
+    let dir = temp_dir("move-log");
+    let mut app = headless(&dir);
+    start(&mut app, nim_level(&[2, 3], Ending::Normal), None, vec![seat("Ann", None), seat("Bob", None)]);
+    request(&mut app, 0, 1, 1);
+    let after_one = session(&app).game.clone();
+    request(&mut app, 1, 0, 2);
+    request(&mut app, 0, 1, 2);
+    let finished = session(&app).game.clone();
+    assert_eq!(session(&app).movers, [Player::ONE, Player::TWO, Player::ONE]);
+    let line =
+        tabula::app::move_log::log_line(2, session(&app).name_of(Player::TWO), &session(&app).moves[1]);
+    assert_eq!(line, "2. Bob: take 2 stones from pile 1");
+    // A click on move 1: the position just after it, the rest still ahead.
+    app.world_mut().write_message(SessionRequest::GoTo(1));
+    frames(&mut app, 2);
+    assert_eq!(session(&app).game, after_one);
+    assert_eq!((session(&app).moves.len(), session(&app).redo.len()), (1, 2));
+    assert_eq!(session(&app).movers, [Player::ONE]);
+    assert!(app.world().resource::<tabula::app::session::Watch>().paused, "looking back holds the game");
+    // And forward again to the end.
+    app.world_mut().write_message(SessionRequest::GoTo(3));
+    frames(&mut app, 2);
+    assert_eq!(session(&app).game, finished);
+    assert_eq!(session(&app).movers, [Player::ONE, Player::TWO, Player::ONE]);
+}
+
+#[test]
 fn watching_pauses_and_steps_one_move() {
     let dir = temp_dir("watch");
     let mut app = headless(&dir);

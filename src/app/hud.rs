@@ -198,6 +198,8 @@ fn game_panels<G: WindowGame>(
                     .text("animation"),
             );
             ui.separator();
+            super::move_log::move_log(ui, &session, &mut requests);
+            ui.separator();
             ui.heading("Replays");
             ui.horizontal(|ui| {
                 if ui.button("Save (Ctrl+S)").clicked() {

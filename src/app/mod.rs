@@ -13,6 +13,7 @@ pub mod hud;
 pub mod levels;
 pub mod mancala;
 pub mod menu;
+pub mod move_log;
 pub mod nim;
 pub mod registry;
 pub mod robots;

@@ -65,6 +65,8 @@ pub enum SessionRequest {
     OpenReplay(PathBuf),
     Start(Box<SessionPlan>),
     BackToMenu,
+    /// Step back or forward to just after move n of the log (0: the start).
+    GoTo(usize),
 }
 
 /// The turn passed: `to` is now to move, or nobody once the game is over.

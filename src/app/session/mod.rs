@@ -87,6 +87,8 @@ pub struct Session<G: WindowGame> {
     pub game: G,
     /// Moves played so far, in order.
     pub moves: Vec<G::Move>,
+    /// Who made each of them.
+    pub movers: Vec<Player>,
     /// Moves undone (or still ahead in a replay); the last is the next one.
     pub redo: Vec<G::Move>,
     /// Stepping through a replay: no new moves are taken.
@@ -111,6 +113,7 @@ impl<G: WindowGame> Session<G> {
             seats: plan.seats.clone(),
             game,
             moves: Vec::new(),
+            movers: Vec::new(),
             redo,
             replay: plan.replay.is_some(),
             barrier: 0,
@@ -171,10 +174,35 @@ impl<G: WindowGame> Session<G> {
     /// The state after the moves played, played again from the start.
     fn rebuild(&mut self) {
         let mut game = G::new(&self.level, self.seed).expect("the level was valid when the session began");
+        self.movers.clear();
         for &mv in &self.moves {
-            game.apply(game.actor(&mv), mv).expect("a move of the history applies again");
+            let by = game.actor(&mv);
+            game.apply(by, mv).expect("a move of the history applies again");
+            self.movers.push(by);
         }
         self.game = game;
+    }
+
+    /// Steps back or forward through the moves to just after move `n` (0:
+    /// the start), as replay stepping does: back no further than a move
+    /// that showed what was hidden (outside replays), forward along the
+    /// moves taken back. Returns whether the position changed.
+    pub fn go_to(&mut self, n: usize) -> bool {
+        let floor = if self.replay { 0 } else { self.barrier };
+        let before = self.moves.len();
+        while self.moves.len() > n.max(floor) {
+            let Some(mv) = self.moves.pop() else { break };
+            self.redo.push(mv);
+        }
+        while self.moves.len() < n {
+            let Some(mv) = self.redo.pop() else { break };
+            self.moves.push(mv);
+        }
+        let changed = self.moves.len() != before;
+        if changed {
+            self.rebuild();
+        }
+        changed
     }
 
     /// Takes back the last move; against an agent, back to the human's turn;

@@ -37,6 +37,7 @@ pub(super) fn apply_moves<G: WindowGame>(
                     session.redo.clear();
                 }
                 session.moves.push(mv);
+                session.movers.push(by);
                 if let Some(reason) = steps.iter().find_map(G::cannot_undo) {
                     session.barrier = session.moves.len();
                     session.barrier_reason = reason;

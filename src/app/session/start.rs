@@ -142,10 +142,24 @@ pub(super) fn handle_session_requests<G: WindowGame>(
                 }
                 None => status.error("Nothing to redo"),
             },
+            SessionRequest::GoTo(n) => {
+                if session.go_to(*n) {
+                    // The player looks back: nobody moves until they go on.
+                    agents.thinking = None;
+                    agents.due = None;
+                    watch.paused = true;
+                    status
+                        .info(format!("At move {} of the log: Space goes on from here", session.moves.len()));
+                    resets.write(BoardReset);
+                } else if *n < session.moves.len() {
+                    status.error(format!("Cannot go back past that move: {}", session.barrier_reason));
+                }
+            }
             SessionRequest::Restart => {
                 agents.thinking = None;
                 agents.due = None;
                 session.moves.clear();
+                session.movers.clear();
                 session.redo.clear();
                 session.replay = false;
                 session.barrier = 0;
