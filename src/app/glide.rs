@@ -18,6 +18,18 @@ pub struct Leg {
     /// Height added at the leg's start and gone by its end: the piece is
     /// lifted over the others and set down in its place.
     pub lift: f32,
+    /// A hop: how far up the screen the piece rises at mid-leg, and how
+    /// much larger it is drawn there (0 for a glide along the board).
+    pub arc: f32,
+    pub swell: f32,
+}
+
+impl Leg {
+    /// A straight glide, facing no way in particular, neither lifted nor
+    /// hopping.
+    pub fn new(from: Vec3, to: Vec3, start: f32, duration: f32) -> Leg {
+        Leg { from, to, from_angle: 0.0, to_angle: 0.0, start, duration, lift: 0.0, arc: 0.0, swell: 0.0 }
+    }
 }
 
 /// The legs a piece still has to travel; removed once it has landed.
@@ -32,6 +44,8 @@ pub struct Glide {
 pub struct GlidePoint {
     pub at: Vec3,
     pub angle: f32,
+    /// How large it is drawn (1 on the ground).
+    pub scale: f32,
     /// Every leg has been travelled.
     pub done: bool,
 }
@@ -53,6 +67,15 @@ impl Glide {
         self.legs.iter().map(|l| l.start + l.duration).fold(0.0, f32::max)
     }
 
+    /// The leg under way or next (legs laid end to end), and how far
+    /// through it the piece is: 0 while it waits to set off. `None` once
+    /// every leg is travelled.
+    pub fn progress(&self) -> Option<(usize, f32)> {
+        let i = self.legs.iter().position(|l| self.elapsed < l.start + l.duration)?;
+        let leg = &self.legs[i];
+        Some((i, ((self.elapsed - leg.start) / leg.duration).clamp(0.0, 1.0)))
+    }
+
     /// Moves the glide's clock on by `seconds`.
     pub fn advance(&mut self, seconds: f32) {
         self.elapsed += seconds;
@@ -63,11 +86,11 @@ impl Glide {
     /// from its start to its end.
     pub fn point(&self) -> GlidePoint {
         let Some(first) = self.legs.first() else {
-            return GlidePoint { at: Vec3::ZERO, angle: 0.0, done: true };
+            return GlidePoint { at: Vec3::ZERO, angle: 0.0, scale: 1.0, done: true };
         };
         let current = self.legs.iter().rev().find(|l| l.start <= self.elapsed);
         let Some(leg) = current else {
-            return GlidePoint { at: first.from, angle: first.from_angle, done: false };
+            return GlidePoint { at: first.from, angle: first.from_angle, scale: 1.0, done: false };
         };
         let t = if leg.duration > 0.0 {
             ((self.elapsed - leg.start) / leg.duration).clamp(0.0, 1.0)
@@ -75,10 +98,12 @@ impl Glide {
             1.0
         };
         let ease = t * t * (3.0 - 2.0 * t);
-        let at = leg.from.lerp(leg.to, ease) + Vec3::Z * leg.lift * (1.0 - t);
+        // Exactly on the ground once landed (sin π is not quite 0).
+        let bump = if t < 1.0 { (std::f32::consts::PI * t).sin() } else { 0.0 };
+        let at = leg.from.lerp(leg.to, ease) + Vec3::Z * leg.lift * (1.0 - t) + Vec3::Y * leg.arc * bump;
         let angle = leg.from_angle + (leg.to_angle - leg.from_angle) * ease;
         let last = self.legs.last().is_some_and(|l| std::ptr::eq(l, leg));
-        GlidePoint { at, angle, done: last && t >= 1.0 }
+        GlidePoint { at, angle, scale: 1.0 + leg.swell * bump, done: last && t >= 1.0 }
     }
 }
 
@@ -92,6 +117,7 @@ pub fn glide(
         glide.advance(time.delta_secs());
         let point = glide.point();
         transform.translation = point.at;
+        transform.scale = Vec3::splat(point.scale);
         if point.done {
             commands.entity(entity).remove::<Glide>();
         }
@@ -103,15 +129,7 @@ mod tests {
     use super::*;
 
     fn leg(from: f32, to: f32, start: f32) -> Leg {
-        Leg {
-            from: Vec3::X * from,
-            to: Vec3::X * to,
-            from_angle: 0.0,
-            to_angle: 0.0,
-            start,
-            duration: 1.0,
-            lift: 0.0,
-        }
+        Leg::new(Vec3::X * from, Vec3::X * to, start, 1.0)
     }
 
     #[test]
@@ -130,7 +148,25 @@ mod tests {
         glide.advance(0.75);
         assert!((at(&glide) - 1.5).abs() < 1e-5, "halfway through the ride, not back at the start");
         glide.advance(1.0);
-        assert_eq!(glide.point(), GlidePoint { at: Vec3::X * 2.0, angle: 0.0, done: true });
+        assert_eq!(glide.point(), GlidePoint { at: Vec3::X * 2.0, angle: 0.0, scale: 1.0, done: true });
+    }
+
+    #[test]
+    fn a_hop_rises_and_swells_at_mid_leg_and_lands_flat() {
+        let mut glide = Glide::default();
+        glide.push(Leg { arc: 40.0, swell: 0.3, ..leg(0.0, 2.0, 0.0) });
+        glide.push(Leg { arc: 40.0, swell: 0.3, ..leg(2.0, 4.0, 1.5) });
+        glide.advance(0.5);
+        let mid = glide.point();
+        assert!((mid.at - Vec3::new(1.0, 40.0, 0.0)).length() < 1e-4 && (mid.scale - 1.3).abs() < 1e-5);
+        assert_eq!(glide.progress(), Some((0, 0.5)));
+        // Landed, it waits for the next hop where the first ended.
+        glide.advance(0.75);
+        assert_eq!(glide.progress(), Some((1, 0.0)));
+        assert_eq!(glide.point().at, Vec3::X * 2.0);
+        glide.advance(2.0);
+        assert_eq!(glide.progress(), None);
+        assert_eq!((glide.point().at, glide.point().scale), (Vec3::X * 4.0, 1.0));
     }
 
     #[test]

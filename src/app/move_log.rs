@@ -29,24 +29,31 @@ pub(super) fn move_log<G: WindowGame>(
         return;
     }
     let played = session.moves.len();
-    egui::ScrollArea::vertical().id_salt("move log").max_height(LOG_HEIGHT).stick_to_bottom(true).show(
+    let rows = 1 + played + session.redo.len();
+    let row_height = ui.text_style_height(&egui::TextStyle::Body) + ui.spacing().item_spacing.y;
+    // Only the rows in view are laid out: a long game has thousands.
+    egui::ScrollArea::vertical().id_salt("move log").max_height(LOG_HEIGHT).stick_to_bottom(true).show_rows(
         ui,
-        |ui| {
-            if ui.selectable_label(played == 0, egui::RichText::new("0. the start").weak()).clicked() {
-                requests.write(SessionRequest::GoTo(0));
-            }
-            for (i, (mv, by)) in session.moves.iter().zip(&session.movers).enumerate() {
-                let text = egui::RichText::new(log_line(i + 1, session.name_of(*by), mv))
-                    .color(seat_color32(by.index()));
-                if ui.selectable_label(i + 1 == played, text).clicked() {
-                    requests.write(SessionRequest::GoTo(i + 1));
-                }
-            }
-            // Moves taken back, nearest first: a click plays forward to it.
-            for (k, mv) in session.redo.iter().rev().enumerate() {
-                let text = egui::RichText::new(format!("{}. {mv}", played + k + 1)).weak();
-                if ui.selectable_label(false, text).clicked() {
-                    requests.write(SessionRequest::GoTo(played + k + 1));
+        row_height,
+        rows,
+        |ui, range| {
+            for row in range {
+                let (text, current) = match row {
+                    0 => (egui::RichText::new("0. the start").weak(), played == 0),
+                    // Moves played, in the colour of who made them.
+                    n if n <= played => {
+                        let by = session.movers[n - 1];
+                        let line = log_line(n, session.name_of(by), &session.moves[n - 1]);
+                        (egui::RichText::new(line).color(seat_color32(by.index())), n == played)
+                    }
+                    // Moves taken back, nearest first: a click plays forward to it.
+                    n => {
+                        let mv = &session.redo[session.redo.len() - (n - played)];
+                        (egui::RichText::new(format!("{n}. {mv}")).weak(), false)
+                    }
+                };
+                if ui.selectable_label(current, text).clicked() {
+                    requests.write(SessionRequest::GoTo(row));
                 }
             }
         },

@@ -7,13 +7,26 @@ use std::collections::HashMap;
 use bevy::prelude::*;
 use tabula_engine::mancala::{Mancala, MancalaStep, Transfer};
 
-use super::{CellCount, Flight, Hop, MancalaLayout, Stone};
+use super::{CellCount, HopCells, MancalaLayout, Stone};
+use crate::app::glide::{Glide, Leg};
 use crate::app::session::{BoardBusy, MoveApplied, Session};
 use crate::app::settings::Settings;
 
 /// Seconds between two stones of one sowing, and for one stone's flight.
 const SOW_STEP: f32 = 0.16;
 const FLIGHT: f32 = 0.32;
+/// A stone hops: up the screen, towards the viewer and larger at mid-flight.
+const HOP: Leg = Leg {
+    from: Vec3::ZERO,
+    to: Vec3::ZERO,
+    from_angle: 0.0,
+    to_angle: 0.0,
+    start: 0.0,
+    duration: 0.0,
+    lift: 8.0,
+    arc: 40.0,
+    swell: 0.3,
+};
 
 /// The stones of each cell as the animation will leave them, and the flights
 /// that take them there.
@@ -21,7 +34,7 @@ struct Choreography<'a> {
     layout: &'a MancalaLayout,
     speed: f32,
     in_cell: Vec<Vec<(Entity, Vec3)>>,
-    flights: HashMap<Entity, (usize, Flight)>,
+    flights: HashMap<Entity, (usize, Glide, HopCells)>,
 }
 
 impl Choreography<'_> {
@@ -31,9 +44,10 @@ impl Choreography<'_> {
         let slot = self.in_cell[cell].len();
         let to = self.layout.stone_position(cell, slot).extend(2.0 + slot as f32 * 0.001);
         let duration = FLIGHT / self.speed;
-        let (at, flight) = self.flights.entry(entity).or_default();
-        let landed = flight.hops.last().map_or(0.0, |h| h.delay + h.duration);
-        flight.hops.push(Hop { from_cell, from, to, delay: delay.max(landed), duration });
+        let (at, glide, cells) = self.flights.entry(entity).or_default();
+        let start = delay.max(glide.end());
+        glide.push(Leg { from, to, start, duration, ..HOP });
+        cells.0.push(from_cell);
         *at = cell;
         self.in_cell[cell].push((entity, to));
     }
@@ -90,42 +104,15 @@ pub(super) fn sow_stones(
             sown += 1;
         }
     }
-    for (entity, (cell, flight)) in plan.flights {
-        commands.entity(entity).insert((Stone { cell }, flight));
-    }
-}
-
-pub(super) fn fly_stones(
-    mut commands: Commands,
-    time: Res<Time>,
-    mut flights: Query<(Entity, &mut Flight, &mut Transform)>,
-) {
-    for (entity, mut flight, mut transform) in &mut flights {
-        flight.elapsed += time.delta_secs();
-        let Some((hop, t)) = flight.current() else {
-            if let Some(last) = flight.hops.last() {
-                transform.translation = last.to;
-            }
-            transform.scale = Vec3::ONE;
-            commands.entity(entity).remove::<Flight>();
-            continue;
-        };
-        if t <= 0.0 {
-            // Waiting to lift off, where the last hop left it.
-            transform.translation = hop.from;
-            continue;
-        }
-        let ease = t * t * (3.0 - 2.0 * t);
-        let lift = 40.0 * (std::f32::consts::PI * t).sin();
-        transform.translation = hop.from.lerp(hop.to, ease) + Vec3::new(0.0, lift, 8.0 * (1.0 - t));
-        transform.scale = Vec3::splat(1.0 + 0.3 * (std::f32::consts::PI * t).sin());
+    for (entity, (cell, glide, cells)) in plan.flights {
+        commands.entity(entity).insert((Stone { cell }, glide, cells));
     }
 }
 
 /// Counts follow the stones: a stone counts where it rests or waits to lift
 /// off, not while in the air; at rest the counts are the engine's.
 pub(super) fn update_counts(
-    stones: Query<(&Stone, Option<&Flight>)>,
+    stones: Query<(&Stone, Option<(&Glide, &HopCells)>)>,
     mut labels: Query<(&CellCount, &mut Text2d)>,
     session: Res<Session<Mancala>>,
     layout: Res<MancalaLayout>,
@@ -138,9 +125,9 @@ pub(super) fn update_counts(
         }
     } else {
         for (stone, flight) in &stones {
-            match flight.and_then(Flight::current) {
+            match flight.and_then(|(glide, cells)| Some((glide.progress()?, cells))) {
                 None => counts[stone.cell] += 1,
-                Some((hop, t)) if t <= 0.0 => counts[hop.from_cell] += 1,
+                Some(((leg, t), cells)) if t <= 0.0 => counts[cells.0[leg]] += 1,
                 Some(_) => {}
             }
         }
@@ -172,21 +159,20 @@ mod tests {
         let sown = plan.in_cell[3][0];
         // The capture asks to lift off before the sowing has landed.
         plan.fly(sown, 3, 6, 0.1);
-        let (cell, mut flight) = plan.flights.remove(&stone).unwrap();
+        let (cell, mut glide, cells) = plan.flights.remove(&stone).unwrap();
         assert_eq!(cell, 6);
-        assert_eq!(flight.hops.len(), 2);
-        assert_eq!(flight.hops[1].from, flight.hops[0].to, "the second hop starts where the first landed");
-        assert!(flight.hops[1].delay >= flight.hops[0].delay + flight.hops[0].duration);
-        // Halfway through the sowing it flies from its first pit; halfway
-        // through the capture, from the pit it was sown into.
-        flight.elapsed = flight.hops[0].duration * 0.5;
-        let (hop, t) = flight.current().unwrap();
-        assert_eq!((hop.from_cell, t), (0, 0.5));
-        flight.elapsed = flight.hops[1].delay + flight.hops[1].duration * 0.5;
-        let (hop, t) = flight.current().unwrap();
-        assert_eq!(hop.from_cell, 3);
-        assert!((t - 0.5).abs() < 1e-4);
-        flight.elapsed = 10.0;
-        assert!(flight.current().is_none());
+        assert_eq!(cells.0, [0, 3], "it leaves its first pit, then the pit it was sown into");
+        let legs = glide.legs().to_vec();
+        assert_eq!(legs.len(), 2);
+        assert_eq!(legs[1].from, legs[0].to, "the second hop starts where the first landed");
+        assert!(legs[1].start >= legs[0].start + legs[0].duration);
+        // Halfway through the sowing it is in the air; once landed it waits
+        // in the pit it was sown into, counted there, until the capture.
+        glide.advance(legs[0].duration * 0.5);
+        assert_eq!(glide.progress(), Some((0, 0.5)));
+        glide.advance(legs[1].start - legs[0].duration * 0.5);
+        assert_eq!(glide.progress(), Some((1, 0.0)));
+        glide.advance(10.0);
+        assert_eq!(glide.progress(), None);
     }
 }

@@ -19,6 +19,7 @@ use tabula_engine::{Game, Outcome, Player};
 
 use crate::app::board::{count_busy, keys_free, playing, pointer_free};
 use crate::app::game::{WindowGame, name_of};
+use crate::app::glide::{Glide, glide};
 use crate::app::registry;
 use crate::app::session::SessionSet;
 
@@ -55,32 +56,10 @@ struct BoardPart;
 #[derive(Component, Debug, Clone, Copy)]
 pub struct CellTag(pub usize);
 
-/// A stone on its way, hop after hop (sown into a pit, then captured from
-/// it): each hop waits for its `delay`, then flies for `duration`.
-#[derive(Component, Debug, Default)]
-struct Flight {
-    hops: Vec<Hop>,
-    elapsed: f32,
-}
-
-#[derive(Debug, Clone, Copy)]
-struct Hop {
-    /// The cell it leaves, where it is counted until it lifts off.
-    from_cell: usize,
-    from: Vec3,
-    to: Vec3,
-    delay: f32,
-    duration: f32,
-}
-
-impl Flight {
-    /// The hop under way or next, and how far through it the stone is (0
-    /// while it waits); `None` once every hop has landed.
-    fn current(&self) -> Option<(&Hop, f32)> {
-        let hop = self.hops.iter().find(|h| self.elapsed < h.delay + h.duration)?;
-        Some((hop, ((self.elapsed - hop.delay) / hop.duration).clamp(0.0, 1.0)))
-    }
-}
+/// The cell each leg of a stone's glide leaves (a sown stone may be
+/// captured on): while it waits to lift off, it is counted there.
+#[derive(Component, Debug, Default, Clone)]
+struct HopCells(Vec<usize>);
 
 /// The pit the player points at or has chosen by key, on their own row.
 #[derive(Resource, Debug, Default)]
@@ -158,7 +137,7 @@ pub fn plugin(app: &mut App) {
             (
                 spawn::rebuild_board,
                 animate::sow_stones,
-                (animate::fly_stones, count_busy::<Flight>, animate::update_counts, input::preview_pit),
+                (glide, count_busy::<Glide>, animate::update_counts, input::preview_pit),
             )
                 .chain()
                 .in_set(SessionSet::View)

@@ -86,6 +86,8 @@ impl Plan<'_> {
             start: start / self.speed,
             duration: duration / self.speed,
             lift: LIFT,
+            arc: 0.0,
+            swell: 0.0,
         };
         self.glides.entry(entity).or_default().push(leg);
         self.place.insert(entity, (target, to_angle));

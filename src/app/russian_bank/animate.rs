@@ -53,15 +53,7 @@ impl Carry {
         let glide = self.glides.entry(entity).or_default();
         // A card carried twice (played, then taken back) lands first.
         let start = self.clock.max(glide.end());
-        glide.push(Leg {
-            from,
-            to: end,
-            from_angle: 0.0,
-            to_angle: 0.0,
-            start,
-            duration: self.flight,
-            lift: LIFT,
-        });
+        glide.push(Leg { lift: LIFT, ..Leg::new(from, end, start, self.flight) });
     }
 }
 
@@ -165,15 +157,8 @@ pub(super) fn snap_back(
         && let Ok((card, transform)) = cards.get(entity)
     {
         let mut glide = Glide::default();
-        glide.push(Leg {
-            from: transform.translation,
-            to: card_position(card.place, card.index).extend(z_of(card.index)),
-            from_angle: 0.0,
-            to_angle: 0.0,
-            start: 0.0,
-            duration: FLIGHT,
-            lift: 0.0,
-        });
+        let home = card_position(card.place, card.index).extend(z_of(card.index));
+        glide.push(Leg::new(transform.translation, home, 0.0, FLIGHT));
         commands.entity(entity).insert(glide);
     }
     choice.dragging = None;

@@ -146,14 +146,12 @@ pub fn plugin(app: &mut App) {
 }
 
 impl WindowGame for RussianBank {
-    const CONTROLS: &'static str = "Drag a card (or click it, then a pile): the piles it may go to light up. Click your hand to turn it. Keys: H turn hand · W hand card to waste · E end turn · S Stop! during the other's turn · N next deal";
+    const CONTROLS: &'static str = "Drag a card (or click it, then a pile): the piles it may go to light up. Click your hand to turn it. Keys: H turn hand · W hand card to waste · E end turn";
 
-    /// Without the Stop rule there is nothing to call Stop on.
+    /// Stop! is a key only where the level has the Stop rule.
     fn controls(level: &RussianBankLevel) -> String {
-        match level.stop_rule {
-            true => Self::CONTROLS.to_owned(),
-            false => Self::CONTROLS.replace(" · S Stop! during the other's turn", ""),
-        }
+        let stop = if level.stop_rule { " · S Stop! during the other's turn" } else { "" };
+        format!("{}{stop} · N next deal", Self::CONTROLS)
     }
 
     fn rules_text(level: &RussianBankLevel) -> String {
