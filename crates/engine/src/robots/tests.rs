@@ -678,3 +678,104 @@ fn a_generated_board_with_a_hundred_robots_reads_back_from_its_file() {
     assert_eq!(board.robots().len(), 100);
     assert_eq!(board.rows(), level.board, "homes drawn with their letters");
 }
+
+/// The hand-worked cases of docs/rules/robot-board.md not covered above.
+mod worked_cases {
+    use super::*;
+
+    #[test]
+    fn seed_001_prints_hints_for_a_robot_facing_east() {
+        use Hint::*;
+        let east = [(1, 0), (0, -1), (0, 1), (-1, 0)].map(|(dx, dy)| Hint::toward(dx, dy, East));
+        assert_eq!(east, [Ahead, Left, Right, Behind], "east, north, south, west");
+    }
+
+    #[test]
+    fn a_quarter_turn_from_north_faces_west() {
+        let mut g =
+            game(&["a..", "...", "..b"], &[('A', (1, 1), North, B, 1), ('B', (0, 2), North, A, 2)], 0);
+        play(&mut g, RobotMove::Rotate { robot: 'A', quarters: 1 });
+        assert_eq!(g.robot('A').unwrap().facing, West);
+    }
+
+    #[test]
+    fn a_belt_turns_a_robot_by_its_own_angle_whatever_it_faces() {
+        // A faces North and steps East onto an East belt that turns South:
+        // a quarter clockwise, so A then faces East.
+        let mut g =
+            game(&[".>v", "...", "a.b"], &[('A', (0, 0), North, A, 1), ('B', (0, 1), North, B, 2)], 0);
+        play(&mut g, RobotMove::Step { robot: 'A', dir: East });
+        let a = g.robot('A').unwrap();
+        assert_eq!((a.at, a.facing), ((2, 1), East));
+    }
+
+    #[test]
+    fn a_walk_over_the_robots_home_does_not_win() {
+        let mut g =
+            game(&["...", "a..", "...", "..b"], &[('A', (0, 0), South, B, 1), ('B', (2, 0), North, A, 2)], 0);
+        play(&mut g, RobotMove::Forward { robot: 'A', steps: 2 });
+        assert_eq!((g.outcome(), g.robot('A').unwrap().at), (None, (0, 2)));
+    }
+
+    /// A takes a hint at (0,0) and steps onto the belt at (1,0), whose next
+    /// tile B holds; C (player 2's second robot) marks time.
+    fn waiting_with_a_hint() -> Robots {
+        let mut g = game(
+            &["?>..", "....", "...c", "a..b"],
+            &[('A', (0, 1), North, B, 1), ('B', (2, 0), North, A, 2), ('C', (3, 1), North, A, 2)],
+            0,
+        );
+        play(&mut g, RobotMove::Forward { robot: 'A', steps: 1 });
+        play(&mut g, RobotMove::Step { robot: 'C', dir: West });
+        play(&mut g, RobotMove::Rotate { robot: 'A', quarters: 3 }); // East
+        play(&mut g, RobotMove::Step { robot: 'C', dir: East });
+        g
+    }
+
+    #[test]
+    fn a_blocked_ride_keeps_the_hints_until_a_belt_moves_the_robot() {
+        let mut g = waiting_with_a_hint();
+        let steps = play(&mut g, RobotMove::Forward { robot: 'A', steps: 1 });
+        assert_eq!(g.robot('A').unwrap().at, (1, 0), "A waits on the belt");
+        assert_eq!(g.robot('A').unwrap().hints, [Hint::Behind], "not carried: the hint stays");
+        assert!(!steps.iter().any(|s| matches!(s, RobotStep::HintsCleared { .. })));
+        // B steps away: the settle carries A on and clears its hints.
+        let steps = play(&mut g, RobotMove::Step { robot: 'B', dir: South });
+        assert!(steps.contains(&RobotStep::HintsCleared { robot: 'A' }), "{steps:?}");
+        assert_eq!(g.robot('A').unwrap().at, (2, 0));
+        assert!(g.robot('A').unwrap().hints.is_empty());
+    }
+
+    #[test]
+    fn an_exchange_clears_the_hints_of_the_robots_it_carries_and_gives_none() {
+        // A takes a hint at (0,1) and walks on to the plain (0,2); player 2
+        // exchanges that tile with (1,2).
+        let mut h = game(
+            &["....", "?...", "...c", "a..b"],
+            &[('A', (0, 0), South, B, 1), ('B', (2, 0), North, A, 2), ('C', (3, 1), North, A, 2)],
+            1,
+        );
+        play(&mut h, RobotMove::Forward { robot: 'A', steps: 1 }); // hint at (0,1)
+        play(&mut h, RobotMove::Step { robot: 'C', dir: West });
+        play(&mut h, RobotMove::Forward { robot: 'A', steps: 1 }); // (0,2), hint kept
+        assert_eq!(h.robot('A').unwrap().hints.len(), 1);
+        let steps = play(&mut h, RobotMove::Exchange { a: (0, 2), b: (1, 2) });
+        assert_eq!(h.robot('A').unwrap().at, (1, 2), "A travels with its tile");
+        assert!(steps.contains(&RobotStep::HintsCleared { robot: 'A' }));
+        assert!(!steps.iter().any(|s| matches!(s, RobotStep::HintGiven { .. })));
+        assert!(h.robot('A').unwrap().hints.is_empty());
+    }
+
+    #[test]
+    fn the_move_cap_ends_the_game_as_a_draw_and_then_nothing_moves() {
+        let mut lvl =
+            level(&["a..", "...", "..b"], &[('A', (1, 1), North, B, 1), ('B', (0, 2), North, A, 2)], 0);
+        lvl.move_cap = 2;
+        let mut g = Robots::new(&lvl, 0).unwrap();
+        play(&mut g, RobotMove::Rotate { robot: 'A', quarters: 1 });
+        assert_eq!(g.outcome(), None);
+        play(&mut g, RobotMove::Step { robot: 'B', dir: North });
+        assert_eq!(g.outcome(), Some(Outcome::Draw), "every move counts toward the cap");
+        assert_eq!(refused(&mut g, RobotMove::Rotate { robot: 'A', quarters: 1 }), RobotsError::GameOver);
+    }
+}
