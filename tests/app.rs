@@ -940,7 +940,7 @@ mod robot_board {
     }
 
     #[test]
-    fn a_person_plays_every_shipped_level_to_the_end_against_planner_and_scout() {
+    fn a_person_plays_every_shipped_level_to_the_end_against_planner_scout_and_sleuth() {
         let dir = crate::manifest_dir().join("levels/robots");
         let mut levels: Vec<PathBuf> = std::fs::read_dir(&dir)
             .unwrap()
@@ -948,9 +948,9 @@ mod robot_board {
             .filter(|p| p.file_name().unwrap().to_string_lossy().starts_with(|c: char| c.is_ascii_digit()))
             .collect();
         levels.sort();
-        assert_eq!(levels.len(), 10);
+        assert_eq!(levels.len(), 15);
         for path in &levels {
-            for opponent in ["planner", "scout"] {
+            for opponent in ["planner", "scout", "sleuth"] {
                 let temp = temp_dir("robots-every-level");
                 let mut app = headless(&temp);
                 {

@@ -193,6 +193,7 @@ mod robot_benches {
             robots,
             swaps: 0,
             move_cap: 5000,
+            homes: Default::default(),
         }
     }
 

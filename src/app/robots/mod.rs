@@ -136,7 +136,7 @@ impl WindowGame for Robots {
     fn outcome_text(board: &Robots, names: &[String]) -> String {
         match board.outcome() {
             Some(Outcome::Win(p)) => {
-                let robot = board.robots().iter().find(|r| r.player == p && r.at == r.home);
+                let robot = board.home_robot().filter(|r| r.player == p);
                 let how = robot.map_or(String::new(), |r| format!(": robot {} is home", r.id));
                 format!("{} wins{how}", name_of(names, p))
             }

@@ -128,6 +128,7 @@ fn draw(plan: Plan, seed: u64) -> RobotsLevel {
         robots,
         swaps: 0,
         move_cap: 4 * (w + h) as u32 * plan.players as u32,
+        homes: Default::default(),
     }
 }
 

@@ -133,6 +133,23 @@ fn default_cap() -> u32 {
     DEFAULT_MOVE_CAP
 }
 
+/// Whether the players see where the homes are (RULES.md, "Hidden homes").
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Homes {
+    /// Every home is drawn on the board.
+    #[default]
+    Shown,
+    /// Homes look like plain tiles until a robot stands on its own; hints
+    /// are how a robot finds it.
+    Hidden,
+}
+
+impl Homes {
+    fn is_shown(&self) -> bool {
+        *self == Homes::Shown
+    }
+}
+
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct RobotsLevel {
@@ -149,6 +166,10 @@ pub struct RobotsLevel {
     /// Moves after which the game is a draw.
     #[serde(default = "default_cap")]
     pub move_cap: u32,
+    /// Shown (the default) or hidden homes. A robot's letter on several
+    /// tiles marks candidate homes, one drawn per game from its seed.
+    #[serde(default, skip_serializing_if = "Homes::is_shown")]
+    pub homes: Homes,
 }
 
 impl RobotsLevel {
@@ -173,9 +194,13 @@ impl Level for RobotsLevel {
             1 => "1 exchange a player".to_owned(),
             n => format!("{n} exchanges a player"),
         };
+        let homes = match self.homes {
+            Homes::Shown => "",
+            Homes::Hidden => " · homes hidden: find them by hints",
+        };
         vec![
             format!("{w} x {h} tiles, {} robots, {} players", self.robots.len(), self.players()),
-            format!("{swaps} · a draw after {} moves", self.move_cap),
+            format!("{swaps} · a draw after {} moves{homes}", self.move_cap),
         ]
     }
 }

@@ -14,5 +14,8 @@ mod tests;
 #[cfg(test)]
 mod exchange_tests;
 
-pub use level::{Dir, RobotSpec, RobotsLevel, RuleSet};
-pub use rules::{Hint, Pos, Robot, RobotMove, RobotStep, Robots, RobotsError, Tile};
+#[cfg(test)]
+mod hidden_tests;
+
+pub use level::{Dir, Homes, RobotSpec, RobotsLevel, RuleSet};
+pub use rules::{Hint, Pos, Robot, RobotMove, RobotStep, Robots, RobotsError, Sighting, Tile};

@@ -10,10 +10,12 @@ use std::fmt;
 use serde::{Deserialize, Serialize};
 
 use super::level::{
-    Dir, MAX_PLAYERS, MAX_ROBOTS, MAX_SIDE, RobotsLevel, RuleSet, home_char, is_robot_id, robot_of_home,
-    violation,
+    Dir, Homes, MAX_PLAYERS, MAX_ROBOTS, MAX_SIDE, RobotsLevel, RuleSet, home_char, is_robot_id,
+    robot_of_home, violation,
 };
-use crate::core::{Game, GameRng, NotYourTurn, Observation, Outcome, Player, RuleError, RuleViolation, rng};
+use crate::core::{
+    Game, GameRng, NotYourTurn, Observation, Outcome, Player, RuleError, RuleViolation, derive_seed, rng,
+};
 
 /// A tile's place: `(x, y)`, 0-based, y down.
 pub type Pos = (u16, u16);
@@ -93,10 +95,33 @@ pub struct Robot {
     pub facing: Dir,
     pub rule: RuleSet,
     pub player: Player,
-    pub home: Pos,
+    /// Where its home is; `None` in the observation of a board whose homes
+    /// are hidden.
+    pub home: Option<Pos>,
+    /// Where it stood when the game began.
+    pub start: Pos,
     /// Hints received since the robot was last moved by a belt or an
     /// exchange, oldest first.
     pub hints: Vec<Hint>,
+}
+
+/// What everyone saw of a robot on a board whose homes are hidden: the
+/// public history its home must agree with (RULES.md, "Hidden homes").
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Sighting {
+    /// The robot stood on the tile `at` (at the start, or after a walk,
+    /// ride or belt): unless the game ended with it there, not its home.
+    StoodOn { robot: char, at: Pos },
+    /// The robot was given `hint` on the hint tile `at`, facing `facing`.
+    Hinted { robot: char, at: Pos, facing: Dir, hint: Hint },
+}
+
+impl Sighting {
+    pub fn robot(&self) -> char {
+        match *self {
+            Sighting::StoodOn { robot, .. } | Sighting::Hinted { robot, .. } => robot,
+        }
+    }
 }
 
 /// A request (docs/formats.md, "Move notation"): `Step(robot: 'A', dir: East)`,
@@ -239,6 +264,15 @@ pub struct Robots {
     plies: u32,
     move_cap: u32,
     outcome: Option<Outcome>,
+    /// No seat sees the homes (RULES.md, "Hidden homes").
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    homes_hidden: bool,
+    /// On a board whose homes are hidden, what everyone saw, in order.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    sightings: Vec<Sighting>,
+    /// The robot that came home and won.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    home_robot: Option<char>,
 }
 
 fn offset(p: Pos, d: Dir) -> (i32, i32) {
@@ -340,6 +374,25 @@ impl Layout<'_> {
             }
         }
         false
+    }
+
+    /// Every tile a robot at `from` can come to stand on, ignoring robots
+    /// and rule sets (the reachability of [`Self::reaches`]), by index.
+    fn reachable_from(&self, from: Pos) -> Vec<bool> {
+        let start = self.belt_end(from);
+        let mut seen = vec![false; self.tiles.len()];
+        let mut stack = vec![start];
+        seen[self.index(start)] = true;
+        while let Some(p) = stack.pop() {
+            for (_, land) in Dir::ALL.into_iter().filter_map(|d| self.landing(p, d)) {
+                let i = self.index(land);
+                if !seen[i] {
+                    seen[i] = true;
+                    stack.push(land);
+                }
+            }
+        }
+        seen
     }
 
     /// A way from `from` to `home`, as every tile whose content the way
@@ -485,6 +538,52 @@ impl Robots {
     /// an agent looking at an opponent's threats.
     pub(crate) fn with_turn(&self, player: Player) -> Robots {
         Robots { to_move: player, ..self.clone() }
+    }
+
+    /// No seat sees the homes (RULES.md, "Hidden homes").
+    pub fn homes_hidden(&self) -> bool {
+        self.homes_hidden
+    }
+
+    /// The robot whose arrival home won the game.
+    pub fn home_robot(&self) -> Option<&Robot> {
+        self.home_robot.and_then(|id| self.robot(id))
+    }
+
+    /// What everyone saw on a board whose homes are hidden, in order.
+    pub fn sightings(&self) -> &[Sighting] {
+        &self.sightings
+    }
+
+    /// The tiles robot `r`'s home can be on, as far as this board (a state,
+    /// or an observation of hidden homes) shows, in reading order: its home
+    /// where that is known; else every plain tile it could reach from its
+    /// start, never seen it stand on, that agrees with every hint it was
+    /// given.
+    pub fn home_candidates(&self, r: usize) -> Vec<Pos> {
+        let robot = &self.robots[r];
+        if let Some(home) = robot.home {
+            return vec![home];
+        }
+        let reach = self.layout().reachable_from(robot.start);
+        let mut possible: Vec<bool> =
+            self.tiles.iter().zip(&reach).map(|(t, &r)| r && *t == Tile::Normal).collect();
+        let mut hints = Vec::new();
+        for seen in self.sightings.iter().filter(|s| s.robot() == robot.id) {
+            match *seen {
+                Sighting::StoodOn { at, .. } => possible[self.index(at)] = false,
+                Sighting::Hinted { at, facing, hint, .. } => hints.push((at, facing, hint)),
+            }
+        }
+        (0..self.height)
+            .flat_map(|y| (0..self.width).map(move |x| (x, y)))
+            .filter(|&p| {
+                possible[self.index(p)]
+                    && hints.iter().all(|&(at, facing, hint)| {
+                        Hint::toward(p.0 as i32 - at.0 as i32, p.1 as i32 - at.1 as i32, facing) == hint
+                    })
+            })
+            .collect()
     }
 
     pub fn swaps_left(&self, player: Player) -> u16 {
@@ -639,7 +738,7 @@ impl Robots {
             // A robot that had no way home does not block the exchange; one
             // whose way avoids both tiles keeps it (see `Layout::route`: the
             // way holds every tile its landings read, so this is exact).
-            let Some(way) = way else { continue };
+            let (Some(way), Some(home)) = (way, robot.home) else { continue };
             if !way.contains(&ia) && !way.contains(&ib) {
                 continue;
             }
@@ -650,7 +749,7 @@ impl Robots {
             } else {
                 robot.at
             };
-            if !after.reaches(at, robot.home) {
+            if !after.reaches(at, home) {
                 return Err(RobotsError::WouldStrand { robot: robot.id });
             }
         }
@@ -660,7 +759,7 @@ impl Robots {
     /// Each robot's way home on the board as it is, if it has one.
     fn ways_home(&self) -> Vec<Option<Vec<usize>>> {
         let layout = self.layout();
-        self.robots.iter().map(|r| layout.route(r.at, r.home)).collect()
+        self.robots.iter().map(|r| r.home.and_then(|home| layout.route(r.at, home))).collect()
     }
 
     /// Every legal exchange of `player`, `a` before `b` in reading order;
@@ -765,9 +864,11 @@ impl Robots {
             RobotStep::Walked { robot, to } => {
                 let facing = self.robot(robot).expect("a step names a robot").facing;
                 self.put(robot, to, facing);
+                self.sight(robot, to);
             }
             RobotStep::Rode { robot, to, facing } | RobotStep::Carried { robot, to, facing, .. } => {
-                self.put(robot, to, facing)
+                self.put(robot, to, facing);
+                self.sight(robot, to);
             }
             RobotStep::Rotated { robot, facing } => self.robot_mut(robot).facing = facing,
             RobotStep::Swapped { by, a, b } => {
@@ -793,10 +894,28 @@ impl Robots {
                 self.swaps_left[by.index()] -= 1;
             }
             RobotStep::HintsCleared { robot } => self.robot_mut(robot).hints.clear(),
-            RobotStep::HintGiven { robot, hint } => self.robot_mut(robot).hints.push(hint),
-            RobotStep::Won { .. } => {}
+            RobotStep::HintGiven { robot, hint } => {
+                let r = self.robot_mut(robot);
+                r.hints.push(hint);
+                let (at, facing) = (r.at, r.facing);
+                if self.homes_hidden {
+                    self.sightings.push(Sighting::Hinted { robot, at, facing, hint });
+                }
+            }
+            RobotStep::Won { robot } => self.home_robot = Some(robot),
             RobotStep::TurnChanged { to } => self.to_move = to,
             RobotStep::Ended(outcome) => self.outcome = Some(outcome),
+        }
+    }
+
+    /// On a hidden-home board, everyone saw robot `id` stand on `at` (a
+    /// conveyor, which is no home, tells nothing).
+    fn sight(&mut self, id: char, at: Pos) {
+        if self.homes_hidden && self.conveyor(at).is_none() {
+            let seen = Sighting::StoodOn { robot: id, at };
+            if !self.sightings.contains(&seen) {
+                self.sightings.push(seen);
+            }
         }
     }
 
@@ -876,7 +995,7 @@ impl Robots {
                 self.emit(steps, RobotStep::Carried { robot: id, to, facing, round });
                 self.clear_hints(r, steps);
             }
-            let home = |r: &usize| self.robots[*r].at == self.robots[*r].home;
+            let home = |r: &usize| Some(self.robots[*r].at) == self.robots[*r].home;
             let players = self.players as usize;
             let seat_from_acting =
                 |r: &usize| (self.robots[*r].player.index() + players - acting.index()) % players;
@@ -912,11 +1031,17 @@ impl Robots {
             self.clear_hints(r, steps);
         }
         let robot = &self.robots[r];
-        if robot.at == robot.home {
+        // Only an observation of hidden homes lacks one, and it cannot say
+        // whether the walk wins or what it hints: agents sample a state.
+        let Some(home) = robot.home else {
+            let winner = self.settle(by, steps);
+            return self.finish(by, winner, steps);
+        };
+        if robot.at == home {
             return self.finish(by, Some(r), steps);
         }
         if self.tile(robot.at) == Tile::Hint {
-            let (dx, dy) = (robot.home.0 as i32 - robot.at.0 as i32, robot.home.1 as i32 - robot.at.1 as i32);
+            let (dx, dy) = (home.0 as i32 - robot.at.0 as i32, home.1 as i32 - robot.at.1 as i32);
             let hint = Hint::toward(dx, dy, robot.facing);
             self.emit(steps, RobotStep::HintGiven { robot: id, hint });
         }
@@ -979,7 +1104,7 @@ impl Game for Robots {
     const SEATS: (usize, usize) = (2, MAX_PLAYERS as usize);
     const PERFECT_INFORMATION: bool = true;
 
-    fn new(level: &RobotsLevel, _seed: u64) -> Result<Robots, RuleViolation> {
+    fn new(level: &RobotsLevel, seed: u64) -> Result<Robots, RuleViolation> {
         let (width, height, mut tiles, homes) = parse_board(level)?;
         let layout_size = (width, height);
         let on_board = |(x, y): Pos| x < layout_size.0 && y < layout_size.1;
@@ -1067,30 +1192,24 @@ impl Game for Robots {
                 ));
             }
         }
-        let mut robot_homes = Vec::with_capacity(specs.len());
+        // Each robot's candidate homes, in reading order.
+        let mut candidates: Vec<Vec<Pos>> = Vec::with_capacity(specs.len());
         for spec in specs {
             let own: Vec<Pos> = homes.iter().filter(|(id, _)| *id == spec.id).map(|&(_, p)| p).collect();
-            match own.as_slice() {
-                [] => {
-                    return Err(violation(
-                        "homes",
-                        format!("robot {} has no home: put a '{}' on the board", spec.id, home_char(spec.id)),
-                    ));
-                }
-                [home] if *home == spec.at => {
-                    return Err(violation(
-                        "homes",
-                        format!("robot {} starts on its own home at ({}, {})", spec.id, home.0, home.1),
-                    ));
-                }
-                [home] => robot_homes.push(*home),
-                more => {
-                    return Err(violation(
-                        "homes",
-                        format!("robot {} has {} homes: {}", spec.id, more.len(), describe(more)),
-                    ));
-                }
+            if own.is_empty() {
+                return Err(violation(
+                    "homes",
+                    format!("robot {} has no home: put a '{}' on the board", spec.id, home_char(spec.id)),
+                ));
             }
+            let which = if own.len() == 1 { "its home" } else { "a candidate home" };
+            if let Some(home) = own.iter().find(|&&home| home == spec.at) {
+                return Err(violation(
+                    "homes",
+                    format!("robot {} starts on {which} at ({}, {})", spec.id, home.0, home.1),
+                ));
+            }
+            candidates.push(own);
         }
         if let Some((id, p)) = homes.iter().find(|(id, _)| specs.iter().all(|s| s.id != *id)) {
             return Err(violation(
@@ -1098,8 +1217,16 @@ impl Game for Robots {
                 format!("home '{}' at ({}, {}) has no robot {id}", home_char(*id), p.0, p.1),
             ));
         }
-        for (r, home) in robot_homes.iter().enumerate() {
-            tiles[home.1 as usize * width as usize + home.0 as usize] = Tile::Home(r as u16);
+        if level.homes == Homes::Hidden && level.swaps > 0 {
+            return Err(violation(
+                "hidden-homes",
+                "a level with hidden homes allows no exchanges (swaps: 0): which tiles may be exchanged would give the homes away".into(),
+            ));
+        }
+        // Every candidate is a plain tile until one is drawn (a home is no
+        // obstacle: reachability reads homes as plain tiles).
+        for &(_, p) in &homes {
+            tiles[p.1 as usize * width as usize + p.0 as usize] = Tile::Normal;
         }
         let layout = Layout { width, height, tiles: &tiles };
         let conveyors = (0..height)
@@ -1108,13 +1235,19 @@ impl Game for Robots {
         if let Some(ring) = layout.loop_through(conveyors) {
             return Err(violation("belt-loop", format!("conveyors loop at {}", describe(&ring))));
         }
-        for (spec, home) in specs.iter().zip(&robot_homes) {
-            if !layout.reaches(spec.at, *home) {
+        for (spec, own) in specs.iter().zip(&candidates) {
+            let which = if own.len() == 1 { "its home" } else { "its candidate home" };
+            if let Some(home) = own.iter().find(|&&home| !layout.reaches(spec.at, home)) {
                 return Err(violation(
                     "unreachable-home",
-                    format!("robot {} cannot reach its home at ({}, {})", spec.id, home.0, home.1),
+                    format!("robot {} cannot reach {which} at ({}, {})", spec.id, home.0, home.1),
                 ));
             }
+        }
+        let robot_homes: Vec<Pos> =
+            candidates.iter().enumerate().map(|(r, own)| own[draw_candidate(seed, r, own.len())]).collect();
+        for (r, home) in robot_homes.iter().enumerate() {
+            tiles[home.1 as usize * width as usize + home.0 as usize] = Tile::Home(r as u16);
         }
         if level.move_cap == 0 {
             return Err(violation("move-cap", "move_cap must be at least 1".into()));
@@ -1132,11 +1265,17 @@ impl Game for Robots {
                     facing: spec.facing,
                     rule: spec.rule,
                     player: Player(spec.player - 1),
-                    home,
+                    home: Some(home),
+                    start: spec.at,
                     hints: Vec::new(),
                 }
             })
             .collect();
+        let homes_hidden = level.homes == Homes::Hidden;
+        let sightings = match homes_hidden {
+            true => specs.iter().map(|s| Sighting::StoodOn { robot: s.id, at: s.at }).collect(),
+            false => Vec::new(),
+        };
         Ok(Robots {
             width,
             height,
@@ -1149,6 +1288,9 @@ impl Game for Robots {
             plies: 0,
             move_cap: level.move_cap,
             outcome: None,
+            homes_hidden,
+            sightings,
+            home_robot: None,
         })
     }
 
@@ -1227,12 +1369,70 @@ impl Game for Robots {
         self.outcome
     }
 
+    /// The whole board, but with hidden homes (for every seat and for a
+    /// spectator, as RULES.md says) no home and no candidate: home tiles
+    /// read as plain ones.
     fn observe(&self, _viewer: Option<Player>) -> Cow<'_, Robots> {
-        Cow::Borrowed(self)
+        if !self.homes_hidden {
+            return Cow::Borrowed(self);
+        }
+        let mut seen = self.clone();
+        for tile in &mut seen.tiles {
+            if let Tile::Home(_) = tile {
+                *tile = Tile::Normal;
+            }
+        }
+        for robot in &mut seen.robots {
+            robot.home = None;
+        }
+        Cow::Owned(seen)
     }
 
-    fn sample_state(observation: &Robots, _viewer: Option<Player>, _rng: &mut GameRng) -> Robots {
-        observation.clone()
+    /// Hidden homes drawn on tiles that agree with everything seen
+    /// ([`Robots::home_candidates`]), no two robots sharing one.
+    fn sample_state(observation: &Robots, _viewer: Option<Player>, rng: &mut GameRng) -> Robots {
+        let mut state = observation.clone();
+        if state.robots.iter().all(|r| r.home.is_some()) {
+            return state;
+        }
+        let candidates: Vec<Vec<Pos>> =
+            (0..state.robots.len()).map(|r| observation.home_candidates(r)).collect();
+        // Robots with the fewest candidates first, so a crowded board rarely
+        // leaves one without a tile; a robot left without (a history no
+        // level could give) gets any free plain tile it can reach.
+        let mut order: Vec<usize> = (0..state.robots.len()).collect();
+        order.sort_by_key(|&r| candidates[r].len());
+        let mut taken = vec![false; state.tiles.len()];
+        for r in order {
+            if let Some(home) = state.robots[r].home {
+                taken[state.index(home)] = true;
+                continue;
+            }
+            let free: Vec<Pos> = candidates[r].iter().copied().filter(|&p| !taken[state.index(p)]).collect();
+            let home = match rng::choose(&free, rng) {
+                Some(&p) => p,
+                None => {
+                    let reach = state.layout().reachable_from(state.robots[r].start);
+                    let start = state.robots[r].start;
+                    let spare: Vec<Pos> = (0..state.height)
+                        .flat_map(|y| (0..state.width).map(move |x| (x, y)))
+                        .filter(|&p| {
+                            let i = state.index(p);
+                            reach[i] && !taken[i] && p != start && state.tiles[i] == Tile::Normal
+                        })
+                        .collect();
+                    match rng::choose(&spare, rng) {
+                        Some(&p) => p,
+                        None => continue,
+                    }
+                }
+            };
+            let i = state.index(home);
+            taken[i] = true;
+            state.tiles[i] = Tile::Home(r as u16);
+            state.robots[r].home = Some(home);
+        }
+        state
     }
 
     fn steps(_before: &Robots, effects: &Vec<RobotStep>) -> Vec<RobotStep> {
@@ -1276,10 +1476,20 @@ impl Game for Robots {
             RobotMove::Exchange { a: (0, 0), b: (0, 0) },
             RobotMove::Exchange { a: (0, 0), b: corner },
             RobotMove::Exchange { a: (0, 0), b: (self.width, 0) },
-            RobotMove::Exchange { a: self.robots[0].home, b: (0, 0) },
-            RobotMove::Pass,
         ]);
+        if let Some(home) = self.robots[0].home {
+            out.push(RobotMove::Exchange { a: home, b: (0, 0) });
+        }
+        out.push(RobotMove::Pass);
     }
+}
+
+/// Which of `count` candidate homes robot `r` (in the level's order) gets
+/// in the game of `seed`: SplitMix64 of the seed and the robot's index,
+/// modulo the count (docs/formats.md), so another implementation draws the
+/// same.
+pub fn draw_candidate(seed: u64, r: usize, count: usize) -> usize {
+    if count <= 1 { 0 } else { (derive_seed(seed, r as u64) % count as u64) as usize }
 }
 
 /// A checked request, ready to apply.

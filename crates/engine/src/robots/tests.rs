@@ -20,6 +20,7 @@ fn level(board: &[&str], robots: &[Spec], swaps: u16) -> RobotsLevel {
             .collect(),
         swaps,
         move_cap: 500,
+        homes: Homes::Shown,
     }
 }
 
