@@ -150,6 +150,13 @@ shot robots-watch
 quit
 
 # 12. A generated 128 x 128 board, four agents.
+# Two sleuths reason from hints on a hidden-home board: their candidate
+# tiles shaded, the hints listed under Clues.
+launch play levels/robots/14-scattered-hints.ron --p1 sleuth --p2 sleuth
+sleep 3.5
+shot robots-hidden
+quit
+
 launch play levels/robots/large-128x128-four-robots.ron --p1 planner --p2 scout --p3 random --p4 random
 sleep 8
 shot robots-large

@@ -29,6 +29,12 @@ pub trait WindowGame: Registered {
     fn rules_text(level: &Self::Level) -> String;
     /// Why the game ended, with the seats' names.
     fn outcome_text(board: &Self::Observation, names: &[String]) -> String;
+    /// What every seat knows beyond what the board shows (a Robot board's
+    /// hints and where they were given), a line each with the seat it is
+    /// about, for the side panel.
+    fn clues(_board: &Self::Observation) -> Vec<(Player, String)> {
+        Vec::new()
+    }
     /// What a move did beyond the move itself ("extra turn"), if anything.
     fn step_note(_steps: &[Self::Step]) -> Option<String> {
         None

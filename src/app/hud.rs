@@ -197,6 +197,14 @@ fn game_panels<G: WindowGame>(
                     .logarithmic(true)
                     .text("animation"),
             );
+            let clues = G::clues(&session.view());
+            if !clues.is_empty() {
+                ui.separator();
+                ui.heading("Clues");
+                for (seat, line) in clues {
+                    ui.label(egui::RichText::new(line).color(seat_color32(seat.index())));
+                }
+            }
             ui.separator();
             super::move_log::move_log(ui, &session, &mut requests);
             ui.separator();

@@ -13,12 +13,15 @@
 mod animate;
 mod art;
 mod input;
+mod reasoning;
 mod spawn;
 
 use std::f32::consts::FRAC_PI_2;
 
 use bevy::prelude::*;
-use tabula_engine::robots::{Dir, Hint, Pos, RobotStep, Robots, RobotsLevel, RuleSet, Tile};
+use tabula_engine::robots::{
+    Dir, Hint, Pos, RobotStep, Robots, RobotsLevel, RuleSet, Sighting, Tile, tile_name,
+};
 use tabula_engine::{Game, Outcome, Player};
 
 use crate::app::board::{count_busy, keys_free, playing, pointer_free};
@@ -98,11 +101,13 @@ pub fn plugin(app: &mut App) {
     app.init_resource::<RobotChoice>()
         .init_resource::<RobotLayout>()
         .init_resource::<animate::ShownBoard>()
+        .init_resource::<reasoning::MarkedFor>()
         .add_systems(Startup, art::make_textures)
         .add_systems(
             Update,
             (
                 spawn::spawn_board,
+                reasoning::mark_reasoning,
                 animate::follow_steps,
                 (
                     animate::run_belts,
@@ -143,6 +148,37 @@ impl WindowGame for Robots {
             Some(Outcome::Draw) => "A draw: the move cap was reached".into(),
             None => String::new(),
         }
+    }
+
+    /// Every hint a robot holds, where it was given; on a hidden-home
+    /// board, how many tiles each home can still be on.
+    fn clues(board: &Robots) -> Vec<(Player, String)> {
+        let mut lines = Vec::new();
+        for (r, robot) in board.robots().iter().enumerate() {
+            // The hints held are the robot's last ones given (belts clear
+            // them all at once).
+            let given: Vec<Pos> = board
+                .sightings()
+                .iter()
+                .filter_map(|s| match *s {
+                    Sighting::Hinted { robot: id, at, .. } if id == robot.id => Some(at),
+                    _ => None,
+                })
+                .collect();
+            let places = given.len().checked_sub(robot.hints.len()).map(|skip| &given[skip..]);
+            for (i, hint) in robot.hints.iter().enumerate() {
+                let seen = places
+                    .and_then(|p| p.get(i))
+                    .map_or(String::new(), |&p| format!(", seen on {}", tile_name(p, board.height())));
+                lines.push((robot.player, format!("{}: home {}{seen}", robot.id, hint_words(*hint))));
+            }
+            if board.homes_hidden() && board.outcome().is_none() {
+                let n = board.home_candidates(r).len();
+                let tiles = if n == 1 { "1 tile".to_owned() } else { format!("{n} tiles") };
+                lines.push((robot.player, format!("{}: its home could be on {tiles}", robot.id)));
+            }
+        }
+        lines
     }
 
     fn step_note(steps: &[RobotStep]) -> Option<String> {

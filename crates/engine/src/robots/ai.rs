@@ -520,11 +520,11 @@ impl Agent<Robots> for Sleuth {
         self.note = best.as_ref().map(|(r, lead)| {
             let robot = &board.robots()[*r];
             let left = board.home_candidates(*r).len();
-            let (x, y) = lead.target;
+            let target = super::rules::tile_name(lead.target, board.height());
             if lead.home {
-                format!("{}: home is at ({x}, {y}), {} moves away", robot.id, lead.cost)
+                format!("{}: home is on {target}, {} moves away", robot.id, lead.cost)
             } else {
-                format!("{}: {left} tiles could be home; heading for ({x}, {y})", robot.id)
+                format!("{}: {left} tiles could be home; heading for {target}", robot.id)
             }
         });
         self.aim = best.as_ref().map(|(r, lead)| (*r, lead.target));

@@ -236,3 +236,12 @@ fn the_sleuth_beats_the_scout_on_the_hidden_home_levels() {
         assert!(share >= 0.8, "{name}: the sleuth won {:.1}%", 100.0 * share);
     }
 }
+
+#[test]
+fn tiles_are_named_as_on_a_chess_board() {
+    assert_eq!(tile_name((0, 7), 8), "A1");
+    assert_eq!(tile_name((2, 4), 8), "C4");
+    assert_eq!(tile_name((25, 0), 8), "Z8");
+    assert_eq!(tile_name((26, 0), 128), "AA128");
+    assert_eq!(tile_name((127, 127), 128), "DX1");
+}

@@ -1484,6 +1484,19 @@ impl Game for Robots {
     }
 }
 
+/// A tile as on a chess board: its column as a letter from the left (A to
+/// Z, then AA), its row as a number from the bottom.
+pub fn tile_name(p: Pos, height: u16) -> String {
+    let mut column = String::new();
+    let mut x = p.0 as u32 + 1;
+    while x > 0 {
+        x -= 1;
+        column.insert(0, char::from(b'A' + (x % 26) as u8));
+        x /= 26;
+    }
+    format!("{column}{}", height - p.1)
+}
+
 /// Which of `count` candidate homes robot `r` (in the level's order) gets
 /// in the game of `seed`: SplitMix64 of the seed and the robot's index,
 /// modulo the count (docs/formats.md), so another implementation draws the

@@ -1,0 +1,109 @@
+//! What the players know on a board whose homes are hidden, shown: the
+//! tiles a reasoning agent (`sleuth`, or `planner`, who plays as one there)
+//! still takes for the home of each of its robots that has had a hint,
+//! shaded in the seat's colour while it plays; and, once the game is over or in a replay, every home.
+
+use bevy::prelude::*;
+use tabula_engine::Game;
+use tabula_engine::robots::{Robots, Sighting, level::home_char};
+
+use super::art::RingTexture;
+use super::{RobotLayout, TILE};
+use crate::app::board::seat_color;
+use crate::app::game::ActiveGame;
+use crate::app::session::{BoardReset, Controller, Session};
+
+/// A tile a reasoning agent still takes for one of its robots' home.
+#[derive(Component, Debug)]
+pub struct CandidateMark;
+
+/// A hidden home, shown once the game is over (or in a replay).
+#[derive(Component, Debug)]
+pub struct RevealedHome;
+
+/// The position the marks were drawn for: (moves played, game over).
+#[derive(Resource, Debug, Default)]
+pub(super) struct MarkedFor(Option<(usize, bool)>);
+
+/// Agents that reason from hints on a hidden-home board.
+fn reasons(controller: &Controller) -> bool {
+    matches!(controller, Controller::Agent(spec) if spec.name == "sleuth" || spec.name == "planner")
+}
+
+#[allow(clippy::too_many_arguments)]
+pub(super) fn mark_reasoning(
+    mut commands: Commands,
+    mut resets: MessageReader<BoardReset>,
+    session: Res<Session<Robots>>,
+    layout: Res<RobotLayout>,
+    ring: Option<Res<RingTexture>>,
+    mut marked: ResMut<MarkedFor>,
+    old: Query<Entity, Or<(With<CandidateMark>, With<RevealedHome>)>>,
+) {
+    let reset = resets.read().count() > 0;
+    let view = session.view();
+    if !view.homes_hidden() {
+        return;
+    }
+    let over = session.game.outcome().is_some() || session.replay;
+    let key = Some((session.moves.len(), over));
+    if marked.0 == key && !reset {
+        return;
+    }
+    marked.0 = key;
+    for entity in &old {
+        commands.entity(entity).despawn();
+    }
+    if over {
+        // Everything shows: each robot's home, as a shown home is drawn.
+        let ring = ring.map(|t| t.0.clone()).unwrap_or_default();
+        for robot in session.game.robots() {
+            let Some(home) = robot.home else { continue };
+            let at = layout.position(home);
+            let color = seat_color(robot.player.index());
+            commands
+                .spawn((
+                    RevealedHome,
+                    Sprite {
+                        image: ring.clone(),
+                        color,
+                        custom_size: Some(Vec2::splat(TILE * 0.86)),
+                        ..default()
+                    },
+                    Transform::from_xyz(at.x, at.y, 1.5),
+                    DespawnOnExit(ActiveGame::of::<Robots>()),
+                ))
+                .with_child((
+                    Text2d::new(home_char(robot.id).to_string()),
+                    TextFont::from_font_size(28.0),
+                    TextColor(color),
+                    Transform::from_xyz(0.0, 0.0, 0.1),
+                ));
+        }
+        return;
+    }
+    for (r, robot) in view.robots().iter().enumerate() {
+        if !session.seats.get(robot.player.index()).is_some_and(|s| reasons(&s.controller)) {
+            continue;
+        }
+        // Before its first hint a robot's home could be nearly anywhere:
+        // shading the whole board would say nothing.
+        let hinted = view
+            .sightings()
+            .iter()
+            .any(|s| matches!(s, Sighting::Hinted { robot: id, .. } if *id == robot.id));
+        if !hinted {
+            continue;
+        }
+        let color = seat_color(robot.player.index()).with_alpha(0.28);
+        for p in view.home_candidates(r) {
+            let at = layout.position(p);
+            commands.spawn((
+                CandidateMark,
+                Sprite::from_color(color, Vec2::splat(TILE - 14.0)),
+                Transform::from_xyz(at.x, at.y, 0.4),
+                DespawnOnExit(ActiveGame::of::<Robots>()),
+            ));
+        }
+    }
+}
