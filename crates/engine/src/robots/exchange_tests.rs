@@ -29,12 +29,12 @@ const FOUR_PLAYERS: &str = r##"Robots(
     move_cap: 500,
 )"##;
 
-fn parsed(text: &str) -> RobotsLevel {
+pub(super) fn parsed(text: &str) -> RobotsLevel {
     let file = crate::level::parse(text, "test.ron").unwrap_or_else(|e| panic!("{e}"));
     file.get::<Robots>().unwrap().clone()
 }
 
-fn shipped(name: &str) -> RobotsLevel {
+pub(super) fn shipped(name: &str) -> RobotsLevel {
     let path = crate::manifest_dir().join("../../levels/robots").join(name);
     let file: LevelFile = crate::level::load(&path).unwrap_or_else(|e| panic!("{e}"));
     file.get::<Robots>().unwrap().clone()

@@ -2,22 +2,11 @@
 //! sleuth that reasons from hints.
 
 use super::ai::Sleuth;
+use super::exchange_tests::{parsed, shipped};
 use super::rules::draw_candidate;
 use super::*;
 use crate::core::runner::{MatchConfig, run_match};
 use crate::core::{Agent, AgentSpec, Game, Observation, Player, conformance, rng_from_seed};
-use crate::level::LevelFile;
-
-fn parsed(text: &str) -> RobotsLevel {
-    let file = crate::level::parse(text, "test.ron").unwrap_or_else(|e| panic!("{e}"));
-    file.get::<Robots>().unwrap().clone()
-}
-
-fn shipped(name: &str) -> RobotsLevel {
-    let path = crate::manifest_dir().join("../../levels/robots").join(name);
-    let file: LevelFile = crate::level::load(&path).unwrap_or_else(|e| panic!("{e}"));
-    file.get::<Robots>().unwrap().clone()
-}
 
 /// A 7 x 3 board: A's home is one of three tiles, B's is fixed; a hint
 /// tile in the middle.
