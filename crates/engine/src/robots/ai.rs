@@ -5,6 +5,7 @@
 //! that set shrinks most.
 
 use std::collections::{HashSet, VecDeque};
+use std::ops::ControlFlow;
 
 use super::level::Dir;
 use super::rules::{Hint, Pos, RobotMove, Robots, Tile, compass_eighth};
@@ -57,39 +58,56 @@ impl AgentRegistry for Robots {
     }
 }
 
-/// A breadth-first search over positions and facings of robot `r`: the
-/// number of requests to the nearest tile `goal` accepts, and the first of
-/// them. Other robots are obstacles where they stand now.
-fn search(board: &Robots, r: usize, goal: impl Fn(Pos) -> bool) -> Option<(u32, RobotMove)> {
+/// A request robot `r` could make, as [`explore`] finds it.
+struct Reach {
+    /// Requests from where the robot stands, this one included.
+    cost: u32,
+    /// The first of them.
+    first: RobotMove,
+    /// This one.
+    mv: RobotMove,
+    /// Where it leaves the robot (after its ride), and facing where.
+    at: Pos,
+    facing: Dir,
+    /// No request before reached that place and facing.
+    fresh: bool,
+}
+
+/// A breadth-first search over positions and facings of robot `r`: every
+/// request it can make now and after further requests, nearest first, until
+/// `visit` breaks with an answer. Other robots are obstacles where they
+/// stand now.
+fn explore<T>(board: &Robots, r: usize, mut visit: impl FnMut(&Reach) -> ControlFlow<T>) -> Option<T> {
     let (w, h) = (board.width() as usize, board.height() as usize);
     let state = |p: Pos, f: Dir| (p.1 as usize * w + p.0 as usize) * 4 + f.quarters() as usize;
     let robot = &board.robots()[r];
-    let mut first: Vec<Option<(u32, RobotMove)>> = vec![None; w * h * 4];
-    let mut queue = VecDeque::new();
-    queue.push_back((robot.at, robot.facing));
-    let start = state(robot.at, robot.facing);
     let mut seen = vec![false; w * h * 4];
-    seen[start] = true;
-    while let Some((at, facing)) = queue.pop_front() {
-        let here = first[state(at, facing)];
-        for (mv, p, f) in board.requests_from(r, at, facing) {
-            let s = state(p, f);
-            if seen[s] {
-                continue;
+    seen[state(robot.at, robot.facing)] = true;
+    let mut queue = VecDeque::from([(robot.at, robot.facing, 0u32, None)]);
+    while let Some((from, from_facing, n, first)) = queue.pop_front() {
+        for (mv, at, facing) in board.requests_from(r, from, from_facing) {
+            let s = state(at, facing);
+            let fresh = !seen[s];
+            let reach = Reach { cost: n + 1, first: first.unwrap_or(mv), mv, at, facing, fresh };
+            if let ControlFlow::Break(answer) = visit(&reach) {
+                return Some(answer);
             }
-            seen[s] = true;
-            let step = match here {
-                None => (1, mv),
-                Some((n, first_move)) => (n + 1, first_move),
-            };
-            if goal(p) {
-                return Some(step);
+            if fresh {
+                seen[s] = true;
+                queue.push_back((at, facing, n + 1, Some(reach.first)));
             }
-            first[s] = Some(step);
-            queue.push_back((p, f));
         }
     }
     None
+}
+
+/// The number of requests robot `r` needs to the nearest tile `goal`
+/// accepts, and the first of them.
+fn search(board: &Robots, r: usize, goal: impl Fn(Pos) -> bool) -> Option<(u32, RobotMove)> {
+    explore(board, r, |reach| match reach.fresh && goal(reach.at) {
+        true => ControlFlow::Break((reach.cost, reach.first)),
+        false => ControlFlow::Continue(()),
+    })
 }
 
 /// A move for `seat` when no plan helps: any legal request.
@@ -369,36 +387,12 @@ impl Clues {
     }
 }
 
-/// Every request robot `r` can make now and after further requests: for
-/// each, the requests it takes, the first of them, and where it leaves the
-/// robot (after its ride). A breadth-first search over positions and
-/// facings; other robots are obstacles where they stand now.
-fn explore(board: &Robots, r: usize, mut visit: impl FnMut(u32, RobotMove, RobotMove, Pos, Dir)) {
-    let (w, h) = (board.width() as usize, board.height() as usize);
-    let state = |p: Pos, f: Dir| (p.1 as usize * w + p.0 as usize) * 4 + f.quarters() as usize;
-    let robot = &board.robots()[r];
-    let mut seen = vec![false; w * h * 4];
-    seen[state(robot.at, robot.facing)] = true;
-    let mut queue = VecDeque::from([(robot.at, robot.facing, 0u32, None)]);
-    while let Some((at, facing, n, first)) = queue.pop_front() {
-        for (mv, p, f) in board.requests_from(r, at, facing) {
-            let first = first.unwrap_or(mv);
-            visit(n + 1, first, mv, p, f);
-            let s = state(p, f);
-            if !seen[s] {
-                seen[s] = true;
-                queue.push_back((p, f, n + 1, Some(first)));
-            }
-        }
-    }
-}
-
 /// How many of `candidates` would be left, on average, once a robot that
 /// stands on `p` facing `facing` after a walk has learnt what the tile
 /// tells: a hint tile splits them by the hint each would give; a candidate
 /// tile is either home (none left) or not (one fewer). Each candidate is
 /// taken as equally likely.
-pub fn expected_left(board: &Robots, candidates: &[Pos], p: Pos, facing: Dir) -> f64 {
+fn expected_left(board: &Robots, candidates: &[Pos], p: Pos, facing: Dir) -> f64 {
     let n = candidates.len() as f64;
     if board.tile(p) == Tile::Hint {
         let mut groups = [0u32; 8];
@@ -447,51 +441,54 @@ struct Lead {
     cost: u32,
     first: RobotMove,
     target: Pos,
-    /// The home is known: the target is home.
-    home: bool,
+    /// The tiles the home can still be on (the target is home when one).
+    left: usize,
 }
 
 impl Sleuth {
     fn lead(board: &Robots, r: usize, aim: Option<Pos>, rng: &mut GameRng) -> Option<Lead> {
         let candidates = board.home_candidates(r);
+        let left = candidates.len();
         if let [home] = candidates[..] {
             let (cost, first) = search(board, r, |p| p == home)?;
-            return Some(Lead { expected: cost as f64, cost, first, target: home, home: true });
+            return Some(Lead { expected: cost as f64, cost, first, target: home, left });
         }
-        let n = candidates.len() as f64;
-        let mut best: Option<(f64, u32, RobotMove, Pos)> = None;
+        let n = left as f64;
+        let mut best: Option<Lead> = None;
         let mut ties = 0u32;
         let mut kept = false;
-        explore(board, r, |cost, first, mv, p, facing| {
+        explore(board, r, |reach| {
             // A turn gives no hint and stands on no new tile.
-            if matches!(mv, RobotMove::Rotate { .. }) {
-                return;
+            if matches!(reach.mv, RobotMove::Rotate { .. }) {
+                return ControlFlow::<()>::Continue(());
             }
-            let left = expected_left(board, &candidates, p, facing);
-            if left >= n - 1e-9 {
-                return;
+            let after = expected_left(board, &candidates, reach.at, reach.facing);
+            if after >= n - 1e-9 {
+                return ControlFlow::Continue(());
             }
-            let expected = cost as f64 + LEFT_WEIGHT * left;
-            let aimed = aim == Some(p);
-            match best {
-                Some((b, ..)) if expected > b + 1e-9 => {}
-                Some((b, ..)) if expected >= b - 1e-9 => {
+            let expected = reach.cost as f64 + LEFT_WEIGHT * after;
+            let aimed = aim == Some(reach.at);
+            let lead = || Lead { expected, cost: reach.cost, first: reach.first, target: reach.at, left };
+            match &best {
+                Some(b) if expected > b.expected + 1e-9 => {}
+                Some(b) if expected >= b.expected - 1e-9 => {
                     // Equal: the tile aimed at before, else each of the
                     // tied leads equally likely.
                     ties += 1;
                     if !kept && (aimed || rand::Rng::random_range(rng, 0..ties) == 0) {
-                        best = Some((expected, cost, first, p));
+                        best = Some(lead());
                         kept = aimed;
                     }
                 }
                 _ => {
                     ties = 1;
-                    best = Some((expected, cost, first, p));
+                    best = Some(lead());
                     kept = aimed;
                 }
             }
+            ControlFlow::Continue(())
         });
-        best.map(|(expected, cost, first, target)| Lead { expected, cost, first, target, home: false })
+        best
     }
 }
 
@@ -518,13 +515,11 @@ impl Agent<Robots> for Sleuth {
             }
         }
         self.note = best.as_ref().map(|(r, lead)| {
-            let robot = &board.robots()[*r];
-            let left = board.home_candidates(*r).len();
+            let id = board.robots()[*r].id;
             let target = super::rules::tile_name(lead.target, board.height());
-            if lead.home {
-                format!("{}: home is on {target}, {} moves away", robot.id, lead.cost)
-            } else {
-                format!("{}: {left} tiles could be home; heading for {target}", robot.id)
+            match lead.left {
+                1 => format!("{id}: home is on {target}, {} moves away", lead.cost),
+                left => format!("{id}: {left} tiles could be home; heading for {target}"),
             }
         });
         self.aim = best.as_ref().map(|(r, lead)| (*r, lead.target));

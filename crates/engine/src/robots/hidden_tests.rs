@@ -3,7 +3,7 @@
 
 use super::ai::Sleuth;
 use super::exchange_tests::{parsed, shipped};
-use super::rules::draw_candidate;
+use super::rules::{augment, draw_candidate};
 use super::*;
 use crate::core::runner::{MatchConfig, run_match};
 use crate::core::{Agent, AgentSpec, Game, Observation, Player, conformance, rng_from_seed};
@@ -75,6 +75,21 @@ fn every_candidate_home_must_pass_the_level_rules() {
     )
     .unwrap_err();
     assert_eq!((e.rule, e.message.as_str()), ("homes", "robot A starts on a candidate home at (3, 0)"));
+    // No candidate under any robot at the start (here B, on one of A's).
+    let e = Robots::new(
+        &unchecked(&CANDIDATES.replace("HOMES", "Shown").replace("\"a.....a\"", "\"a..a..a\"")),
+        0,
+    )
+    .unwrap_err();
+    assert_eq!(
+        (e.rule, e.message.as_str()),
+        ("homes", "robot B starts on a candidate home of robot A at (3, 2)")
+    );
+    // A single home under another robot is fine when shown, not when hidden.
+    let under = CANDIDATES.replace("\"a.....b\"", "\"a..b...\"");
+    assert!(Robots::new(&unchecked(&under.replace("HOMES", "Shown")), 0).is_ok());
+    let e = Robots::new(&unchecked(&under.replace("HOMES", "Hidden")), 0).unwrap_err();
+    assert_eq!((e.rule, e.message.as_str()), ("homes", "robot A starts on the home of robot B at (3, 0)"));
     assert!(Robots::new(&candidates("Hidden"), 0).is_ok());
     let with_swaps = CANDIDATES.replace("HOMES", "Hidden").replace("    homes:", "    swaps: 1,\n    homes:");
     let e = Robots::new(&unchecked(&with_swaps), 0).unwrap_err();
@@ -233,4 +248,24 @@ fn tiles_are_named_as_on_a_chess_board() {
     assert_eq!(tile_name((25, 0), 8), "Z8");
     assert_eq!(tile_name((26, 0), 128), "AA128");
     assert_eq!(tile_name((127, 127), 128), "DX1");
+}
+
+#[test]
+fn sampling_matches_every_robot_to_a_home_of_its_own() {
+    // Robot 1 may be on either tile, robot 0 only on the first: taking the
+    // first for robot 1 (as a first come, first served draw would) leaves
+    // robot 0 none; the augmenting path moves robot 1 to the second.
+    let (p, q) = ((0, 0), (1, 0));
+    let mut options = vec![vec![p], vec![p, q]];
+    let mut owner = std::collections::HashMap::new();
+    assert!(augment(1, &mut options, &mut owner, &mut Vec::new()));
+    assert_eq!(owner[&p], 1);
+    assert!(augment(0, &mut options, &mut owner, &mut Vec::new()));
+    assert_eq!((owner[&p], owner[&q]), (0, 1));
+    // A robot with no candidate left at all gets none, and nothing moves.
+    let mut options = vec![vec![p], vec![p]];
+    let mut owner = std::collections::HashMap::new();
+    assert!(augment(0, &mut options, &mut owner, &mut Vec::new()));
+    assert!(!augment(1, &mut options, &mut owner, &mut Vec::new()));
+    assert_eq!(owner.len(), 1);
 }

@@ -7,6 +7,7 @@ use std::borrow::Cow;
 use std::collections::{HashMap, VecDeque};
 use std::fmt;
 
+use rand::seq::SliceRandom;
 use serde::{Deserialize, Serialize};
 
 use super::level::{
@@ -349,22 +350,36 @@ impl Layout<'_> {
     /// docs/rules/robot-board.md, "Reachability": ignoring robots and rule
     /// sets, can a robot at `from` get to `home`?
     fn reaches(&self, from: Pos, home: Pos) -> bool {
+        self.flood(from, Some(home)).0
+    }
+
+    /// Every tile a robot at `from` can come to stand on, ignoring robots
+    /// and rule sets (the reachability of [`Self::reaches`]), by index.
+    fn reachable_from(&self, from: Pos) -> Vec<bool> {
+        self.flood(from, None).1
+    }
+
+    /// The static reachability from `from`, depth first: whether it gets to
+    /// `home` (where it stops), and the tiles reached so far, by index.
+    /// Toward a home the directions toward it are pushed last so they are
+    /// tried first: on open ground the way is found at once.
+    fn flood(&self, from: Pos, home: Option<Pos>) -> (bool, Vec<bool>) {
         let start = self.belt_end(from);
         let mut seen = vec![false; self.tiles.len()];
         let mut stack = vec![start];
         seen[self.index(start)] = true;
         while let Some(p) = stack.pop() {
-            if p == home {
-                return true;
-            }
-            // Depth first, the directions toward home pushed last so they
-            // are tried first: on open ground the way is found at once.
-            let (dx, dy) = (home.0 as i32 - p.0 as i32, home.1 as i32 - p.1 as i32);
             let mut order = Dir::ALL;
-            order.sort_by_key(|d| {
-                let (ex, ey) = d.delta();
-                ex * dx.signum() + ey * dy.signum()
-            });
+            if let Some(home) = home {
+                if p == home {
+                    return (true, seen);
+                }
+                let (dx, dy) = (home.0 as i32 - p.0 as i32, home.1 as i32 - p.1 as i32);
+                order.sort_by_key(|d| {
+                    let (ex, ey) = d.delta();
+                    ex * dx.signum() + ey * dy.signum()
+                });
+            }
             for (_, land) in order.into_iter().filter_map(|d| self.landing(p, d)) {
                 let i = self.index(land);
                 if !seen[i] {
@@ -373,26 +388,7 @@ impl Layout<'_> {
                 }
             }
         }
-        false
-    }
-
-    /// Every tile a robot at `from` can come to stand on, ignoring robots
-    /// and rule sets (the reachability of [`Self::reaches`]), by index.
-    fn reachable_from(&self, from: Pos) -> Vec<bool> {
-        let start = self.belt_end(from);
-        let mut seen = vec![false; self.tiles.len()];
-        let mut stack = vec![start];
-        seen[self.index(start)] = true;
-        while let Some(p) = stack.pop() {
-            for (_, land) in Dir::ALL.into_iter().filter_map(|d| self.landing(p, d)) {
-                let i = self.index(land);
-                if !seen[i] {
-                    seen[i] = true;
-                    stack.push(land);
-                }
-            }
-        }
-        seen
+        (false, seen)
     }
 
     /// A way from `from` to `home`, as every tile whose content the way
@@ -558,8 +554,8 @@ impl Robots {
     /// The tiles robot `r`'s home can be on, as far as this board (a state,
     /// or an observation of hidden homes) shows, in reading order: its home
     /// where that is known; else every plain tile it could reach from its
-    /// start, never seen it stand on, that agrees with every hint it was
-    /// given.
+    /// start, under no robot at the start, never seen it stand on, that
+    /// agrees with every hint it was given.
     pub fn home_candidates(&self, r: usize) -> Vec<Pos> {
         let robot = &self.robots[r];
         if let Some(home) = robot.home {
@@ -568,6 +564,10 @@ impl Robots {
         let reach = self.layout().reachable_from(robot.start);
         let mut possible: Vec<bool> =
             self.tiles.iter().zip(&reach).map(|(t, &r)| r && *t == Tile::Normal).collect();
+        // No home of a hidden-home level is under a robot at the start.
+        for other in &self.robots {
+            possible[self.index(other.start)] = false;
+        }
         let mut hints = Vec::new();
         for seen in self.sightings.iter().filter(|s| s.robot() == robot.id) {
             match *seen {
@@ -1102,7 +1102,8 @@ impl Game for Robots {
     const TITLE: &'static str = "Robot board";
     const FOLDER: &'static str = "robots";
     const SEATS: (usize, usize) = (2, MAX_PLAYERS as usize);
-    const PERFECT_INFORMATION: bool = true;
+    /// Levels with hidden homes hide them from every seat.
+    const PERFECT_INFORMATION: bool = false;
 
     fn new(level: &RobotsLevel, seed: u64) -> Result<Robots, RuleViolation> {
         let (width, height, mut tiles, homes) = parse_board(level)?;
@@ -1208,6 +1209,19 @@ impl Game for Robots {
                     "homes",
                     format!("robot {} starts on {which} at ({}, {})", spec.id, home.0, home.1),
                 ));
+            }
+            // RULES.md, "Hidden homes": no candidate is under a robot at
+            // the start; with hidden homes, no home is (a robot standing
+            // there and not winning would tell whose it is not).
+            if own.len() > 1 || level.homes == Homes::Hidden {
+                let under = specs.iter().find_map(|o| own.iter().find(|&&p| p == o.at).map(|&p| (o.id, p)));
+                if let Some((other, (x, y))) = under {
+                    let which = if own.len() == 1 { "the home" } else { "a candidate home" };
+                    return Err(violation(
+                        "homes",
+                        format!("robot {other} starts on {which} of robot {} at ({x}, {y})", spec.id),
+                    ));
+                }
             }
             candidates.push(own);
         }
@@ -1389,48 +1403,32 @@ impl Game for Robots {
     }
 
     /// Hidden homes drawn on tiles that agree with everything seen
-    /// ([`Robots::home_candidates`]), no two robots sharing one.
+    /// ([`Robots::home_candidates`]), no two robots sharing one: robots and
+    /// their candidates taken in a random order and matched by augmenting
+    /// paths, so a robot whose candidates another took gets one all the
+    /// same (the true homes are such a matching: there always is one).
     fn sample_state(observation: &Robots, _viewer: Option<Player>, rng: &mut GameRng) -> Robots {
         let mut state = observation.clone();
         if state.robots.iter().all(|r| r.home.is_some()) {
             return state;
         }
-        let candidates: Vec<Vec<Pos>> =
-            (0..state.robots.len()).map(|r| observation.home_candidates(r)).collect();
-        // Robots with the fewest candidates first, so a crowded board rarely
-        // leaves one without a tile; a robot left without (a history no
-        // level could give) gets any free plain tile it can reach.
-        let mut order: Vec<usize> = (0..state.robots.len()).collect();
-        order.sort_by_key(|&r| candidates[r].len());
-        let mut taken = vec![false; state.tiles.len()];
+        let mut options: Vec<Vec<Pos>> = (0..state.robots.len())
+            .map(|r| {
+                let mut own = observation.home_candidates(r);
+                own.shuffle(rng);
+                own
+            })
+            .collect();
+        let mut order: Vec<usize> = (0..options.len()).collect();
+        order.shuffle(rng);
+        let mut owner: HashMap<Pos, usize> = HashMap::new();
         for r in order {
-            if let Some(home) = state.robots[r].home {
-                taken[state.index(home)] = true;
-                continue;
-            }
-            let free: Vec<Pos> = candidates[r].iter().copied().filter(|&p| !taken[state.index(p)]).collect();
-            let home = match rng::choose(&free, rng) {
-                Some(&p) => p,
-                None => {
-                    let reach = state.layout().reachable_from(state.robots[r].start);
-                    let start = state.robots[r].start;
-                    let spare: Vec<Pos> = (0..state.height)
-                        .flat_map(|y| (0..state.width).map(move |x| (x, y)))
-                        .filter(|&p| {
-                            let i = state.index(p);
-                            reach[i] && !taken[i] && p != start && state.tiles[i] == Tile::Normal
-                        })
-                        .collect();
-                    match rng::choose(&spare, rng) {
-                        Some(&p) => p,
-                        None => continue,
-                    }
-                }
-            };
-            let i = state.index(home);
-            taken[i] = true;
+            augment(r, &mut options, &mut owner, &mut Vec::new());
+        }
+        for (p, r) in owner {
+            let i = state.index(p);
             state.tiles[i] = Tile::Home(r as u16);
-            state.robots[r].home = Some(home);
+            state.robots[r].home = Some(p);
         }
         state
     }
@@ -1503,6 +1501,33 @@ pub fn tile_name(p: Pos, height: u16) -> String {
 /// same.
 pub fn draw_candidate(seed: u64, r: usize, count: usize) -> usize {
     if count <= 1 { 0 } else { (derive_seed(seed, r as u64) % count as u64) as usize }
+}
+
+/// Kuhn's augmenting path for robot `r`: a candidate no one holds, or one
+/// whose holder can move to another of its own. `tried` are the tiles
+/// already tried in this search.
+pub(super) fn augment(
+    r: usize,
+    options: &mut [Vec<Pos>],
+    owner: &mut HashMap<Pos, usize>,
+    tried: &mut Vec<Pos>,
+) -> bool {
+    for k in 0..options[r].len() {
+        let p = options[r][k];
+        if tried.contains(&p) {
+            continue;
+        }
+        tried.push(p);
+        let free = match owner.get(&p) {
+            None => true,
+            Some(&holder) => augment(holder, options, owner, tried),
+        };
+        if free {
+            owner.insert(p, r);
+            return true;
+        }
+    }
+    false
 }
 
 /// A checked request, ready to apply.
