@@ -68,6 +68,7 @@ fn game_panels<G: WindowGame>(
     mut requests: MessageWriter<SessionRequest>,
     mut camera: Single<&mut Camera, With<BoardCamera>>,
     window: Single<&Window, With<PrimaryWindow>>,
+    mut clues: Local<super::clues::Clues>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?.clone();
     let mut root = root_ui(&ctx);
@@ -197,14 +198,7 @@ fn game_panels<G: WindowGame>(
                     .logarithmic(true)
                     .text("animation"),
             );
-            let clues = G::clues(&session.view());
-            if !clues.is_empty() {
-                ui.separator();
-                ui.heading("Clues");
-                for (seat, line) in clues {
-                    ui.label(egui::RichText::new(line).color(seat_color32(seat.index())));
-                }
-            }
+            super::clues::clues(ui, &session, &mut clues);
             ui.separator();
             super::move_log::move_log(ui, &session, &mut requests);
             ui.separator();

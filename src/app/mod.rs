@@ -4,6 +4,7 @@
 //! entities, animations and messages.
 
 pub mod board;
+mod clues;
 pub mod controls;
 pub mod frame_report;
 pub mod frames;

@@ -101,7 +101,6 @@ pub fn plugin(app: &mut App) {
     app.init_resource::<RobotChoice>()
         .init_resource::<RobotLayout>()
         .init_resource::<animate::ShownBoard>()
-        .init_resource::<reasoning::MarkedFor>()
         .add_systems(Startup, art::make_textures)
         .add_systems(
             Update,

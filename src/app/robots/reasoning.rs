@@ -21,36 +21,25 @@ pub struct CandidateMark;
 #[derive(Component, Debug)]
 pub struct RevealedHome;
 
-/// The position the marks were drawn for: (moves played, game over).
-#[derive(Resource, Debug, Default)]
-pub(super) struct MarkedFor(Option<(usize, bool)>);
-
 /// Agents that reason from hints on a hidden-home board.
 fn reasons(controller: &Controller) -> bool {
     matches!(controller, Controller::Agent(spec) if spec.name == "sleuth" || spec.name == "planner")
 }
 
-#[allow(clippy::too_many_arguments)]
 pub(super) fn mark_reasoning(
     mut commands: Commands,
     mut resets: MessageReader<BoardReset>,
     session: Res<Session<Robots>>,
     layout: Res<RobotLayout>,
     ring: Option<Res<RingTexture>>,
-    mut marked: ResMut<MarkedFor>,
     old: Query<Entity, Or<(With<CandidateMark>, With<RevealedHome>)>>,
 ) {
+    // Only moves, undos, the game's end and new games change what is known.
     let reset = resets.read().count() > 0;
-    let view = session.view();
-    if !view.homes_hidden() {
+    if !(reset || session.is_changed()) || !session.game.homes_hidden() {
         return;
     }
     let over = session.game.outcome().is_some() || session.replay;
-    let key = Some((session.moves.len(), over));
-    if marked.0 == key && !reset {
-        return;
-    }
-    marked.0 = key;
     for entity in &old {
         commands.entity(entity).despawn();
     }
@@ -82,6 +71,7 @@ pub(super) fn mark_reasoning(
         }
         return;
     }
+    let view = session.view();
     for (r, robot) in view.robots().iter().enumerate() {
         if !session.seats.get(robot.player.index()).is_some_and(|s| reasons(&s.controller)) {
             continue;
