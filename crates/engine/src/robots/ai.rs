@@ -433,6 +433,12 @@ pub struct Sleuth {
 /// Measured best against `scout` over 0.3, 0.6, 1, 1.5 and 3.
 const LEFT_WEIGHT: f64 = 0.5;
 
+/// Requests a new lead must save over the one followed since the last move
+/// before the sleuth turns to it: its estimates are rough, and a rule B
+/// robot that turns toward one tile and back toward another wastes both
+/// turns.
+const KEEP_AIM: f64 = 1.0;
+
 /// The sleuth's choice for one robot.
 struct Lead {
     /// Requests expected until home.
@@ -456,7 +462,6 @@ impl Sleuth {
         let n = left as f64;
         let mut best: Option<Lead> = None;
         let mut ties = 0u32;
-        let mut kept = false;
         explore(board, r, |reach| {
             // A turn gives no hint and stands on no new tile.
             if matches!(reach.mv, RobotMove::Rotate { .. }) {
@@ -466,24 +471,21 @@ impl Sleuth {
             if after >= n - 1e-9 {
                 return ControlFlow::Continue(());
             }
-            let expected = reach.cost as f64 + LEFT_WEIGHT * after;
-            let aimed = aim == Some(reach.at);
+            let keep = if aim == Some(reach.at) { KEEP_AIM } else { 0.0 };
+            let expected = reach.cost as f64 + LEFT_WEIGHT * after - keep;
             let lead = || Lead { expected, cost: reach.cost, first: reach.first, target: reach.at, left };
             match &best {
                 Some(b) if expected > b.expected + 1e-9 => {}
                 Some(b) if expected >= b.expected - 1e-9 => {
-                    // Equal: the tile aimed at before, else each of the
-                    // tied leads equally likely.
+                    // Equal: each of the tied leads equally likely.
                     ties += 1;
-                    if !kept && (aimed || rand::Rng::random_range(rng, 0..ties) == 0) {
+                    if rand::Rng::random_range(rng, 0..ties) == 0 {
                         best = Some(lead());
-                        kept = aimed;
                     }
                 }
                 _ => {
                     ties = 1;
                     best = Some(lead());
-                    kept = aimed;
                 }
             }
             ControlFlow::Continue(())
@@ -505,11 +507,9 @@ impl Agent<Robots> for Sleuth {
         for r in (0..board.robots().len()).filter(|&r| board.robots()[r].player == seat) {
             let aim = self.aim.filter(|&(aimed, _)| aimed == r).map(|(_, p)| p);
             let Some(lead) = Self::lead(board, r, aim, rng) else { continue };
-            // The robot expected home soonest; the one aimed with before
-            // when it is as soon.
-            let better = best.as_ref().is_none_or(|(_, b)| {
-                lead.expected < b.expected - 1e-9 || (lead.expected <= b.expected + 1e-9 && aim.is_some())
-            });
+            // The robot expected home soonest (the lead followed before
+            // counted KEEP_AIM sooner).
+            let better = best.as_ref().is_none_or(|(_, b)| lead.expected < b.expected);
             if better {
                 best = Some((r, lead));
             }
