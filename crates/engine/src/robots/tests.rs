@@ -779,4 +779,115 @@ mod worked_cases {
         assert_eq!(g.outcome(), Some(Outcome::Draw), "every move counts toward the cap");
         assert_eq!(refused(&mut g, RobotMove::Rotate { robot: 'A', quarters: 1 }), RobotsError::GameOver);
     }
+
+    #[test]
+    fn a_pass_counts_toward_the_move_cap() {
+        // A is boxed in by B and C: a pass is its only request.
+        let mut lvl = level(
+            &["....", "....", "..a.", "bc.."],
+            &[('A', (0, 0), North, A, 1), ('B', (1, 0), South, B, 2), ('C', (0, 1), North, A, 2)],
+            0,
+        );
+        lvl.move_cap = 1;
+        let mut g = Robots::new(&lvl, 0).unwrap();
+        let steps = play(&mut g, RobotMove::Pass);
+        assert_eq!(steps, [RobotStep::Began { by: Player::ONE }, RobotStep::Ended(Outcome::Draw)]);
+    }
+
+    #[test]
+    fn a_ride_that_ends_on_a_hint_tile_clears_the_hints_then_gives_the_new_one() {
+        let mut g = game(
+            &[".....", "?>>?.", ".....", "b...a"],
+            &[('A', (0, 0), North, A, 1), ('B', (4, 0), North, B, 2)],
+            0,
+        );
+        // On (0,1), facing North, home (4,3) lies south-east: behind right.
+        play(&mut g, RobotMove::Step { robot: 'A', dir: South });
+        assert_eq!(g.robot('A').unwrap().hints, [Hint::BehindRight]);
+        play(&mut g, RobotMove::Rotate { robot: 'B', quarters: 1 });
+        let steps = play(&mut g, RobotMove::Step { robot: 'A', dir: East });
+        assert_eq!(
+            steps,
+            [
+                RobotStep::Began { by: Player::ONE },
+                RobotStep::Walked { robot: 'A', to: (1, 1) },
+                RobotStep::Rode { robot: 'A', to: (2, 1), facing: North },
+                RobotStep::Rode { robot: 'A', to: (3, 1), facing: North },
+                RobotStep::HintsCleared { robot: 'A' },
+                RobotStep::HintGiven { robot: 'A', hint: Hint::BehindRight },
+                RobotStep::TurnChanged { to: Player::TWO },
+            ]
+        );
+        assert_eq!(g.robot('A').unwrap().hints, [Hint::BehindRight], "the old hint gone, the new one held");
+    }
+
+    #[test]
+    fn the_acting_robot_home_by_its_walk_wins_before_the_board_settles() {
+        // As `belt`, but E's home is (5,0), one step north: X waits on the
+        // belt for E's tile, which is X's home.
+        let mut g = game(
+            &["..f..e..", ".>>>>x..", "........", "y...b..."],
+            &[
+                ('E', (5, 1), North, A, 1),
+                ('Y', (3, 0), North, A, 1),
+                ('F', (7, 0), North, B, 1),
+                ('X', (4, 0), North, A, 2),
+                ('B', (7, 2), North, B, 2),
+            ],
+            0,
+        );
+        fill_the_belt(&mut g);
+        let steps = play(&mut g, RobotMove::Step { robot: 'E', dir: North });
+        assert!(!steps.iter().any(|s| matches!(s, RobotStep::Carried { .. })), "{steps:?}");
+        assert!(
+            steps.ends_with(&[RobotStep::Won { robot: 'E' }, RobotStep::Ended(Outcome::Win(Player::ONE))])
+        );
+        assert_eq!(at(&g, 'X').0, (4, 1), "X was not carried home");
+    }
+
+    #[test]
+    fn robots_home_in_the_same_settle_round_win_in_seat_order_from_the_acting_player() {
+        // X (player 3) and Y (player 2) wait on conveyors pointing at broken
+        // robots. Player 1 exchanges their two tiles: each conveyor turns a
+        // quarter counter-clockwise to point West, onto the other's home,
+        // and both arrive in round 1. Player 2 comes first after player 1.
+        let mut g = game(
+            &[".#..#.", "y^.x^.", "......", "a....."],
+            &[('A', (5, 3), North, A, 1), ('X', (1, 2), North, A, 3), ('Y', (4, 2), North, B, 2)],
+            1,
+        );
+        play(&mut g, RobotMove::Step { robot: 'A', dir: West });
+        play(&mut g, RobotMove::Forward { robot: 'Y', steps: 1 });
+        play(&mut g, RobotMove::Step { robot: 'X', dir: North });
+        assert_eq!((at(&g, 'X').0, at(&g, 'Y').0), ((1, 1), (4, 1)), "both wait on their belts");
+        let steps = play(&mut g, RobotMove::Exchange { a: (1, 1), b: (4, 1) });
+        assert_eq!(
+            steps[2..],
+            [
+                RobotStep::Carried { robot: 'X', to: (3, 1), facing: West, round: 1 },
+                RobotStep::Carried { robot: 'Y', to: (0, 1), facing: West, round: 1 },
+                RobotStep::Won { robot: 'Y' },
+                RobotStep::Ended(Outcome::Win(Player::TWO)),
+            ]
+        );
+    }
+
+    #[test]
+    fn a_robot_that_stranded_itself_by_walking_does_not_block_exchanges() {
+        // R steps onto the belt into the walled pit at the bottom: it can
+        // never get out. An exchange that moves R within the pit is legal.
+        let mut g = game(
+            &["r.....", "q.....", "####v#", "###..#", "###..#"],
+            &[('R', (4, 1), North, A, 1), ('Q', (5, 0), West, B, 2)],
+            1,
+        );
+        play(&mut g, RobotMove::Step { robot: 'R', dir: South });
+        assert_eq!(at(&g, 'R').0, (4, 3), "walks are never refused for reachability");
+        let swap = RobotMove::Exchange { a: (3, 3), b: (4, 3) };
+        let mut moves = Vec::new();
+        g.moves(&mut moves);
+        assert!(moves.contains(&swap));
+        play(&mut g, swap);
+        assert_eq!(at(&g, 'R').0, (3, 3));
+    }
 }

@@ -480,6 +480,31 @@ fn an_emptying_breach_waits_for_stop_or_accept() {
 }
 
 #[test]
+fn the_move_cap_ends_the_game_even_while_a_stop_or_accept_is_pending() {
+    let mut level = level_file("seed-004-move-card-from-reserve.ron");
+    let mut game = RussianBank::new(&level, 0).unwrap();
+    reserve_sequence(&mut game);
+    assert!(game.deciding());
+    let plies = game.plies();
+    // The cap reached by the breach that emptied player 1: no Stop, no
+    // Accept, a draw.
+    level.move_cap = plies;
+    let mut game = RussianBank::new(&level, 0).unwrap();
+    reserve_sequence(&mut game);
+    assert_eq!(game.outcome(), Some(Outcome::Draw));
+    let mut moves = Vec::new();
+    game.legal_moves(Player::TWO, &mut moves);
+    assert!(moves.is_empty(), "{moves:?}");
+    // One move more: the Stop counts toward the cap, and ends the game.
+    level.move_cap = plies + 1;
+    let mut game = RussianBank::new(&level, 0).unwrap();
+    reserve_sequence(&mut game);
+    assert_eq!(game.outcome(), None);
+    game.apply(Player::TWO, Stop).unwrap();
+    assert_eq!(game.outcome(), Some(Outcome::Draw));
+}
+
+#[test]
 fn a_win_without_a_breach_ends_the_game_at_once() {
     let mut game = start("04-quick-win.ron");
     for mv in [play(Reserve, f(1)), play(Reserve, to_t(1)), play(Reserve, to_t(8)), TurnHand] {
