@@ -863,6 +863,62 @@ mod robot_board {
         }
     }
 
+    /// The tiles of the entities with marker `M`, in reading order.
+    fn marked<M: Component>(app: &mut App) -> Vec<(u16, u16)> {
+        let layout = *app.world().resource::<RobotLayout>();
+        let mut tiles: Vec<(u16, u16)> = app
+            .world_mut()
+            .query_filtered::<&Transform, With<M>>()
+            .iter(app.world())
+            .filter_map(|t| layout.tile_at(t.translation.truncate()))
+            .collect();
+        tiles.sort_by_key(|&(x, y)| (y, x));
+        tiles
+    }
+
+    #[test]
+    fn two_sleuths_candidates_are_shaded_as_they_reason_and_every_home_shows_at_the_end() {
+        use tabula::app::robots::{CandidateMark, RevealedHome};
+        use tabula_engine::robots::Sighting;
+        let dir = temp_dir("robots-hidden");
+        let mut app = headless(&dir);
+        app.world_mut().resource_mut::<tabula::app::settings::Settings>().ai_moves_per_second = 30.0;
+        let path = crate::manifest_dir().join("levels/robots/14-scattered-hints.ron");
+        let file = level::load(&path).unwrap();
+        start(&mut app, file, Some(path), vec![seat("Ann", Some("sleuth")), seat("Bob", Some("sleuth"))]);
+        let mut shaded_some = false;
+        for _ in 0..5_000 {
+            frames(&mut app, 1);
+            let session = board(&app);
+            if session.game.outcome().is_some() {
+                break;
+            }
+            // What a person sees: the candidates of every robot that has
+            // had a hint, nothing of the others, no home.
+            let view = session.view().into_owned();
+            let mut expected: Vec<(u16, u16)> = (0..view.robots().len())
+                .filter(|&r| {
+                    let id = view.robots()[r].id;
+                    view.sightings()
+                        .iter()
+                        .any(|s| matches!(s, Sighting::Hinted { robot, .. } if *robot == id))
+                })
+                .flat_map(|r| view.home_candidates(r))
+                .collect();
+            expected.sort_by_key(|&(x, y)| (y, x));
+            assert_eq!(marked::<CandidateMark>(&mut app), expected);
+            assert!(marked::<RevealedHome>(&mut app).is_empty(), "no home shows while the game is on");
+            shaded_some |= !expected.is_empty();
+        }
+        assert!(board(&app).game.outcome().is_some(), "the game ended");
+        assert!(shaded_some, "the sleuths reasoned in sight");
+        frames(&mut app, 1);
+        let mut homes: Vec<(u16, u16)> = board(&app).game.robots().iter().map(|r| r.home.unwrap()).collect();
+        homes.sort_by_key(|&(x, y)| (y, x));
+        assert_eq!(marked::<RevealedHome>(&mut app), homes);
+        assert!(marked::<CandidateMark>(&mut app).is_empty());
+    }
+
     #[test]
     fn a_ride_round_the_corners_ends_where_the_engine_says() {
         let dir = temp_dir("robots");

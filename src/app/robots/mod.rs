@@ -30,6 +30,7 @@ use crate::app::registry;
 use crate::app::session::SessionSet;
 
 pub use input::RobotChoice;
+pub use reasoning::{CandidateMark, RevealedHome};
 
 const TILE: f32 = 64.0;
 const ROBOT: f32 = 50.0;
