@@ -1,13 +1,15 @@
-//! What the players know on a board whose homes are hidden, shown: the
-//! tiles a reasoning agent (`sleuth`, or `planner`, who plays as one there)
-//! still takes for the home of each of its robots that has had a hint,
-//! shaded in the seat's colour while it plays; and, once the game is over or in a replay, every home.
+//! What the players know on a board whose homes are hidden, shown: for each
+//! robot an agent plays that has had a hint, the tiles its home can still
+//! be on as everyone can tell from the hints and the tiles stood on (what
+//! the `sleuth` reasons from), shaded in the seat's colour; and, once the
+//! game is over or in a replay, every home.
 
 use bevy::prelude::*;
 use tabula_engine::Game;
-use tabula_engine::robots::{Robots, Sighting, level::home_char};
+use tabula_engine::robots::{Robots, Sighting};
 
 use super::art::RingTexture;
+use super::spawn::{home_marks, marker_scale};
 use super::{RobotLayout, TILE};
 use crate::app::board::seat_color;
 use crate::app::game::ActiveGame;
@@ -20,11 +22,6 @@ pub struct CandidateMark;
 /// A hidden home, shown once the game is over (or in a replay).
 #[derive(Component, Debug)]
 pub struct RevealedHome;
-
-/// Agents that reason from hints on a hidden-home board.
-fn reasons(controller: &Controller) -> bool {
-    matches!(controller, Controller::Agent(spec) if spec.name == "sleuth" || spec.name == "planner")
-}
 
 pub(super) fn mark_reasoning(
     mut commands: Commands,
@@ -49,31 +46,20 @@ pub(super) fn mark_reasoning(
         for robot in session.game.robots() {
             let Some(home) = robot.home else { continue };
             let at = layout.position(home);
-            let color = seat_color(robot.player.index());
-            commands
-                .spawn((
-                    RevealedHome,
-                    Sprite {
-                        image: ring.clone(),
-                        color,
-                        custom_size: Some(Vec2::splat(TILE * 0.86)),
-                        ..default()
-                    },
-                    Transform::from_xyz(at.x, at.y, 1.5),
-                    DespawnOnExit(ActiveGame::of::<Robots>()),
-                ))
-                .with_child((
-                    Text2d::new(home_char(robot.id).to_string()),
-                    TextFont::from_font_size(28.0),
-                    TextColor(color),
-                    Transform::from_xyz(0.0, 0.0, 0.1),
-                ));
+            let mut shown = commands.spawn((
+                RevealedHome,
+                Transform::from_xyz(at.x, at.y, 0.0),
+                Visibility::default(),
+                DespawnOnExit(ActiveGame::of::<Robots>()),
+            ));
+            home_marks(&mut shown, robot, &ring, marker_scale(&layout));
         }
         return;
     }
     let view = session.view();
     for (r, robot) in view.robots().iter().enumerate() {
-        if !session.seats.get(robot.player.index()).is_some_and(|s| reasons(&s.controller)) {
+        // A person finds their own home; an agent's reasoning is shown.
+        if !session.seats.get(robot.player.index()).is_some_and(|s| s.controller != Controller::Human) {
             continue;
         }
         // Before its first hint a robot's home could be nearly anywhere:

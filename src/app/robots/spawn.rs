@@ -62,7 +62,7 @@ pub(super) fn spawn_board(
     };
     // On a large board robots and homes are drawn bigger than a tile, so
     // they stay in sight when the whole board fits the window.
-    let marker = (board.width().max(board.height()) as f32 / 24.0).max(1.0);
+    let marker = marker_scale(&layout);
     for y in 0..board.height() {
         for x in 0..board.width() {
             spawn_tile(&mut commands, board, &layout, &art, (x, y), marker);
@@ -130,25 +130,7 @@ fn spawn_tile(
                 ));
             }
         }
-        Tile::Home(r) => {
-            let robot = &board.robots()[r as usize];
-            let color = seat_color(robot.player.index());
-            tile.with_child((
-                Sprite {
-                    image: art.ring.clone(),
-                    color,
-                    custom_size: Some(Vec2::splat(TILE * 0.86 * marker)),
-                    ..default()
-                },
-                Transform::from_xyz(0.0, 0.0, 1.5),
-            ));
-            tile.with_child((
-                Text2d::new(tabula_engine::robots::level::home_char(robot.id).to_string()),
-                TextFont::from_font_size(28.0),
-                TextColor(color),
-                Transform::from_xyz(0.0, 0.0, 1.6).with_scale(Vec3::splat(marker)),
-            ));
-        }
+        Tile::Home(r) => home_marks(&mut tile, &board.robots()[r as usize], &art.ring, marker),
         Tile::Conveyor(dir) => {
             tile.with_child((
                 Chevron,
@@ -163,6 +145,38 @@ fn spawn_tile(
         }
         Tile::Normal | Tile::Hint => {}
     }
+}
+
+/// How much bigger than a tile robots and homes are drawn: on a large
+/// board they stay in sight when the whole board fits the window.
+pub(super) fn marker_scale(layout: &RobotLayout) -> f32 {
+    (layout.width.max(layout.height) as f32 / 24.0).max(1.0)
+}
+
+/// A home's ring and letter in its robot's colour, as children of `tile`
+/// (a tile's, or a hidden home shown at the end).
+pub(super) fn home_marks(
+    tile: &mut EntityCommands,
+    robot: &tabula_engine::robots::Robot,
+    ring: &Handle<Image>,
+    marker: f32,
+) {
+    let color = seat_color(robot.player.index());
+    tile.with_child((
+        Sprite {
+            image: ring.clone(),
+            color,
+            custom_size: Some(Vec2::splat(TILE * 0.86 * marker)),
+            ..default()
+        },
+        Transform::from_xyz(0.0, 0.0, 1.5),
+    ));
+    tile.with_child((
+        Text2d::new(tabula_engine::robots::level::home_char(robot.id).to_string()),
+        TextFont::from_font_size(28.0),
+        TextColor(color),
+        Transform::from_xyz(0.0, 0.0, 1.6).with_scale(Vec3::splat(marker)),
+    ));
 }
 
 fn spawn_robot(
