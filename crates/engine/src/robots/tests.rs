@@ -187,8 +187,13 @@ fn belt(home_of_x: Pos, swaps: u16) -> Robots {
     let (hx, hy) = (home_of_x.0 as usize, home_of_x.1 as usize);
     rows[hy].replace_range(hx..hx + 1, "x");
     let rows: Vec<&str> = rows.iter().map(String::as_str).collect();
+    belt_on(&rows, swaps)
+}
+
+/// The robots of [`belt`] on the board `rows`.
+fn belt_on(rows: &[&str], swaps: u16) -> Robots {
     game(
-        &rows,
+        rows,
         &[
             ('E', (5, 1), North, A, 1),
             ('Y', (3, 0), North, A, 1),
@@ -825,17 +830,7 @@ mod worked_cases {
     fn the_acting_robot_home_by_its_walk_wins_before_the_board_settles() {
         // As `belt`, but E's home is (5,0), one step north: X waits on the
         // belt for E's tile, which is X's home.
-        let mut g = game(
-            &["..f..e..", ".>>>>x..", "........", "y...b..."],
-            &[
-                ('E', (5, 1), North, A, 1),
-                ('Y', (3, 0), North, A, 1),
-                ('F', (7, 0), North, B, 1),
-                ('X', (4, 0), North, A, 2),
-                ('B', (7, 2), North, B, 2),
-            ],
-            0,
-        );
+        let mut g = belt_on(&["..f..e..", ".>>>>x..", "........", "y...b..."], 0);
         fill_the_belt(&mut g);
         let steps = play(&mut g, RobotMove::Step { robot: 'E', dir: North });
         assert!(!steps.iter().any(|s| matches!(s, RobotStep::Carried { .. })), "{steps:?}");
