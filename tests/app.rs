@@ -280,8 +280,11 @@ fn the_move_log_says_who_moved_and_a_click_goes_back_and_forth() {
     request(&mut app, 0, 1, 2);
     let finished = session(&app).game.clone();
     assert_eq!(session(&app).movers, [Player::ONE, Player::TWO, Player::ONE]);
-    let line =
-        tabula::app::move_log::log_line(2, session(&app).name_of(Player::TWO), &session(&app).moves[1]);
+    let line = tabula::app::move_log::log_line(
+        2,
+        session(&app).name_of(Player::TWO),
+        &session(&app).moves[1].to_string(),
+    );
     assert_eq!(line, "2. Bob: take 2 stones from pile 1");
     // A click on move 1: the position just after it, the rest still ahead.
     app.world_mut().write_message(SessionRequest::GoTo(1));

@@ -64,10 +64,11 @@ fn game_keys(
     if pressed(KeyCode::KeyM) {
         settings.sound = !settings.sound;
     }
-    if pressed(KeyCode::Equal) || pressed(KeyCode::NumpadAdd) {
+    // ] and [: agents move faster or slower (+ and - zoom the Robot board).
+    if pressed(KeyCode::BracketRight) {
         settings.ai_moves_per_second = (settings.ai_moves_per_second * 1.5).min(30.0);
     }
-    if pressed(KeyCode::Minus) || pressed(KeyCode::NumpadSubtract) {
+    if pressed(KeyCode::BracketLeft) {
         settings.ai_moves_per_second = (settings.ai_moves_per_second / 1.5).max(0.25);
     }
 }

@@ -35,6 +35,14 @@ pub trait WindowGame: Registered {
     fn clues(_board: &Self::Observation) -> Vec<(Player, String)> {
         Vec::new()
     }
+    /// A move in words for the move log and the status line.
+    fn move_text(_level: &Self::Level, mv: &Self::Move) -> String {
+        mv.to_string()
+    }
+    /// Why the rules refused a move, in words for the status line.
+    fn refusal(_board: &Self::Observation, error: &Self::Error) -> String {
+        error.to_string()
+    }
     /// What a move did beyond the move itself ("extra turn"), if anything.
     fn step_note(_steps: &[Self::Step]) -> Option<String> {
         None

@@ -276,7 +276,7 @@ fn controls_help<G: WindowGame>(session: &Session<G>) -> String {
     if session.has_human() {
         format!("{} · U undo · R redo · M mute · Esc menu", G::controls(&session.level))
     } else {
-        "Watching: Space pause · . step · +/- speed · U undo · Ctrl+S save replay · Esc menu".into()
+        "Watching: Space pause · . step · [ ] speed · U undo · Ctrl+S save replay · Esc menu".into()
     }
 }
 

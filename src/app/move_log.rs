@@ -13,7 +13,7 @@ use super::session::{Session, SessionRequest};
 const LOG_HEIGHT: f32 = 180.0;
 
 /// One line of the log: the move's number, who made it, the move.
-pub fn log_line(number: usize, who: &str, mv: &impl std::fmt::Display) -> String {
+pub fn log_line(number: usize, who: &str, mv: &str) -> String {
     format!("{number}. {who}: {mv}")
 }
 
@@ -43,12 +43,14 @@ pub(super) fn move_log<G: WindowGame>(
                     // Moves played, in the colour of who made them.
                     n if n <= played => {
                         let by = session.movers[n - 1];
-                        let line = log_line(n, session.name_of(by), &session.moves[n - 1]);
+                        let mv = G::move_text(&session.level, &session.moves[n - 1]);
+                        let line = log_line(n, session.name_of(by), &mv);
                         (egui::RichText::new(line).color(seat_color32(by.index())), n == played)
                     }
                     // Moves taken back, nearest first: a click plays forward to it.
                     n => {
-                        let mv = &session.redo[session.redo.len() - (n - played)];
+                        let mv =
+                            G::move_text(&session.level, &session.redo[session.redo.len() - (n - played)]);
                         (egui::RichText::new(format!("{n}. {mv}")).weak(), false)
                     }
                 };

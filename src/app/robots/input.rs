@@ -5,11 +5,11 @@
 
 use bevy::prelude::*;
 use tabula_engine::Player;
-use tabula_engine::robots::{Dir, Pos, RobotMove, Robots, RuleSet};
+use tabula_engine::robots::{Dir, Pos, RobotMove, Robots, RuleSet, tile_name};
 
 use super::{RobotLayout, TILE, art};
 use crate::app::board::{BoardPointer, digits_pressed};
-use crate::app::game::ActiveGame;
+use crate::app::game::{ActiveGame, WindowGame};
 use crate::app::glide::Glide;
 use crate::app::session::{MovePreview, RequestMove, Session, StatusLine};
 
@@ -195,8 +195,8 @@ pub fn swap_click(view: &Robots, first: Option<Pos>, tile: Pos) -> SwapClick {
     };
     match (what, first) {
         (Some(what), _) => SwapClick::Refused(format!(
-            "({}, {}) is {what}: homes and hint tiles stay where they are. Pick another tile, or X to stop.",
-            tile.0, tile.1
+            "{} is {what}: homes and hint tiles stay where they are. Pick another tile, or X to stop.",
+            tile_name(tile, view.height())
         )),
         (None, None) => SwapClick::First(tile),
         (None, Some(first)) if first == tile => {
@@ -214,7 +214,7 @@ pub fn swap_click(view: &Robots, first: Option<Pos>, tile: Pos) -> SwapClick {
 pub fn why_not(view: &Robots, id: char, tile: Pos) -> String {
     let Some(robot) = view.robot(id) else { return String::new() };
     let (dx, dy) = (tile.0 as i32 - robot.at.0 as i32, tile.1 as i32 - robot.at.1 as i32);
-    let at = format!("({}, {})", tile.0, tile.1);
+    let at = tile_name(tile, view.height());
     let walk = match robot.rule {
         RuleSet::A => {
             Dir::ALL.into_iter().find(|d| d.delta() == (dx, dy)).map(|dir| RobotMove::Step { robot: id, dir })
@@ -236,7 +236,7 @@ pub fn why_not(view: &Robots, id: char, tile: Pos) -> String {
     };
     let mut trial = view.clone();
     match tabula_engine::Game::apply(&mut trial, robot.player, walk) {
-        Err(e) => format!("{id} cannot go to {at}: {e}"),
+        Err(e) => format!("{id} cannot go to {at}: {}", <Robots as WindowGame>::refusal(view, &e)),
         Ok(_) => format!("{id} does not stop on {at}: a belt carries it on from there"),
     }
 }
@@ -263,6 +263,10 @@ pub(super) fn request_with_keys(
     }
     if keys.just_pressed(KeyCode::Enter) || keys.just_pressed(KeyCode::NumpadEnter) {
         requests.write(RequestMove { by, mv: RobotMove::Pass });
+    }
+    // Shift and an arrow pan the view (`zoom`).
+    if keys.any_pressed([KeyCode::ShiftLeft, KeyCode::ShiftRight]) {
+        return;
     }
     let Some(robot) = choice.selected.or(own.first().copied()).and_then(|id| view.robot(id)) else { return };
     let id = robot.id;

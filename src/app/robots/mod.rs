@@ -15,22 +15,25 @@ mod art;
 mod input;
 mod reasoning;
 mod spawn;
+mod zoom;
 
 use std::f32::consts::FRAC_PI_2;
 
 use bevy::prelude::*;
 use tabula_engine::robots::{
-    Dir, Hint, Pos, RobotStep, Robots, RobotsLevel, RuleSet, Sighting, Tile, tile_name,
+    Dir, Hint, Pos, RobotMove, RobotStep, Robots, RobotsError, RobotsLevel, RuleSet, Sighting, Tile,
+    tile_name,
 };
 use tabula_engine::{Game, Outcome, Player};
 
 use crate::app::board::{count_busy, keys_free, playing, pointer_free};
-use crate::app::game::{WindowGame, name_of};
+use crate::app::game::{ActiveGame, WindowGame, name_of};
 use crate::app::registry;
 use crate::app::session::SessionSet;
 
 pub use input::RobotChoice;
 pub use reasoning::{CandidateMark, RevealedHome};
+pub use zoom::{BoardView, ZoomScaled};
 
 const TILE: f32 = 64.0;
 const ROBOT: f32 = 50.0;
@@ -68,6 +71,16 @@ pub struct Owner(pub Player);
 #[derive(Component, Debug, Clone, PartialEq, Eq, Default)]
 pub struct HeldHints(pub Vec<Hint>);
 
+/// A column's letters under the board, or a row's number left of it; rows
+/// are counted from the bottom, as on a chess board. Shown every few as
+/// room allows, and kept in sight at the view's edge when zoomed in.
+#[derive(Component, Debug, Clone, Copy)]
+pub struct EdgeLabel {
+    /// From 0: the column from the left, or the row from the bottom.
+    pub index: u16,
+    pub column: bool,
+}
+
 /// The board's size, for placing things.
 #[derive(Resource, Debug, Default, Clone, Copy)]
 pub struct RobotLayout {
@@ -102,11 +115,14 @@ pub fn plugin(app: &mut App) {
     app.init_resource::<RobotChoice>()
         .init_resource::<RobotLayout>()
         .init_resource::<animate::ShownBoard>()
+        .init_resource::<zoom::BoardView>()
         .add_systems(Startup, art::make_textures)
         .add_systems(
             Update,
             (
                 spawn::spawn_board,
+                zoom::frame_board,
+                zoom::pin_labels,
                 reasoning::mark_reasoning,
                 animate::follow_steps,
                 (
@@ -125,14 +141,21 @@ pub fn plugin(app: &mut App) {
         )
         .add_systems(
             Update,
-            (input::click_board.run_if(pointer_free), input::request_with_keys.run_if(keys_free))
+            (
+                input::click_board.run_if(pointer_free),
+                input::request_with_keys.run_if(keys_free),
+                zoom::zoom_with_mouse.run_if(pointer_free),
+                zoom::zoom_with_keys.run_if(keys_free),
+                zoom::show_the_chosen,
+            )
                 .in_set(SessionSet::Requests)
                 .run_if(playing::<Robots>),
-        );
+        )
+        .add_systems(OnExit(ActiveGame::of::<Robots>()), zoom::unframe);
 }
 
 impl WindowGame for Robots {
-    const CONTROLS: &'static str = "Click one of your robots, then a green tile. Keys: N next robot · arrows step (rule A) · Up or 1-3 walk, Left/Right/Down turn (rule B) · X exchange two tiles · Enter pass";
+    const CONTROLS: &'static str = "Click one of your robots, then a green tile. Keys: N next robot · arrows step (rule A) · Up or 1-3 walk, Left/Right/Down turn (rule B) · X exchange two tiles · Enter pass · wheel or +/- zoom, right-drag or Shift+arrows pan, F fit";
 
     fn rules_text(level: &RobotsLevel) -> String {
         tabula_engine::core::Level::summary(level).join(" · ")
@@ -179,6 +202,45 @@ impl WindowGame for Robots {
             }
         }
         lines
+    }
+
+    /// Exchanges name their tiles as on a chess board.
+    fn move_text(level: &RobotsLevel, mv: &RobotMove) -> String {
+        let height = level.board.len() as u16;
+        match *mv {
+            RobotMove::Exchange { a, b } => {
+                format!("exchange {} and {}", tile_name(a, height), tile_name(b, height))
+            }
+            _ => mv.to_string(),
+        }
+    }
+
+    /// Tiles named as on a chess board, and what blocks a walk.
+    fn refusal(board: &Robots, error: &RobotsError) -> String {
+        let name = |p: Pos| tile_name(p, board.height());
+        match *error {
+            RobotsError::OffBoard { at: (x, y) } => {
+                let edge = if y < 0 {
+                    "north"
+                } else if x >= board.width() as i32 {
+                    "east"
+                } else if y >= board.height() as i32 {
+                    "south"
+                } else {
+                    "west"
+                };
+                format!("the walk would leave the board past the {edge} edge")
+            }
+            RobotsError::Blocked { at } => match board.robot_at(at) {
+                Some(robot) => format!("blocked at {} by robot {}", name(at), robot.id),
+                None => format!("blocked at {} by a broken robot", name(at)),
+            },
+            RobotsError::HomeOrHintTile { at } => {
+                format!("{} is a home or hint tile: those stay where they are", name(at))
+            }
+            RobotsError::BeltLoop { at } => format!("the conveyors would run in a loop through {}", name(at)),
+            _ => error.to_string(),
+        }
     }
 
     fn step_note(steps: &[RobotStep]) -> Option<String> {
@@ -229,5 +291,32 @@ mod tests {
         }
         assert!(layout.position((0, 0)).y > layout.position((0, 3)).y, "y grows downwards");
         assert_eq!(layout.tile_at(Vec2::new(10.0 * TILE, 0.0)), None);
+    }
+
+    #[test]
+    fn refusals_and_exchanges_name_tiles_as_on_a_chess_board() {
+        use tabula_engine::robots::{RobotSpec, RuleSet};
+        let level = RobotsLevel {
+            name: "test".into(),
+            description: String::new(),
+            board: vec!["a..".into(), ".#.".into(), "..b".into()],
+            robots: vec![
+                RobotSpec { id: 'A', at: (1, 0), facing: Dir::North, rule: RuleSet::A, player: 1 },
+                RobotSpec { id: 'B', at: (2, 0), facing: Dir::South, rule: RuleSet::B, player: 2 },
+            ],
+            swaps: 0,
+            move_cap: 500,
+            homes: Default::default(),
+        };
+        let board = Robots::new(&level, 0).unwrap();
+        let refused = |dir| {
+            let e = board.clone().apply(Player::ONE, RobotMove::Step { robot: 'A', dir }).unwrap_err();
+            Robots::refusal(&board, &e)
+        };
+        assert_eq!(refused(Dir::North), "the walk would leave the board past the north edge");
+        assert_eq!(refused(Dir::South), "blocked at B2 by a broken robot");
+        assert_eq!(refused(Dir::East), "blocked at C3 by robot B");
+        let swap = RobotMove::Exchange { a: (0, 1), b: (2, 2) };
+        assert_eq!(Robots::move_text(&level, &swap), "exchange A2 and C1");
     }
 }

@@ -9,7 +9,7 @@ use tabula_engine::Game;
 use tabula_engine::robots::{Robots, Sighting};
 
 use super::art::RingTexture;
-use super::spawn::{home_marks, marker_scale};
+use super::spawn::home_marks;
 use super::{RobotLayout, TILE};
 use crate::app::board::seat_color;
 use crate::app::game::ActiveGame;
@@ -52,7 +52,7 @@ pub(super) fn mark_reasoning(
                 Visibility::default(),
                 DespawnOnExit(ActiveGame::of::<Robots>()),
             ));
-            home_marks(&mut shown, robot, &ring, marker_scale(&layout));
+            home_marks(&mut shown, robot, &ring, 1.0);
         }
         return;
     }

@@ -7,13 +7,15 @@
 use std::f32::consts::FRAC_PI_4;
 
 use bevy::prelude::*;
-use tabula_engine::robots::{Robots, RuleSet, Tile};
+use tabula_engine::robots::{Robots, RuleSet, Tile, column_name};
 
 use super::animate::{Chevron, Heading, HintMark, Nose, ShownBoard, Spark};
 use super::art::{self, ChevronTexture, RingTexture};
 use super::input::{Destination, RobotChoice, SwapMark};
+use super::zoom::{BoardView, ZoomScaled};
 use super::{
-    BoardTile, Facing, HeldHints, Owner, ROBOT, RobotLayout, RobotPiece, Rule, TILE, TileKind, TilePos, angle,
+    BoardTile, EdgeLabel, Facing, HeldHints, Owner, ROBOT, RobotLayout, RobotPiece, Rule, TILE, TileKind,
+    TilePos, angle,
 };
 use crate::app::BoardCamera;
 use crate::app::board::{StoneTexture, clear_on_reset, fit_view, seat_color};
@@ -24,7 +26,8 @@ const MARGIN: f32 = 48.0;
 /// Boards larger than this many tiles go without "?" labels on hint tiles.
 const LABELLED_TILES: usize = 40 * 40;
 
-type BoardParts = Or<(With<BoardTile>, With<RobotPiece>, With<Destination>, With<SwapMark>, With<Spark>)>;
+type BoardParts =
+    Or<(With<BoardTile>, With<RobotPiece>, With<Destination>, With<SwapMark>, With<Spark>, With<EdgeLabel>)>;
 
 /// The textures the board is drawn with (plain sprites without them).
 struct Art {
@@ -46,6 +49,7 @@ pub(super) fn spawn_board(
     mut choice: ResMut<RobotChoice>,
     mut shown: ResMut<ShownBoard>,
     mut cameras: Query<&mut Projection, With<BoardCamera>>,
+    mut zoom: ResMut<BoardView>,
 ) {
     if !clear_on_reset(&mut commands, &mut resets, &old) {
         return;
@@ -53,16 +57,18 @@ pub(super) fn spawn_board(
     let view = session.view();
     let board = &*view;
     *layout = RobotLayout { width: board.width(), height: board.height() };
-    fit_view(&mut cameras, Vec2::new(board.width() as f32, board.height() as f32) * TILE + 2.0 * MARGIN);
+    *zoom = BoardView::default();
+    // On a large board robots, homes and labels are drawn bigger than a
+    // tile while the whole board shows (see `zoom`), the margin with them.
+    let marker = zoom.marker(board.width().max(board.height()));
+    let size = Vec2::new(board.width() as f32, board.height() as f32) * TILE;
+    fit_view(&mut cameras, size + 2.0 * MARGIN * marker);
     *choice = RobotChoice::default();
     let art = Art {
         stone: stone.map(|t| t.0.clone()).unwrap_or_default(),
         chevron: chevron.map(|t| t.0.clone()).unwrap_or_default(),
         ring: ring.map(|t| t.0.clone()).unwrap_or_default(),
     };
-    // On a large board robots and homes are drawn bigger than a tile, so
-    // they stay in sight when the whole board fits the window.
-    let marker = marker_scale(&layout);
     for y in 0..board.height() {
         for x in 0..board.width() {
             spawn_tile(&mut commands, board, &layout, &art, (x, y), marker);
@@ -71,6 +77,7 @@ pub(super) fn spawn_board(
     for robot in board.robots() {
         spawn_robot(&mut commands, robot, &layout, &art, marker);
     }
+    spawn_edge_labels(&mut commands, &layout, MARGIN / 2.0 * marker);
     shown.0 = Some(board.clone());
 }
 
@@ -147,10 +154,28 @@ fn spawn_tile(
     }
 }
 
-/// How much bigger than a tile robots and homes are drawn: on a large
-/// board they stay in sight when the whole board fits the window.
-pub(super) fn marker_scale(layout: &RobotLayout) -> f32 {
-    (layout.width.max(layout.height) as f32 / 24.0).max(1.0)
+/// Column letters under the board and row numbers left of it, `gap` from
+/// its edges, as on a chess board.
+fn spawn_edge_labels(commands: &mut Commands, layout: &RobotLayout, gap: f32) {
+    let (w, h) = (layout.width, layout.height);
+    let label = |text: String, at: Vec2, index: u16, column: bool| {
+        (
+            EdgeLabel { index, column },
+            Text2d::new(text),
+            TextFont::from_font_size(super::zoom::LABEL_FONT),
+            TextColor(Color::srgba(0.75, 0.8, 0.85, 0.8)),
+            Transform::from_translation(at.extend(0.5)),
+            on_exit(),
+        )
+    };
+    for x in 0..w {
+        let edge = layout.position((x, h - 1)) - Vec2::new(0.0, TILE / 2.0 + gap);
+        commands.spawn(label(column_name(x), edge, x, true));
+    }
+    for y in 0..h {
+        let edge = layout.position((0, y)) - Vec2::new(TILE / 2.0 + gap, 0.0);
+        commands.spawn(label((h - y).to_string(), edge, h - 1 - y, false));
+    }
 }
 
 /// A home's ring and letter in its robot's colour, as children of `tile`
@@ -163,15 +188,12 @@ pub(super) fn home_marks(
 ) {
     let color = seat_color(robot.player.index());
     tile.with_child((
-        Sprite {
-            image: ring.clone(),
-            color,
-            custom_size: Some(Vec2::splat(TILE * 0.86 * marker)),
-            ..default()
-        },
-        Transform::from_xyz(0.0, 0.0, 1.5),
+        ZoomScaled,
+        Sprite { image: ring.clone(), color, custom_size: Some(Vec2::splat(TILE * 0.86)), ..default() },
+        Transform::from_xyz(0.0, 0.0, 1.5).with_scale(Vec3::splat(marker)),
     ));
     tile.with_child((
+        ZoomScaled,
         Text2d::new(tabula_engine::robots::level::home_char(robot.id).to_string()),
         TextFont::from_font_size(28.0),
         TextColor(color),
@@ -196,6 +218,7 @@ fn spawn_robot(
     commands
         .spawn((
             RobotPiece(robot.id),
+            ZoomScaled,
             TilePos(robot.at),
             Facing(robot.facing),
             Rule(robot.rule),

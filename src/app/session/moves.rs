@@ -43,7 +43,7 @@ pub(super) fn apply_moves<G: WindowGame>(
                     session.barrier_reason = reason;
                 }
                 let note = G::step_note(&steps).map(|n| format!(" ({n})")).unwrap_or_default();
-                status.info(format!("{}: {mv}{note}", session.name_of(by)));
+                status.info(format!("{}: {}{note}", session.name_of(by), G::move_text(&session.level, &mv)));
                 applied.write(MoveApplied { by, mv, steps });
                 played.write(MovePlayed { by });
                 if let Some(outcome) = session.game.outcome() {
@@ -61,7 +61,7 @@ pub(super) fn apply_moves<G: WindowGame>(
             Err(e) => {
                 let reason = match e.not_your_turn() {
                     Some(turn) => format!("it is {}'s turn", name_of(&session.names(), turn.to_move)),
-                    None => e.to_string(),
+                    None => G::refusal(&session.view(), &e),
                 };
                 status.error(format!("Refused: {reason}"));
                 refused.write(MoveRefused { by, reason });

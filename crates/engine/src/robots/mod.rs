@@ -18,4 +18,6 @@ mod exchange_tests;
 mod hidden_tests;
 
 pub use level::{Dir, Homes, RobotSpec, RobotsLevel, RuleSet};
-pub use rules::{Hint, Pos, Robot, RobotMove, RobotStep, Robots, RobotsError, Sighting, Tile, tile_name};
+pub use rules::{
+    Hint, Pos, Robot, RobotMove, RobotStep, Robots, RobotsError, Sighting, Tile, column_name, tile_name,
+};

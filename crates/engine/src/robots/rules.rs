@@ -1482,17 +1482,22 @@ impl Game for Robots {
     }
 }
 
-/// A tile as on a chess board: its column as a letter from the left (A to
+/// A tile as on a chess board: its column as letters from the left (A to
 /// Z, then AA), its row as a number from the bottom.
 pub fn tile_name(p: Pos, height: u16) -> String {
+    format!("{}{}", column_name(p.0), height - p.1)
+}
+
+/// Column `x`'s letters: A to Z, then AA, AB, and so on.
+pub fn column_name(x: u16) -> String {
     let mut column = String::new();
-    let mut x = p.0 as u32 + 1;
+    let mut x = x as u32 + 1;
     while x > 0 {
         x -= 1;
         column.insert(0, char::from(b'A' + (x % 26) as u8));
         x /= 26;
     }
-    format!("{column}{}", height - p.1)
+    column
 }
 
 /// Which of `count` candidate homes robot `r` (in the level's order) gets
