@@ -162,6 +162,14 @@ sleep 8
 shot robots-large
 quit
 
+# 12b. The same board played by a person: N chooses robot A, + zooms in on
+#      it until its lit destinations show, the edges labelled.
+launch play levels/robots/large-128x128-four-robots.ron --p1 human --p2 planner --p3 random --p4 random
+keys n plus plus plus plus plus plus plus plus
+sleep 1
+shot robots-zoomed
+quit
+
 # 13. Russian Bank, the Stop lesson against lookahead: John drags his
 #     reserve's 6H towards Mary's 7H (the piles it may go to lit), drops it
 #     there although the AC could go up first, and Mary calls Stop.

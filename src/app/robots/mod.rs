@@ -180,19 +180,20 @@ impl WindowGame for Robots {
         for (r, robot) in board.robots().iter().enumerate() {
             // The hints held are the robot's last ones given (belts clear
             // them all at once).
-            let given: Vec<Pos> = board
+            let given: Vec<(Pos, Dir)> = board
                 .sightings()
                 .iter()
                 .filter_map(|s| match *s {
-                    Sighting::Hinted { robot: id, at, .. } if id == robot.id => Some(at),
+                    Sighting::Hinted { robot: id, at, facing, .. } if id == robot.id => Some((at, facing)),
                     _ => None,
                 })
                 .collect();
             let places = given.len().checked_sub(robot.hints.len()).map(|skip| &given[skip..]);
             for (i, hint) in robot.hints.iter().enumerate() {
-                let seen = places
-                    .and_then(|p| p.get(i))
-                    .map_or(String::new(), |&p| format!(", seen on {}", tile_name(p, board.height())));
+                // Said in the frame the robot had then: it may have turned since.
+                let seen = places.and_then(|p| p.get(i)).map_or(String::new(), |&(p, facing)| {
+                    format!(", seen on {} facing {}", tile_name(p, board.height()), facing.name())
+                });
                 lines.push((robot.player, format!("{}: home {}{seen}", robot.id, hint_words(*hint))));
             }
             if board.homes_hidden() && board.outcome().is_none() {
