@@ -78,10 +78,14 @@ sleep 0.5
 shot nim-play
 quit
 
-# 4. The end of a game: two agents on the beginner layout.
+# 4. The end of a game: two agents on the beginner layout. The same game
+#    a move before its end too: the band comes in the room kept for it,
+#    and the board does not move (nim-before-end against nim-end).
 launch
 keys 1 1 Return
-sleep 8
+sleep 2.5
+shot nim-before-end
+sleep 5.5
 shot nim-end
 quit
 

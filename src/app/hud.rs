@@ -22,6 +22,8 @@ const PAUSED_COLOR: egui::Color32 = egui::Color32::from_rgb(255, 200, 90);
 const ERROR_COLOR: egui::Color32 = egui::Color32::from_rgb(255, 110, 100);
 const PANEL_WIDTH: f32 = 270.0;
 const END_FILL: egui::Color32 = egui::Color32::from_rgb(38, 52, 44);
+/// The game-over band's height with one line of result and its buttons.
+const END_BAND_ROOM: f32 = 72.0;
 
 pub(super) fn plugin(app: &mut App) {
     app.add_systems(OnEnter(Screen::Menu), full_viewport)
@@ -69,6 +71,7 @@ fn game_panels<G: WindowGame>(
     mut camera: Single<&mut Camera, With<BoardCamera>>,
     window: Single<&Window, With<PrimaryWindow>>,
     mut clues: Local<super::clues::Clues>,
+    mut end_room: Local<f32>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?.clone();
     let mut root = root_ui(&ctx);
@@ -248,7 +251,11 @@ fn game_panels<G: WindowGame>(
         );
     }
 
+    // The game-over band's room is kept from the start (as tall as any
+    // band shown), so the board does not move when the band comes.
     let end = end_panel(&mut root, &session, &headline, &mut requests).unwrap_or(0.0);
+    *end_room = end_room.max(end).max(END_BAND_ROOM);
+    let end = *end_room;
 
     // The board takes what the panels leave.
     let scale = window.scale_factor();
