@@ -143,6 +143,43 @@ fn the_turn_is_announced_once_when_it_passes_and_at_the_end() {
 }
 
 #[test]
+fn nims_stones_keep_their_size_and_place_after_an_undo() {
+    let dir = temp_dir("nim-undo-size");
+    let mut app = headless(&dir);
+    start(
+        &mut app,
+        nim_level(&[2, 7, 3], Ending::Normal),
+        None,
+        vec![seat("John", None), seat("Mary", None)],
+    );
+    let stones = |app: &mut App| {
+        let mut all: Vec<(u32, Vec2, Vec2)> = app
+            .world_mut()
+            .query::<(&tabula::app::nim::Stone, &Sprite, &Transform)>()
+            .iter(app.world())
+            .filter(|(stone, ..)| stone.pile == 0)
+            .map(|(stone, sprite, t)| (stone.slot, sprite.custom_size.unwrap(), t.translation.truncate()))
+            .collect();
+        all.sort_by_key(|s| s.0);
+        all
+    };
+    let at_start = stones(&mut app);
+    // The longest pile goes down to 1, then the move is taken back.
+    request(&mut app, 0, 1, 6);
+    frames(&mut app, 60);
+    app.world_mut().write_message(SessionRequest::Undo);
+    frames(&mut app, 3);
+    assert_eq!(stones(&mut app), at_start);
+    // And after a move that leaves the longest pile shorter, undone.
+    request(&mut app, 0, 1, 5);
+    request(&mut app, 1, 0, 1);
+    frames(&mut app, 60);
+    app.world_mut().write_message(SessionRequest::Undo);
+    frames(&mut app, 3);
+    assert_eq!(stones(&mut app), at_start);
+}
+
+#[test]
 fn refused_moves_change_nothing_and_say_why() {
     let dir = temp_dir("refused");
     let mut app = headless(&dir);

@@ -33,7 +33,9 @@ pub(super) fn rebuild_board(
     }
     let view = session.view();
     let piles = view.piles();
-    *layout = NimLayout::new(piles);
+    // Laid out for the level's piles, not the ones left: after an undo or
+    // a replay step the rows and stones keep their size and place.
+    *layout = NimLayout::new(&session.level.piles);
     fit_view(&mut cameras, Vec2::new(layout.width, layout.height) + 2.0 * MARGIN);
     let image = texture.map(|t| t.0.clone()).unwrap_or_default();
     for (pile, &n) in piles.iter().enumerate() {
