@@ -26,6 +26,9 @@ pub(super) struct ChevronTexture(pub Handle<Image>);
 #[derive(Resource)]
 pub(super) struct RingTexture(pub Handle<Image>);
 
+/// The home ring's texture size: drawn up to a few tiles wide on large boards.
+const RING_TEXTURE: u32 = 128;
+
 /// Drawn once at start-up; without an asset store (some headless tests) the
 /// board uses plain sprites.
 pub(super) fn make_textures(mut commands: Commands, images: Option<ResMut<Assets<Image>>>) {
@@ -35,7 +38,7 @@ pub(super) fn make_textures(mut commands: Commands, images: Option<ResMut<Assets
         CHEVRON_TEXTURE,
         chevron_pixels(CHEVRON_TEXTURE),
     )));
-    commands.insert_resource(RingTexture(texture(&mut images, 64, home_ring())));
+    commands.insert_resource(RingTexture(texture(&mut images, RING_TEXTURE, home_ring())));
 }
 
 /// RGBA pixels of a chevron pointing up (a ^), soft at the edges.
@@ -59,9 +62,12 @@ pub fn chevron_pixels(size: u32) -> Vec<u8> {
     data
 }
 
-/// The ring that marks a home.
+/// The ring that marks a home: white (tinted with the robot's colour) round
+/// a dark middle, both edges soft over a pixel or two so it is smooth at
+/// any size.
 pub(super) fn home_ring() -> Vec<u8> {
-    round_pixels(64, 0.9, |_, _, d| if d > 0.72 { 1.0 } else { 0.0 })
+    let half = RING_TEXTURE as f32 / 2.0;
+    round_pixels(RING_TEXTURE, 0.9, |_, _, d| ((d - 0.72) * half / 1.5 + 0.5).clamp(0.0, 1.0))
 }
 
 /// The nose of a robot heading `heading`: on the rim, turned to point out.
@@ -71,5 +77,25 @@ pub(super) fn nose(heading: f32) -> Transform {
         translation: turn * Vec3::new(0.0, ROBOT / 2.0 - 3.0, 0.1),
         rotation: turn * Quat::from_rotation_z(FRAC_PI_4),
         ..default()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_home_ring_is_smooth_at_its_inner_edge() {
+        let pixels = home_ring();
+        let middle = RING_TEXTURE as usize / 2;
+        // Along the row through the middle, from the centre out: dark, a
+        // step or two of grey, then white.
+        let row: Vec<u8> = (middle..RING_TEXTURE as usize)
+            .map(|x| pixels[(middle * RING_TEXTURE as usize + x) * 4])
+            .collect();
+        assert_eq!(row[0], 0);
+        assert!(row.iter().any(|&v| v > 40 && v < 215), "no grey between dark and white: {row:?}");
+        assert!(row.windows(2).all(|w| w[0] <= w[1]), "the shade only rises outward");
+        assert_eq!(*row.iter().max().unwrap(), 255);
     }
 }
