@@ -960,6 +960,39 @@ mod robot_board {
     }
 
     #[test]
+    fn a_person_playing_a_hidden_home_level_sees_no_shading() {
+        use tabula::app::robots::CandidateMark;
+        let dir = temp_dir("robots-hidden-person");
+        let mut app = headless(&dir);
+        app.world_mut().resource_mut::<tabula::app::settings::Settings>().ai_moves_per_second = 30.0;
+        let path = crate::manifest_dir().join("levels/robots/12-hidden-homes.ron");
+        let file = level::load(&path).unwrap();
+        start(&mut app, file, Some(path), vec![seat("Ann", None), seat("Bob", Some("sleuth"))]);
+        // Ann plays as a sleuth would, from what her screen shows.
+        let mut sleuth = Robots::agent_from_str("sleuth").unwrap();
+        let mut rng = tabula_engine::core::rng_from_seed(3);
+        for _ in 0..2_000 {
+            let session = board(&app);
+            if session.game.outcome().is_some() {
+                break;
+            }
+            if session.human_to_move() == Some(Player::ONE) {
+                let mv = sleuth.choose(Player::ONE, &session.view(), &mut rng).unwrap();
+                app.world_mut().write_message(RequestMove::<Robots> { by: Player::ONE, mv });
+            }
+            frames(&mut app, 1);
+            assert!(marked::<CandidateMark>(&mut app).is_empty(), "no shading while a person plays");
+        }
+        assert!(
+            board(&app)
+                .game
+                .sightings()
+                .iter()
+                .any(|s| matches!(s, tabula_engine::robots::Sighting::Hinted { .. }))
+        );
+    }
+
+    #[test]
     fn a_ride_round_the_corners_ends_where_the_engine_says() {
         let dir = temp_dir("robots");
         let mut app = headless(&dir);

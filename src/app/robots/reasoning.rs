@@ -1,8 +1,8 @@
-//! What the players know on a board whose homes are hidden, shown: for each
-//! robot an agent plays that has had a hint, the tiles its home can still
-//! be on as everyone can tell from the hints and the tiles stood on (what
-//! the `sleuth` reasons from), shaded in the seat's colour; and, once the
-//! game is over or in a replay, every home.
+//! What the players know on a board whose homes are hidden, shown: while
+//! agents play each other, for each robot that has had a hint, the tiles
+//! its home can still be on as everyone can tell from the hints and the
+//! tiles stood on (what the `sleuth` reasons from), shaded in the seat's
+//! colour; and, once the game is over or in a replay, every home.
 
 use bevy::prelude::*;
 use tabula_engine::Game;
@@ -13,7 +13,7 @@ use super::spawn::home_marks;
 use super::{RobotLayout, TILE};
 use crate::app::board::seat_color;
 use crate::app::game::ActiveGame;
-use crate::app::session::{BoardReset, Controller, Session};
+use crate::app::session::{BoardReset, Session};
 
 /// A tile a reasoning agent still takes for one of its robots' home.
 #[derive(Component, Debug)]
@@ -56,12 +56,13 @@ pub(super) fn mark_reasoning(
         }
         return;
     }
+    // Shown to a person watching agents; a person playing finds their own
+    // home, and the rivals' shading would cover the board they play on.
+    if session.has_human() {
+        return;
+    }
     let view = session.view();
     for (r, robot) in view.robots().iter().enumerate() {
-        // A person finds their own home; an agent's reasoning is shown.
-        if !session.seats.get(robot.player.index()).is_some_and(|s| s.controller != Controller::Human) {
-            continue;
-        }
         // Before its first hint a robot's home could be nearly anywhere:
         // shading the whole board would say nothing.
         let hinted = view
