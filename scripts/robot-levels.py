@@ -15,7 +15,12 @@ FACE = ['North', 'East', 'South', 'West']
 
 
 def write(path, name, desc, grid, robots, swaps, cap, homes):
-    out = ['Robots(', f'    name: "{name}",', f'    description: "{desc}",', '    board: [']
+    # Levels up to 11 teach one idea each; the later ones are for playing.
+    group = 'Lesson' if int(path[:2]) <= 11 else 'Game'
+    out = ['Robots(', f'    name: "{name}",', f'    description: "{desc}",']
+    if group != 'Game':
+        out.append(f'    group: {group},')
+    out.append('    board: [')
     out += [f'        "{"".join(r)}",' for r in grid]
     out += ['    ],', '    robots: [']
     out += [f"        (id: '{i}', at: ({p[0]}, {p[1]}), facing: {f}, rule: {r}, player: {pl}),"

@@ -58,6 +58,7 @@ fn nim_level(piles: &[u32], ending: Ending) -> LevelFile {
     LevelFile::new::<Nim>(NimLevel {
         name: "test".into(),
         description: String::new(),
+        group: Default::default(),
         piles: piles.to_vec(),
         ending,
     })
@@ -510,6 +511,7 @@ mod mancala {
         LevelFile::new::<Mancala>(MancalaLevel {
             name: "test".into(),
             description: String::new(),
+            group: Default::default(),
             pits,
             stones,
             capture,
@@ -1513,6 +1515,7 @@ mod mirror {
             let level = LevelFile::new::<Mancala>(MancalaLevel {
                 name: "mirror".into(),
                 description: String::new(),
+                group: Default::default(),
                 pits,
                 stones,
                 capture,

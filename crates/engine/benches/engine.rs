@@ -17,7 +17,13 @@ fn manifest_dir() -> std::path::PathBuf {
 }
 
 fn mcmorran() -> NimLevel {
-    NimLevel { name: String::new(), description: String::new(), piles: vec![5, 6, 7], ending: Ending::Misere }
+    NimLevel {
+        name: String::new(),
+        description: String::new(),
+        group: Default::default(),
+        piles: vec![5, 6, 7],
+        ending: Ending::Misere,
+    }
 }
 
 fn nim_match(c: &mut Criterion) {
@@ -68,6 +74,7 @@ mod mancala_benches {
         MancalaLevel {
             name: String::new(),
             description: String::new(),
+            group: Default::default(),
             pits: 6,
             stones,
             capture: Capture::Standard,
@@ -189,6 +196,7 @@ mod robot_benches {
         RobotsLevel {
             name: "lanes".into(),
             description: String::new(),
+            group: Default::default(),
             board: board.into_iter().map(|row| row.into_iter().collect()).collect(),
             robots,
             swaps: 0,

@@ -13,6 +13,7 @@ fn main() {
     let level = MancalaLevel {
         name: "Kalah (6,6)".into(),
         description: String::new(),
+        group: Default::default(),
         pits: 6,
         stones: 6,
         capture: Capture::Standard,

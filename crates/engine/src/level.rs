@@ -18,7 +18,7 @@ use serde::de::{self, DeserializeSeed, EnumAccess, VariantAccess, Visitor};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use crate::catalog::{self, Catalog};
-use crate::core::{Game, Level, Registered, RuleViolation};
+use crate::core::{Game, Level, LevelGroup, Registered, RuleViolation};
 
 /// Any registered game's level. In a file it is written like a struct named
 /// after its game: `Nim(name: "...", piles: [5, 6, 7], ending: Misere)`.
@@ -113,6 +113,7 @@ fn names() -> &'static [&'static str] {
 trait AnyLevel: erased_serde::Serialize + Any + fmt::Debug + Send + Sync {
     fn name(&self) -> &str;
     fn description(&self) -> &str;
+    fn group(&self) -> LevelGroup;
     fn summary(&self) -> Vec<String>;
     fn as_any(&self) -> &dyn Any;
     fn same_as(&self, other: &dyn AnyLevel) -> bool;
@@ -125,6 +126,10 @@ impl<L: Level> AnyLevel for L {
 
     fn description(&self) -> &str {
         Level::description(self)
+    }
+
+    fn group(&self) -> LevelGroup {
+        Level::group(self)
     }
 
     fn summary(&self) -> Vec<String> {
@@ -165,6 +170,11 @@ impl LevelFile {
 
     pub fn description(&self) -> &str {
         self.level.description()
+    }
+
+    /// Where the menu lists it.
+    pub fn group(&self) -> LevelGroup {
+        self.level.group()
     }
 
     /// A few lines on the set-up and rule options, for menus.

@@ -300,6 +300,7 @@ mod tests {
         let level = RobotsLevel {
             name: "test".into(),
             description: String::new(),
+            group: Default::default(),
             board: vec!["a..".into(), ".#.".into(), "..b".into()],
             robots: vec![
                 RobotSpec { id: 'A', at: (1, 0), facing: Dir::North, rule: RuleSet::A, player: 1 },

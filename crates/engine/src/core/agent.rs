@@ -119,6 +119,9 @@ pub enum AgentError {
 #[derive(Clone, Copy, Debug)]
 pub struct AgentInfo {
     pub name: &'static str,
+    /// What a player meets, in a player's words ("looks a few moves ahead").
+    pub plain: &'static str,
+    /// How it plays, for those who want to know (the menu's tooltip, `--help`).
     pub about: &'static str,
     /// The parameter's meaning, range and default, if it takes one.
     pub param: Option<ParamInfo>,
@@ -201,8 +204,12 @@ impl<G: Game> Agent<G> for RandomAgent {
     }
 }
 
-pub const RANDOM_INFO: AgentInfo =
-    AgentInfo { name: "random", about: "plays a uniformly random legal move", param: None };
+pub const RANDOM_INFO: AgentInfo = AgentInfo {
+    name: "random",
+    plain: "plays any legal move, at random",
+    about: "plays a uniformly random legal move",
+    param: None,
+};
 
 #[cfg(test)]
 mod tests {

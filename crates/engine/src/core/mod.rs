@@ -97,12 +97,51 @@ pub trait RuleError:
     fn not_your_turn(&self) -> Option<NotYourTurn>;
 }
 
+/// Where the menu lists a level: lessons teach one idea, games are for
+/// playing against others, large boards show scale, and specification tests
+/// are a seed's own positions, kept apart from what people play. A level
+/// file says `group: Lesson` (and so on); without it, a level is a game.
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
+)]
+pub enum LevelGroup {
+    Lesson,
+    #[default]
+    Game,
+    Large,
+    Specification,
+}
+
+impl LevelGroup {
+    pub const ALL: [LevelGroup; 4] =
+        [LevelGroup::Lesson, LevelGroup::Game, LevelGroup::Large, LevelGroup::Specification];
+
+    /// The menu's heading for the group.
+    pub fn heading(self) -> &'static str {
+        match self {
+            LevelGroup::Lesson => "Lessons",
+            LevelGroup::Game => "Games",
+            LevelGroup::Large => "Large boards",
+            LevelGroup::Specification => "Specification tests",
+        }
+    }
+
+    /// For serde: the default is not written.
+    pub fn is_game(&self) -> bool {
+        *self == LevelGroup::Game
+    }
+}
+
 /// What a level file holds for its game, beyond the game's own fields.
 pub trait Level:
     Clone + fmt::Debug + PartialEq + Serialize + DeserializeOwned + Send + Sync + 'static
 {
     fn name(&self) -> &str;
     fn description(&self) -> &str;
+    /// Where the menu lists it: a game, unless the level says otherwise.
+    fn group(&self) -> LevelGroup {
+        LevelGroup::Game
+    }
     /// A few lines on the set-up and rule options, for menus.
     fn summary(&self) -> Vec<String>;
 }

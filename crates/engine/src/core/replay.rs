@@ -158,6 +158,7 @@ mod tests {
         let level = NimLevel {
             name: "t".into(),
             description: String::new(),
+            group: Default::default(),
             piles: vec![2, 3],
             ending: Ending::Normal,
         };

@@ -303,6 +303,7 @@ mod tests {
         NimLevel {
             name: String::new(),
             description: String::new(),
+            group: Default::default(),
             piles: vec![5, 6, 7],
             ending: Ending::Misere,
         }

@@ -476,11 +476,13 @@ impl Agent<Mancala> for Mcts {
 const AGENTS: &[AgentInfo] = &[
     AgentInfo {
         name: "greedy",
+        plain: "grabs the most stones it can right now",
         about: "the move that puts the most stones in its store at once",
         param: None,
     },
     AgentInfo {
         name: "minimax",
+        plain: "looks a few moves ahead",
         about: "alpha-beta search with a transposition table; minimax:D searches D plies, minimax:500ms or minimax:2s searches for that long",
         param: Some(ParamInfo {
             name: "depth",
@@ -492,6 +494,7 @@ const AGENTS: &[AgentInfo] = &[
     },
     AgentInfo {
         name: "mcts",
+        plain: "plays many random games in its head and picks what wins most",
         about: "Monte Carlo tree search (UCT) with random playouts",
         param: Some(ParamInfo {
             name: "playouts",
@@ -501,7 +504,12 @@ const AGENTS: &[AgentInfo] = &[
             default: DEFAULT_PLAYOUTS as f64,
         }),
     },
-    AgentInfo { name: "solve", about: "exact play on small boards, with the proven value", param: None },
+    AgentInfo {
+        name: "solve",
+        plain: "plays perfectly on small boards, and knows the result",
+        about: "exact play on small boards, with the proven value",
+        param: None,
+    },
 ];
 
 /// `500ms`, `2s`, `1.5s` as a duration.
@@ -712,6 +720,7 @@ mod strength {
         let level = MancalaLevel {
             name: String::new(),
             description: String::new(),
+            group: Default::default(),
             pits: 6,
             stones: 4,
             capture: Capture::Standard,

@@ -2,7 +2,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::core::{Level, RuleViolation};
+use crate::core::{Level, LevelGroup, RuleViolation};
 
 /// When a last stone in one's own empty pit captures.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -31,6 +31,9 @@ pub struct MancalaLevel {
     pub name: String,
     #[serde(default)]
     pub description: String,
+    /// Where the menu lists it.
+    #[serde(default, skip_serializing_if = "LevelGroup::is_game")]
+    pub group: LevelGroup,
     /// Pits on each side.
     pub pits: u8,
     /// Stones in each pit at the start.
@@ -93,6 +96,10 @@ impl Level for MancalaLevel {
 
     fn description(&self) -> &str {
         &self.description
+    }
+
+    fn group(&self) -> LevelGroup {
+        self.group
     }
 
     fn summary(&self) -> Vec<String> {

@@ -719,6 +719,7 @@ pub(crate) mod tests {
         MancalaLevel {
             name: String::new(),
             description: String::new(),
+            group: Default::default(),
             pits,
             stones,
             capture,

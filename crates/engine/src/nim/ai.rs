@@ -83,6 +83,7 @@ impl Agent<Nim> for OptimalAgent {
 
 const AGENTS: &[AgentInfo] = &[AgentInfo {
     name: "optimal",
+    plain: "plays perfectly; turn its strength down and it slips",
     about: "Bouton's winning strategy, for both endings",
     param: Some(ParamInfo {
         name: "strength",
@@ -223,6 +224,7 @@ mod tests {
                 let level = NimLevel {
                     name: String::new(),
                     description: String::new(),
+                    group: Default::default(),
                     piles: layout.clone(),
                     ending,
                 };
@@ -239,6 +241,7 @@ mod tests {
         let level = NimLevel {
             name: String::new(),
             description: String::new(),
+            group: Default::default(),
             piles: vec![5, 6, 7],
             ending: Ending::Misere,
         };

@@ -2,7 +2,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::core::{Level, RuleViolation};
+use crate::core::{Level, LevelGroup, RuleViolation};
 
 /// Who the last stone is good for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -33,6 +33,9 @@ pub struct NimLevel {
     pub name: String,
     #[serde(default)]
     pub description: String,
+    /// Where the menu lists it.
+    #[serde(default, skip_serializing_if = "LevelGroup::is_game")]
+    pub group: LevelGroup,
     /// Stones in each pile, left to right.
     pub piles: Vec<u32>,
     pub ending: Ending,
@@ -67,6 +70,10 @@ impl Level for NimLevel {
 
     fn description(&self) -> &str {
         &self.description
+    }
+
+    fn group(&self) -> LevelGroup {
+        self.group
     }
 
     fn summary(&self) -> Vec<String> {

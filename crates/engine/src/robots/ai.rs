@@ -15,16 +15,19 @@ use crate::core::{Game, GameRng, Observation, Outcome, Player};
 pub const AGENTS: &[AgentInfo] = &[
     AgentInfo {
         name: "planner",
+        plain: "races you home by the shortest way and blocks your wins",
         about: "knows the whole board: the shortest way home over walks, turns and belt rides, planned again every move; takes a win in one and blocks the next player's",
         param: None,
     },
     AgentInfo {
         name: "sleuth",
+        plain: "finds its home from the hints, as you must",
         about: "reasons from hints: keeps the tiles each of its robots' homes can still be on, walks where that set shrinks most for the moves it costs, and heads home once one tile is left",
         param: None,
     },
     AgentInfo {
         name: "scout",
+        plain: "wanders from hint to hint",
         about: "knows the board but not where its home is: explores hint tiles and follows what they say",
         param: None,
     },

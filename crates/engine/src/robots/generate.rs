@@ -9,7 +9,7 @@ use super::level::{
     Dir, MAX_PLAYERS, MAX_ROBOTS, MAX_SIDE, RobotSpec, RobotsLevel, RuleSet, home_char, robot_ids,
 };
 use super::rules::Robots;
-use crate::core::{Game, derive_seed, rng_from_seed};
+use crate::core::{Game, LevelGroup, derive_seed, rng_from_seed};
 
 /// What to generate.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -124,6 +124,8 @@ fn draw(plan: Plan, seed: u64) -> RobotsLevel {
             "Made by `tabula generate robots --width {w} --height {h} --robots {} --players {} --seed {}`.",
             plan.robots, plan.players, plan.seed
         ),
+        // Boards this size are for watching and zooming, not for a quick game.
+        group: if w * h >= 64 * 64 { LevelGroup::Large } else { LevelGroup::Game },
         board: board.into_iter().map(|row| row.into_iter().collect()).collect(),
         robots,
         swaps: 0,

@@ -3,7 +3,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::core::{Level, RuleViolation};
+use crate::core::{Level, LevelGroup, RuleViolation};
 
 /// A compass direction; y grows downwards, so North is y - 1.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -156,6 +156,9 @@ pub struct RobotsLevel {
     pub name: String,
     #[serde(default)]
     pub description: String,
+    /// Where the menu lists it.
+    #[serde(default, skip_serializing_if = "LevelGroup::is_game")]
+    pub group: LevelGroup,
     /// Rows top to bottom: `.` normal, `?` hint, `#` broken robot,
     /// `^ > v <` conveyors, a lowercase letter the home of that robot.
     pub board: Vec<String>,
@@ -185,6 +188,10 @@ impl Level for RobotsLevel {
 
     fn description(&self) -> &str {
         &self.description
+    }
+
+    fn group(&self) -> LevelGroup {
+        self.group
     }
 
     fn summary(&self) -> Vec<String> {

@@ -13,6 +13,7 @@ fn level(board: &[&str], robots: &[Spec], swaps: u16) -> RobotsLevel {
     RobotsLevel {
         name: "test".into(),
         description: String::new(),
+        group: Default::default(),
         board: board.iter().map(|r| r.to_string()).collect(),
         robots: robots
             .iter()

@@ -16,11 +16,13 @@ use crate::core::{Agent, AgentError, AgentInfo, AgentRegistry, AgentSpec, Game, 
 const AGENTS: &[AgentInfo] = &[
     AgentInfo {
         name: "greedy",
+        plain: "plays by rules of thumb: foundations first, then loading you",
         about: "foundations first, then loading the opponent, then emptying its reserve; stops every breach",
         param: None,
     },
     AgentInfo {
         name: "lookahead",
+        plain: "guesses the cards it cannot see and looks a turn ahead",
         about: "samples the unseen cards and plays each move out to the end of the opponent's next turn",
         param: Some(ParamInfo {
             name: "samples",

@@ -5,7 +5,7 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
-use crate::core::{Level, RuleViolation};
+use crate::core::{Level, LevelGroup, RuleViolation};
 
 /// Clubs, diamonds, hearts, spades: the order of `C D H S`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -198,6 +198,9 @@ pub struct RussianBankLevel {
     pub name: String,
     #[serde(default)]
     pub description: String,
+    /// Where the menu lists it.
+    #[serde(default, skip_serializing_if = "LevelGroup::is_game")]
+    pub group: LevelGroup,
     pub deal: Deal,
     /// R10: a move that breaks priority is played and may be stopped;
     /// off, the rules refuse it.
@@ -218,6 +221,10 @@ impl Level for RussianBankLevel {
 
     fn description(&self) -> &str {
         &self.description
+    }
+
+    fn group(&self) -> LevelGroup {
+        self.group
     }
 
     fn summary(&self) -> Vec<String> {

@@ -45,6 +45,7 @@ fn position(
     let level = RussianBankLevel {
         name: "test".into(),
         description: String::new(),
+        group: Default::default(),
         deal: Deal::Fixed(FixedPosition(FixedDeal {
             to_move,
             players: vec![side(one), side(two)],
