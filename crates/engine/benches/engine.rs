@@ -259,6 +259,43 @@ mod robot_benches {
         group.finish();
     }
 
+    fn shipped(name: &str) -> RobotsLevel {
+        let path = crate::manifest_dir().join("../../levels/robots").join(name);
+        tabula_engine::level::load(&path).unwrap().get::<Robots>().unwrap().clone()
+    }
+
+    /// Four planners on the four-player race, as `tabula match` plays them
+    /// (threat checks and exchanges weighed on every move).
+    pub fn four_planners(c: &mut Criterion) {
+        const GAMES: u64 = 40;
+        let race = shipped("10-four-player-race.ron");
+        let agents: Vec<AgentSpec> = ["planner"; 4].iter().map(|a| a.parse().unwrap()).collect();
+        let mut group = c.benchmark_group("robots_match_four_player_race_4_planners");
+        group.throughput(Throughput::Elements(GAMES));
+        group.sample_size(10);
+        for jobs in [1, 2] {
+            let config = MatchConfig { games: GAMES, seed: 1, jobs, record_moves: false };
+            group.bench_function(format!("jobs_{jobs}"), |b| {
+                b.iter(|| run_match::<Robots>(&race, &agents, &config, &mut |_| {}, &|_| {}).unwrap())
+            });
+        }
+        group.finish();
+    }
+
+    /// A planner's move on the shipped 128 x 128 board, threat checks on.
+    pub fn planner_128(c: &mut Criterion) {
+        let board = Robots::new(&shipped("large-128x128-four-robots.ron"), 0).unwrap();
+        let mut group = c.benchmark_group("robots_planner_128x128");
+        group.sample_size(10);
+        group.bench_function("first_move", |b| {
+            b.iter(|| {
+                let mut agent = Robots::agent_from_str("planner").unwrap();
+                agent.choose(board.current_player(), &board, &mut rng_from_seed(0))
+            })
+        });
+        group.finish();
+    }
+
     pub fn perft_swaps(c: &mut Criterion) {
         let path = crate::manifest_dir().join("../../levels/robots/09-swap-puzzle.ron");
         let file = tabula_engine::level::load(&path).unwrap();
@@ -276,6 +313,8 @@ criterion_group!(
     robot_benches::validate,
     robot_benches::settle_1000,
     robot_benches::planner,
+    robot_benches::planner_128,
+    robot_benches::four_planners,
     robot_benches::perft_swaps
 );
 

@@ -87,8 +87,12 @@ fn explore<T>(board: &Robots, r: usize, mut visit: impl FnMut(&Reach) -> Control
     let mut seen = vec![false; w * h * 4];
     seen[state(robot.at, robot.facing)] = true;
     let mut queue = VecDeque::from([(robot.at, robot.facing, 0u32, None)]);
+    // One buffer for the requests of every place reached.
+    let mut requests = Vec::with_capacity(6);
     while let Some((from, from_facing, n, first)) = queue.pop_front() {
-        for (mv, at, facing) in board.requests_from(r, from, from_facing) {
+        requests.clear();
+        board.each_request_from(r, from, from_facing, |mv, at, facing| requests.push((mv, at, facing)));
+        for &(mv, at, facing) in &requests {
             let s = state(at, facing);
             let fresh = !seen[s];
             let reach = Reach { cost: n + 1, first: first.unwrap_or(mv), mv, at, facing, fresh };
@@ -113,6 +117,18 @@ fn search(board: &Robots, r: usize, goal: impl Fn(Pos) -> bool) -> Option<(u32, 
     })
 }
 
+/// Robot `r`'s shortest way home and its first request. None while another
+/// robot stands on the home: no walk or ride ends on an occupied tile, so
+/// the search would look everywhere and find nothing.
+fn way_home(board: &Robots, r: usize) -> Option<(u32, RobotMove)> {
+    let robot = &board.robots()[r];
+    let home = robot.home?;
+    if board.robot_at(home).is_some_and(|on| on.id != robot.id) {
+        return None;
+    }
+    search(board, r, |p| p == home)
+}
+
 /// A move for `seat` when no plan helps: any legal request.
 fn fallback(seat: Player, board: &Robots, rng: &mut GameRng) -> Option<RobotMove> {
     Observation::random_move(board, seat, rng)
@@ -135,10 +151,7 @@ const WEIGH_EXCHANGES_UP_TO: usize = 40 * 40;
 pub(crate) fn nearest_home(board: &Robots, seat: Player, others: bool) -> Option<(u32, RobotMove)> {
     (0..board.robots().len())
         .filter(|&r| (board.robots()[r].player == seat) != others)
-        .filter_map(|r| {
-            let home = board.robots()[r].home?;
-            search(board, r, |p| p == home)
-        })
+        .filter_map(|r| way_home(board, r))
         .min_by_key(|&(n, _)| n)
 }
 
@@ -149,17 +162,23 @@ fn best_exchange(board: &Robots, seat: Player, walk: Option<u32>) -> Option<Robo
         return None;
     }
     const FAR: u32 = 10_000;
-    let theirs = nearest_home(board, seat, true).map_or(FAR, |(n, _)| n);
+    // The opponents' robots, nearest home first: an exchange rarely sets the
+    // nearest back, and one within reach rules the exchange out at once.
+    let mut rivals: Vec<(u32, usize)> = (0..board.robots().len())
+        .filter(|&r| board.robots()[r].player != seat)
+        .map(|r| (way_home(board, r).map_or(FAR, |(n, _)| n), r))
+        .collect();
+    rivals.sort_unstable();
+    let theirs = rivals.first().map_or(FAR, |&(n, _)| n);
     // Walking brings us one request nearer; the opponents stay as they are.
     let walking = theirs as i64 - walk.map_or(FAR as i64, |n| n as i64 - 1);
     let mut moves = Vec::new();
-    board.moves(&mut moves);
+    board.exchanges(seat, &mut moves, false);
     let mut best: Option<(i64, RobotMove)> = None;
-    for mv in moves.into_iter().filter(|m| matches!(m, RobotMove::Exchange { .. })) {
+    for mv in moves {
+        let RobotMove::Exchange { a, b } = mv else { continue };
         let mut after = board.clone();
-        if after.apply(seat, mv).is_err() {
-            continue;
-        }
+        after.play_legal_exchange(seat, a, b);
         if after.outcome() == Some(crate::core::Outcome::Win(seat)) {
             return Some(mv);
         }
@@ -167,9 +186,20 @@ fn best_exchange(board: &Robots, seat: Player, walk: Option<u32>) -> Option<Robo
             continue;
         }
         let ours = nearest_home(&after, seat, false).map_or(FAR, |(n, _)| n) as i64;
-        let theirs = nearest_home(&after, seat, true).map_or(FAR, |(n, _)| n) as i64;
+        // The gain (the nearest rival's way less ours) must beat both
+        // walking and the best exchange so far.
+        let bar = best.map_or(walking + 1, |(g, _)| g.max(walking + 1));
+        let mut theirs = FAR as i64;
+        for &(_, r) in &rivals {
+            if let Some((n, _)) = way_home(&after, r) {
+                theirs = theirs.min(n as i64);
+                if theirs - ours <= bar {
+                    break;
+                }
+            }
+        }
         let gain = theirs - ours;
-        if gain > walking + 1 && best.is_none_or(|(g, _)| gain > g) {
+        if gain > bar {
             best = Some((gain, mv));
         }
     }
@@ -533,3 +563,4 @@ impl Agent<Robots> for Sleuth {
         self.note.clone()
     }
 }
+

@@ -762,6 +762,40 @@ impl Robots {
         self.robots.iter().map(|r| r.home.and_then(|home| layout.route(r.at, home))).collect()
     }
 
+    /// Carries out a move already checked: every change `apply` makes.
+    fn perform(&mut self, player: Player, plan: Plan) -> Vec<RobotStep> {
+        let mut steps = Vec::with_capacity(8);
+        self.emit(&mut steps, RobotStep::Began { by: player });
+        match plan {
+            Plan::Walk(r, to) => self.walk(player, r, to, &mut steps),
+            Plan::Rotate(r, facing) => {
+                let robot = self.robots[r].id;
+                self.emit(&mut steps, RobotStep::Rotated { robot, facing });
+                self.finish(player, None, &mut steps);
+            }
+            Plan::Exchange(a, b) => {
+                self.emit(&mut steps, RobotStep::Swapped { by: player, a, b });
+                for p in [a, b] {
+                    if let Some(r) = (self.occupant[self.index(p)] as usize).checked_sub(1) {
+                        self.clear_hints(r, &mut steps);
+                    }
+                }
+                let winner = self.settle(player, &mut steps);
+                self.finish(player, winner, &mut steps);
+            }
+            Plan::Pass => self.finish(player, None, &mut steps),
+        }
+        steps
+    }
+
+    /// Plays an exchange that [`Robots::exchanges`] found legal for the
+    /// player to move, without checking it again: the planner weighs every
+    /// legal exchange, and the check is most of an exchange's cost.
+    pub(crate) fn play_legal_exchange(&mut self, player: Player, a: Pos, b: Pos) {
+        debug_assert!(self.check_exchange(player, a, b, &self.ways_home()).is_ok());
+        self.perform(player, Plan::Exchange(a, b));
+    }
+
     /// Every legal exchange of `player`, `a` before `b` in reading order;
     /// with `first`, stops at the first.
     pub(crate) fn exchanges(&self, player: Player, out: &mut Vec<RobotMove>, first: bool) {
@@ -816,37 +850,45 @@ impl Robots {
     /// where they stand now): for planning and for showing a player where a
     /// robot can go.
     pub fn requests_from(&self, r: usize, at: Pos, facing: Dir) -> Vec<(RobotMove, Pos, Dir)> {
-        let robot = &self.robots[r];
         let mut out = Vec::with_capacity(6);
-        let land = |mv: RobotMove, dir: Dir, steps: u8, out: &mut Vec<_>| {
+        self.each_request_from(r, at, facing, |mv, p, f| out.push((mv, p, f)));
+        out
+    }
+
+    /// The same, handed one by one to `found`: the planners' searches ask
+    /// this at every place they reach, so nothing is allocated.
+    pub(crate) fn each_request_from(
+        &self,
+        r: usize,
+        at: Pos,
+        facing: Dir,
+        mut found: impl FnMut(RobotMove, Pos, Dir),
+    ) {
+        let robot = &self.robots[r];
+        let mut land = |mv: RobotMove, dir: Dir, steps: u8| {
             if let Ok(mut p) = self.walk_target_from(r, at, dir, steps) {
                 let mut f = facing;
                 while let Some((next, turned)) = self.ride_step(r, p, f) {
                     (p, f) = (next, turned);
                 }
-                out.push((mv, p, f));
+                found(mv, p, f);
             }
         };
         match robot.rule {
             RuleSet::A => {
                 for dir in Dir::ALL {
-                    land(RobotMove::Step { robot: robot.id, dir }, dir, 1, &mut out);
+                    land(RobotMove::Step { robot: robot.id, dir }, dir, 1);
                 }
             }
             RuleSet::B => {
                 for steps in 1..=3 {
-                    land(RobotMove::Forward { robot: robot.id, steps }, facing, steps, &mut out);
+                    land(RobotMove::Forward { robot: robot.id, steps }, facing, steps);
                 }
                 for quarters in 1..=3 {
-                    out.push((
-                        RobotMove::Rotate { robot: robot.id, quarters },
-                        at,
-                        facing.turned_left(quarters),
-                    ));
+                    found(RobotMove::Rotate { robot: robot.id, quarters }, at, facing.turned_left(quarters));
                 }
             }
         }
-        out
     }
 
     /// The same for robot `id` where it stands.
@@ -1355,28 +1397,7 @@ impl Game for Robots {
                 Plan::Pass
             }
         };
-        let mut steps = Vec::with_capacity(8);
-        self.emit(&mut steps, RobotStep::Began { by: player });
-        match plan {
-            Plan::Walk(r, to) => self.walk(player, r, to, &mut steps),
-            Plan::Rotate(r, facing) => {
-                let robot = self.robots[r].id;
-                self.emit(&mut steps, RobotStep::Rotated { robot, facing });
-                self.finish(player, None, &mut steps);
-            }
-            Plan::Exchange(a, b) => {
-                self.emit(&mut steps, RobotStep::Swapped { by: player, a, b });
-                for p in [a, b] {
-                    if let Some(r) = (self.occupant[self.index(p)] as usize).checked_sub(1) {
-                        self.clear_hints(r, &mut steps);
-                    }
-                }
-                let winner = self.settle(player, &mut steps);
-                self.finish(player, winner, &mut steps);
-            }
-            Plan::Pass => self.finish(player, None, &mut steps),
-        }
-        Ok(steps)
+        Ok(self.perform(player, plan))
     }
 
     fn outcome(&self) -> Option<Outcome> {
