@@ -1121,6 +1121,193 @@ mod robot_board {
     fn status(app: &App) -> String {
         app.world().resource::<StatusLine>().text.clone()
     }
+
+    /// A headless app with what the mouse needs: a 1280 x 800 primary
+    /// window (no real one), the board camera, and Bevy's own systems that
+    /// place the camera and turn the pointer into board points.
+    fn with_mouse(dir: &Path) -> App {
+        use bevy::window::{ExitCondition, WindowPlugin, WindowResolution};
+        let mut app = headless(dir);
+        app.add_plugins((
+            bevy::input::InputPlugin,
+            bevy::transform::TransformPlugin,
+            WindowPlugin {
+                primary_window: Some(Window { resolution: WindowResolution::new(1280, 800), ..default() }),
+                exit_condition: ExitCondition::DontExit,
+                close_when_requested: false,
+                ..default()
+            },
+        ))
+        .init_resource::<bevy::render::texture::ManualTextureViews>()
+        .add_systems(
+            PostUpdate,
+            bevy::render::camera::camera_system.after(bevy::transform::TransformSystems::Propagate),
+        );
+        app.world_mut().spawn((Camera2d, tabula::app::BoardCamera, tabula::app::board::board_projection()));
+        app
+    }
+
+    /// Where a board point shows in the window, as the board camera draws it.
+    fn on_screen(app: &mut App, point: Vec2) -> Vec2 {
+        let (camera, transform) = app
+            .world_mut()
+            .query_filtered::<(&Camera, &GlobalTransform), With<tabula::app::BoardCamera>>()
+            .single(app.world())
+            .unwrap();
+        camera.world_to_viewport(transform, point.extend(0.0)).unwrap()
+    }
+
+    /// Window pixels a tile spans now.
+    fn tile_pixels(app: &mut App) -> f32 {
+        on_screen(app, Vec2::new(tabula::app::robots::TILE, 0.0)).x - on_screen(app, Vec2::ZERO).x
+    }
+
+    fn point_at(app: &mut App, at: Vec2) {
+        let mut windows = app.world_mut().query::<&mut Window>();
+        windows.single_mut(app.world_mut()).unwrap().set_cursor_position(Some(at));
+    }
+
+    fn mouse_button(app: &mut App, button: MouseButton, state: bevy::input::ButtonState) {
+        use bevy::input::mouse::MouseButtonInput;
+        app.world_mut().write_message(MouseButtonInput { button, state, window: Entity::PLACEHOLDER });
+        frames(app, 1);
+    }
+
+    fn click(app: &mut App, at: Vec2) {
+        point_at(app, at);
+        mouse_button(app, MouseButton::Left, bevy::input::ButtonState::Pressed);
+        mouse_button(app, MouseButton::Left, bevy::input::ButtonState::Released);
+    }
+
+    /// One notch of the wheel (up zooms in), a frame for each.
+    fn wheel(app: &mut App, notches: i32) {
+        use bevy::input::mouse::{MouseScrollUnit, MouseWheel};
+        for _ in 0..notches.abs() {
+            app.world_mut().write_message(MouseWheel {
+                unit: MouseScrollUnit::Line,
+                x: 0.0,
+                y: notches.signum() as f32,
+                window: Entity::PLACEHOLDER,
+                phase: bevy::input::touch::TouchPhase::Moved,
+            });
+            frames(app, 1);
+        }
+    }
+
+    fn piece_of(app: &mut App, id: char) -> Vec2 {
+        let mut pieces = app.world_mut().query::<(&RobotPiece, &Transform)>();
+        pieces.iter(app.world()).find(|(p, _)| p.0 == id).map(|(_, t)| t.translation.truncate()).unwrap()
+    }
+
+    /// The 128 x 128 board in a 1280 x 800 window, four people playing it
+    /// with the mouse alone: each zooms out with the wheel to see the whole
+    /// board, in toward their robot until tiles are large enough to hit,
+    /// clicks the robot, sees its lit tiles at a size to click, and clicks
+    /// one; the engine plays that move. A drag with the right button pans,
+    /// keeping the grabbed point under the pointer.
+    #[test]
+    fn the_128_by_128_board_is_played_by_mouse_alone() {
+        use tabula::app::robots::{BoardView, Destination, RobotChoice, TILE};
+        let dir = temp_dir("robots-mouse");
+        let mut app = with_mouse(&dir);
+        let path = manifest_dir().join("levels/robots/large-128x128-four-robots.ron");
+        let seats = ["Ann", "Bob", "Cy", "Di"].iter().map(|n| seat(n, None)).collect();
+        start(&mut app, level::load(&path).unwrap(), Some(path), seats);
+        frames(&mut app, 2);
+        let whole = tile_pixels(&mut app);
+        assert!(whole < 7.0, "the whole board shows, a tile {whole} pixels wide: too small to click");
+        for turn in 0..8 {
+            let seat = board(&app).game.current_player();
+            let id = board(&app).game.robots().iter().find(|r| r.player == seat).unwrap().id;
+            // Out to the whole board, then in toward the robot.
+            wheel(&mut app, -20);
+            assert_eq!(
+                app.world().resource::<BoardView>().zoom,
+                1.0,
+                "turn {turn}: the wheel fits the board"
+            );
+            let piece = piece_of(&mut app, id);
+            let mut at = on_screen(&mut app, piece);
+            point_at(&mut app, at);
+            while tile_pixels(&mut app) < 40.0 {
+                wheel(&mut app, 1);
+                // The point under the pointer stays put once the board fills
+                // the window's width; before, the board stays centred and
+                // the player follows the robot with the pointer.
+                let piece = piece_of(&mut app, id);
+                let now = on_screen(&mut app, piece);
+                if app.world().resource::<BoardView>().zoom > 2.0 {
+                    assert!(now.distance(at) < 1.0, "{id} stays under the pointer: {at} then {now}");
+                }
+                at = now;
+                point_at(&mut app, at);
+                assert!(
+                    (0.0..1280.0).contains(&at.x) && (0.0..800.0).contains(&at.y),
+                    "{id} in the window: {at}"
+                );
+            }
+            click(&mut app, at);
+            assert_eq!(
+                app.world().resource::<RobotChoice>().selected,
+                Some(id),
+                "turn {turn}: a click chose {id}"
+            );
+            frames(&mut app, 2);
+            let lit: Vec<(RobotMove, Vec2)> = app
+                .world_mut()
+                .query::<(&Destination, &Transform)>()
+                .iter(app.world())
+                .map(|(d, t)| (d.0, t.translation.truncate()))
+                .collect();
+            assert!(!lit.is_empty(), "turn {turn}: {id}'s destinations are lit");
+            assert!(
+                (TILE - 10.0) / TILE * tile_pixels(&mut app) >= 30.0,
+                "a lit tile is large enough to click"
+            );
+            let (mv, target) = lit[turn % lit.len()];
+            let mv = mv.to_string();
+            let on = on_screen(&mut app, target);
+            assert!(
+                (0.0..1280.0).contains(&on.x) && (0.0..800.0).contains(&on.y),
+                "the lit tile is in sight"
+            );
+            let before = board(&app).moves.len();
+            click(&mut app, on);
+            assert_eq!(board(&app).moves.len(), before + 1, "turn {turn}: a click on a lit tile moved {id}");
+            // Walks that end on the same tile (one stopped by a belt) are one
+            // lit tile: the click plays one of them.
+            let played = board(&app).moves.last().copied().unwrap();
+            assert!(
+                lit.iter().any(|&(m, t)| m == played && t == target),
+                "{played} for a click on {mv}'s tile"
+            );
+            frames(&mut app, 40);
+            pieces_match_the_engine(&mut app);
+        }
+        // A right-button drag pans: the board point grabbed stays under the pointer.
+        let grab = Vec2::new(640.0, 400.0);
+        point_at(&mut app, grab);
+        frames(&mut app, 1);
+        let centre = app.world().resource::<BoardView>().centre;
+        mouse_button(&mut app, MouseButton::Right, bevy::input::ButtonState::Pressed);
+        let grabbed = {
+            let (camera, transform) = app
+                .world_mut()
+                .query_filtered::<(&Camera, &GlobalTransform), With<tabula::app::BoardCamera>>()
+                .single(app.world())
+                .unwrap();
+            camera.viewport_to_world_2d(transform, grab).unwrap()
+        };
+        point_at(&mut app, grab + Vec2::new(-120.0, 80.0));
+        frames(&mut app, 2);
+        mouse_button(&mut app, MouseButton::Right, bevy::input::ButtonState::Released);
+        assert_ne!(app.world().resource::<BoardView>().centre, centre, "the drag panned");
+        let under = on_screen(&mut app, grabbed);
+        assert!(
+            under.distance(grab + Vec2::new(-120.0, 80.0)) < 2.0,
+            "the grabbed point follows the pointer: {under}"
+        );
+    }
 }
 
 mod russian_bank {

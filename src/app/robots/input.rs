@@ -15,7 +15,7 @@ use crate::app::session::{MovePreview, RequestMove, Session, StatusLine};
 
 /// A lit tile: where a request of the chosen robot leads.
 #[derive(Component, Debug)]
-pub(super) struct Destination(RobotMove);
+pub struct Destination(pub RobotMove);
 
 /// A tile picked for an exchange.
 #[derive(Component, Debug)]

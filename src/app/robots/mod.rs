@@ -31,11 +31,12 @@ use crate::app::game::{ActiveGame, WindowGame, name_of};
 use crate::app::registry;
 use crate::app::session::SessionSet;
 
-pub use input::RobotChoice;
+pub use input::{Destination, RobotChoice};
 pub use reasoning::{CandidateMark, RevealedHome};
 pub use zoom::{BoardView, ZoomScaled};
 
-const TILE: f32 = 64.0;
+/// A tile's side in world units.
+pub const TILE: f32 = 64.0;
 const ROBOT: f32 = 50.0;
 
 /// A tile of the board, wherever exchanges have taken it.
