@@ -63,7 +63,7 @@ quit() {
 launch
 shot menu
 # 2. Watching two agents on the large level: seat 1 becomes random.
-keys Down 1 Return
+keys Down Down Down Down 1 Return
 sleep 6
 shot nim-watch
 quit
@@ -104,7 +104,7 @@ quit
 
 # 6. Watching minimax against mcts on Kalah (6,6), from the menu.
 launch
-keys Right Down Down 1 1 1 2 Return
+keys Right Down Down Down 1 1 1 2 Return
 sleep 9
 shot mancala-watch
 quit

@@ -1,10 +1,13 @@
-//! The game screen's keys, shared by every game; each board adds its own.
+//! The game screen's keys, shared by every game (each board adds its own),
+//! and the replay browser they and the menu open.
 
 use bevy::prelude::*;
 use bevy_egui::input::egui_wants_any_keyboard_input;
+use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 
 use super::Screen;
-use super::session::SessionRequest;
+use super::lesson::LessonPanel;
+use super::session::{SessionRequest, replays_dir};
 use super::settings::Settings;
 
 /// The replay browser is open.
@@ -18,10 +21,13 @@ pub struct ReplayBrowser {
 
 /// Keys need egui's word on whether a text field has them.
 pub fn plugin(app: &mut App) {
-    app.init_resource::<ReplayBrowser>().add_systems(
-        Update,
-        game_keys.run_if(in_state(Screen::Game).and_then(not(egui_wants_any_keyboard_input))),
-    );
+    app.init_resource::<ReplayBrowser>()
+        .init_resource::<LessonPanel>()
+        .add_systems(
+            Update,
+            game_keys.run_if(in_state(Screen::Game).and_then(not(egui_wants_any_keyboard_input))),
+        )
+        .add_systems(EguiPrimaryContextPass, replay_browser);
 }
 
 /// The game screen's keys; the board's own keys live with the board.
@@ -30,6 +36,7 @@ fn game_keys(
     mut requests: MessageWriter<SessionRequest>,
     mut settings: ResMut<Settings>,
     mut browser: ResMut<ReplayBrowser>,
+    mut lesson: ResMut<LessonPanel>,
 ) {
     let ctrl = keys.any_pressed([KeyCode::ControlLeft, KeyCode::ControlRight]);
     let pressed = |k: KeyCode| keys.just_pressed(k);
@@ -61,6 +68,9 @@ fn game_keys(
             requests.write(SessionRequest::BackToMenu);
         }
     }
+    if pressed(KeyCode::KeyL) {
+        lesson.toggle();
+    }
     if pressed(KeyCode::KeyM) {
         settings.sound = !settings.sound;
     }
@@ -71,4 +81,61 @@ fn game_keys(
     if pressed(KeyCode::BracketLeft) {
         settings.ai_moves_per_second = (settings.ai_moves_per_second / 1.5).max(0.25);
     }
+}
+
+/// The list of saved replays, newest first, and a path to type.
+fn replay_browser(
+    mut contexts: EguiContexts,
+    mut browser: ResMut<ReplayBrowser>,
+    mut requests: MessageWriter<SessionRequest>,
+) -> Result {
+    if !browser.open {
+        browser.files = None;
+        return Ok(());
+    }
+    let ctx = contexts.ctx_mut()?;
+    let dir = replays_dir();
+    // Read the folder when the browser opens (or on Refresh), not every frame.
+    let files = browser
+        .files
+        .get_or_insert_with(|| {
+            // Newest first: names end in the time they were saved.
+            let mut files = super::levels::library::ron_files_in(&dir);
+            files.reverse();
+            files
+        })
+        .clone();
+    let mut open = true;
+    egui::Window::new("Open a replay").open(&mut open).collapsible(false).show(ctx, |ui| {
+        ui.horizontal(|ui| {
+            ui.label(format!("Saved in {}", dir.display()));
+            if ui.button("Refresh").clicked() {
+                browser.files = None;
+            }
+        });
+        egui::ScrollArea::vertical().max_height(300.0).show(ui, |ui| {
+            if files.is_empty() {
+                ui.label("No replays saved yet.");
+            }
+            for file in files {
+                let name = file.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+                if ui.button(name).clicked() {
+                    requests.write(SessionRequest::OpenReplay(file.clone()));
+                    browser.open = false;
+                }
+            }
+        });
+        ui.horizontal(|ui| {
+            ui.label("Path:");
+            ui.text_edit_singleline(&mut browser.path);
+            if ui.button("Open").clicked() && !browser.path.trim().is_empty() {
+                requests.write(SessionRequest::OpenReplay(browser.path.trim().into()));
+                browser.open = false;
+            }
+        });
+    });
+    if !open {
+        browser.open = false;
+    }
+    Ok(())
 }

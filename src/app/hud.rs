@@ -10,9 +10,10 @@ use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 use super::board::{playing, seat_color32};
 use super::controls::ReplayBrowser;
 use super::game::WindowGame;
+use super::lesson::LessonPanel;
 use super::levels::reload::LevelWatch;
 use super::session::{
-    Agents, Controller, Headline, MovePreview, Session, SessionRequest, StatusLine, Turn, Watch, replays_dir,
+    Agents, Controller, Headline, MovePreview, Session, SessionRequest, StatusLine, Turn, Watch,
 };
 use super::settings::Settings;
 use super::{BoardCamera, Screen};
@@ -26,8 +27,7 @@ const END_FILL: egui::Color32 = egui::Color32::from_rgb(38, 52, 44);
 const END_BAND_ROOM: f32 = 72.0;
 
 pub(super) fn plugin(app: &mut App) {
-    app.add_systems(OnEnter(Screen::Menu), full_viewport)
-        .add_systems(EguiPrimaryContextPass, (scale_text, replay_browser));
+    app.add_systems(OnEnter(Screen::Menu), full_viewport).add_systems(EguiPrimaryContextPass, scale_text);
 }
 
 /// The panels of one game's screen (with a window only: egui draws them).
@@ -66,7 +66,7 @@ fn game_panels<G: WindowGame>(
     turn: Res<Turn>,
     headline: Res<Headline>,
     level_watch: Res<LevelWatch>,
-    mut browser: ResMut<ReplayBrowser>,
+    (mut browser, mut lesson): (ResMut<ReplayBrowser>, ResMut<LessonPanel>),
     mut requests: MessageWriter<SessionRequest>,
     mut camera: Single<&mut Camera, With<BoardCamera>>,
     window: Single<&Window, With<PrimaryWindow>>,
@@ -160,6 +160,7 @@ fn game_panels<G: WindowGame>(
         egui::ScrollArea::vertical().show(ui, |ui| {
             // Beside the board, first in the panel, never over the board.
             level_problem(ui, &level_watch);
+            super::lesson::lesson(ui, &session, &mut lesson);
             ui.heading("Game");
             ui.horizontal(|ui| {
                 if ui.button("Undo (U)").clicked() {
@@ -281,9 +282,10 @@ fn controls_help<G: WindowGame>(session: &Session<G>) -> String {
         return "Replay: Space play/pause · . step forward · , step back · Esc menu".into();
     }
     if session.has_human() {
-        format!("{} · U undo · R redo · M mute · Esc menu", G::controls(&session.level))
+        format!("{} · U undo · R redo · L lesson · M mute · Esc menu", G::controls(&session.level))
     } else {
-        "Watching: Space pause · . step · [ ] speed · U undo · Ctrl+S save replay · Esc menu".into()
+        "Watching: Space pause · . step · [ ] speed · U undo · L lesson · Ctrl+S save replay · Esc menu"
+            .into()
     }
 }
 
@@ -338,60 +340,4 @@ fn level_problem(ui: &mut egui::Ui, watch: &LevelWatch) {
         ui.label(egui::RichText::new("The game keeps the last good level until the file is fixed.").weak());
     });
     ui.separator();
-}
-
-fn replay_browser(
-    mut contexts: EguiContexts,
-    mut browser: ResMut<ReplayBrowser>,
-    mut requests: MessageWriter<SessionRequest>,
-) -> Result {
-    if !browser.open {
-        browser.files = None;
-        return Ok(());
-    }
-    let ctx = contexts.ctx_mut()?;
-    let dir = replays_dir();
-    // Read the folder when the browser opens (or on Refresh), not every frame.
-    let files = browser
-        .files
-        .get_or_insert_with(|| {
-            // Newest first: names end in the time they were saved.
-            let mut files = super::levels::library::ron_files_in(&dir);
-            files.reverse();
-            files
-        })
-        .clone();
-    let mut open = true;
-    egui::Window::new("Open a replay").open(&mut open).collapsible(false).show(ctx, |ui| {
-        ui.horizontal(|ui| {
-            ui.label(format!("Saved in {}", dir.display()));
-            if ui.button("Refresh").clicked() {
-                browser.files = None;
-            }
-        });
-        egui::ScrollArea::vertical().max_height(300.0).show(ui, |ui| {
-            if files.is_empty() {
-                ui.label("No replays saved yet.");
-            }
-            for file in files {
-                let name = file.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-                if ui.button(name).clicked() {
-                    requests.write(SessionRequest::OpenReplay(file.clone()));
-                    browser.open = false;
-                }
-            }
-        });
-        ui.horizontal(|ui| {
-            ui.label("Path:");
-            ui.text_edit_singleline(&mut browser.path);
-            if ui.button("Open").clicked() && !browser.path.trim().is_empty() {
-                requests.write(SessionRequest::OpenReplay(browser.path.trim().into()));
-                browser.open = false;
-            }
-        });
-    });
-    if !open {
-        browser.open = false;
-    }
-    Ok(())
 }

@@ -11,6 +11,7 @@ pub mod frames;
 pub mod game;
 pub mod glide;
 pub mod hud;
+mod lesson;
 pub mod levels;
 pub mod mancala;
 pub mod menu;

@@ -1,14 +1,17 @@
-//! The main menu: the four games (those not built yet say so), the levels of
-//! the chosen game, and for each seat a name and Human or an agent with its
-//! strength. Everything can be chosen with the keyboard.
+//! The main menu, the game's front door: the four games as cards with a
+//! picture and a line each (those not built yet say so), the levels of the
+//! chosen game in their groups (lessons, games, large boards, specification
+//! tests), and for each seat a name and Human or an agent with its strength.
+//! Everything can be chosen with the keyboard.
 //!
 //! This file holds the plugin, the menu's making and the listing of the
 //! chosen game's levels, and a level started from the command line; `model`
-//! the menu's choices of game, level and seats, `ui` its drawing, `keys` its
-//! keyboard.
+//! the menu's choices of game, level and seats, `ui` its drawing, `pictures`
+//! the levels drawn small, `keys` its keyboard.
 
 mod keys;
 mod model;
+mod pictures;
 mod ui;
 
 use bevy::prelude::*;

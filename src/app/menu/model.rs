@@ -5,16 +5,30 @@
 
 use bevy::prelude::*;
 use tabula_engine::core::AgentSpec;
+use tabula_engine::core::LevelGroup;
 use tabula_engine::core::agent::AgentInfo;
 use tabula_engine::games::{self, GameEntry};
+use tabula_engine::level::{self, LevelFile};
 
-use crate::app::levels::library::LevelEntry;
+use crate::app::levels::library::{LevelEntry, levels_root};
 use crate::app::session::{Controller, SeatSetup, SessionPlan};
 use crate::app::settings::{MAX_SEATS, Settings};
 
 /// Games specified in docs/rules/ (one file a game), by title and level folder:
 /// the menu shows those not built yet, and says so.
 const SPECIFIED: [(&str, &str); 2] = [("Russian Bank", "russian_bank"), ("Robot board", "robots")];
+
+/// What each game is, in a line, and the level its picture is drawn from.
+const ABOUT: [(&str, &str, &str); 4] = [
+    ("nim", "Take stones from one pile at a time; the last stone decides.", "traditional-3-4-5.ron"),
+    ("mancala", "Sow stones around the board; the most in your store wins.", "kalah-6-4.ron"),
+    ("robots", "Race your robots home over belts; find hidden homes by hints.", "10-four-player-race.ron"),
+    (
+        "russian_bank",
+        "Patience for two: be first to play out reserve, hand and waste.",
+        "01-shuffled-deal.ron",
+    ),
+];
 
 /// Who the menu puts in a seat: a human, or an agent with a strength.
 #[derive(Clone, Debug, PartialEq)]
@@ -25,7 +39,7 @@ pub struct SeatChoice {
 }
 
 /// A game the menu lists: playable in the window, or not (yet).
-#[derive(Clone, Copy)]
+#[derive(Clone)]
 pub struct MenuGame {
     pub title: &'static str,
     pub folder: &'static str,
@@ -33,6 +47,10 @@ pub struct MenuGame {
     pub entry: Option<&'static dyn GameEntry>,
     /// How far it is built, when the window does not play it.
     pub status: Option<&'static str>,
+    /// What it is, in a line.
+    pub about: &'static str,
+    /// The level its picture is drawn from, read when the menu is made.
+    pub picture: Option<LevelFile>,
 }
 
 impl MenuGame {
@@ -76,16 +94,22 @@ impl Menu {
                     folder: g.folder(),
                     entry: window.then_some(g),
                     status: (!window).then_some(COMMAND_LINE_ONLY),
+                    about: about(g.folder()).0,
+                    picture: about(g.folder()).1,
                 }
             })
             .partition(MenuGame::is_playable);
         list.extend(rules_only);
-        list.extend(
-            SPECIFIED
-                .iter()
-                .filter(|(_, folder)| known.iter().all(|g| g.folder() != *folder))
-                .map(|&(title, folder)| MenuGame { title, folder, entry: None, status: Some(NOT_BUILT) }),
-        );
+        list.extend(SPECIFIED.iter().filter(|(_, folder)| known.iter().all(|g| g.folder() != *folder)).map(
+            |&(title, folder)| MenuGame {
+                title,
+                folder,
+                entry: None,
+                status: Some(NOT_BUILT),
+                about: about(folder).0,
+                picture: None,
+            },
+        ));
         let mut menu = Menu {
             games: list,
             game: 0,
@@ -100,13 +124,15 @@ impl Menu {
         menu
     }
 
-    pub fn current(&self) -> MenuGame {
-        self.games[self.game]
+    pub fn current(&self) -> &MenuGame {
+        &self.games[self.game]
     }
 
-    /// Shows the chosen game's levels as they are now read; the choice
-    /// stays on the same file when it is still there.
-    pub fn set_levels(&mut self, levels: Vec<LevelEntry>) {
+    /// Shows the chosen game's levels as they are now read, grouped as
+    /// `LevelGroup` orders them (unreadable files last); the choice stays on
+    /// the same file when it is still there.
+    pub fn set_levels(&mut self, mut levels: Vec<LevelEntry>) {
+        levels.sort_by_key(|l| l.level.as_ref().map_or(LevelGroup::ALL.len(), |l| l.group() as usize));
         let chosen = self.levels.get(self.selected).map(|l| l.path.clone());
         self.selected = chosen
             .and_then(|path| levels.iter().position(|l| l.path == path))
@@ -212,6 +238,15 @@ impl Menu {
     }
 }
 
+/// A game's line and its picture's level (`None` when that file is missing
+/// or broken: the menu then shows the game without a picture).
+fn about(folder: &str) -> (&'static str, Option<LevelFile>) {
+    match ABOUT.iter().find(|(f, ..)| *f == folder) {
+        Some(&(_, line, file)) => (line, level::load(&levels_root().join(folder).join(file)).ok()),
+        None => ("", None),
+    }
+}
+
 fn format_strength(s: f64) -> String {
     format!("{s:.2}").trim_end_matches('0').trim_end_matches('.').to_owned()
 }
@@ -222,10 +257,7 @@ pub(super) fn seed_now() -> u64 {
 
 #[cfg(test)]
 mod tests {
-    use tabula_engine::level;
-
     use super::*;
-    use crate::app::levels::library::levels_root;
 
     fn menu() -> Menu {
         let mut menu = Menu::new(&["Nim", "Mancala"]);
@@ -308,5 +340,48 @@ mod tests {
         assert_eq!(menu.controller(1), Controller::Agent(AgentSpec::new("minimax", None)));
         menu.seats[1].strength = 4.0;
         assert_eq!(menu.controller(1), Controller::Agent(AgentSpec::new("minimax", Some("4"))));
+    }
+
+    #[test]
+    fn levels_are_listed_by_group_with_the_specification_tests_last() {
+        let mut menu = Menu::new(&["Nim", "Mancala", "Robots", "RussianBank"]);
+        let bank = menu.games.iter().position(|g| g.title == "Russian Bank").unwrap();
+        menu.switch_game(bank);
+        read_levels(&mut menu);
+        let groups: Vec<LevelGroup> = menu.levels.iter().map(|l| l.level.as_ref().unwrap().group()).collect();
+        assert!(groups.is_sorted(), "{groups:?}");
+        assert_eq!(groups.first(), Some(&LevelGroup::Lesson));
+        let tests: Vec<String> = menu
+            .levels
+            .iter()
+            .filter(|l| l.level.as_ref().unwrap().group() == LevelGroup::Specification)
+            .map(|l| l.path.file_name().unwrap().to_string_lossy().into_owned())
+            .collect();
+        assert_eq!(tests.len(), 5, "seed 004's four positions and the written-out deal: {tests:?}");
+        assert!(tests.iter().filter(|t| t.starts_with("seed-004")).count() == 4);
+        // The shown-home races are lessons; the hidden-home levels are games.
+        menu.switch_game(menu.games.iter().position(|g| g.title == "Robot board").unwrap());
+        read_levels(&mut menu);
+        for entry in &menu.levels {
+            let level = entry.level.as_ref().unwrap();
+            let hidden = level.get::<tabula_engine::robots::Robots>().unwrap().homes
+                == tabula_engine::robots::Homes::Hidden;
+            let large = entry.path.to_string_lossy().contains("large-");
+            let expected = match (large, hidden) {
+                (true, _) => LevelGroup::Large,
+                (false, true) => LevelGroup::Game,
+                _ => LevelGroup::Lesson,
+            };
+            assert_eq!(level.group(), expected, "{}", entry.path.display());
+        }
+    }
+
+    #[test]
+    fn every_game_has_a_line_and_a_picture() {
+        let menu = Menu::new(&["Nim", "Mancala", "Robots", "RussianBank"]);
+        for game in &menu.games {
+            assert!(game.about.len() > 20, "{}", game.title);
+            assert!(game.picture.is_some(), "{}: its picture's level is read", game.title);
+        }
     }
 }

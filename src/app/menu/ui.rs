@@ -1,15 +1,21 @@
-//! The menu drawn with egui: a column of games, one of the chosen game's
-//! levels with its description, one of the players with each seat's name,
-//! Human or agent and strength; under them Start, Open replay, Quit, sound
-//! and animation speed.
+//! The menu drawn with egui: a column of games (each a card with a picture
+//! of one of its levels and a line on what it is), one of the chosen game's
+//! levels in their groups with the chosen one's picture and description,
+//! one of the players with each seat's name, Human or agent (in a player's
+//! words) and strength; under them Start, Open replay, Quit, sound and
+//! animation speed.
 
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, egui};
 
-use super::model::{COMMAND_LINE_ONLY, Menu};
+use tabula_engine::core::LevelGroup;
+use tabula_engine::level::LevelFile;
+
+use super::model::{COMMAND_LINE_ONLY, Menu, MenuGame};
+use super::pictures;
 use crate::app::controls::ReplayBrowser;
 use crate::app::hud::root_ui;
-use crate::app::levels::library::levels_root;
+use crate::app::levels::library::{LevelEntry, levels_root};
 use crate::app::session::{SessionRequest, StatusLine};
 use crate::app::settings::Settings;
 
@@ -68,15 +74,15 @@ pub(super) fn menu_ui(
     Ok(())
 }
 
+/// Room for a game's picture in its card, and for the chosen level's.
+const CARD_PICTURE: egui::Vec2 = egui::vec2(112.0, 70.0);
+const LEVEL_PICTURE: egui::Vec2 = egui::vec2(300.0, 150.0);
+
 fn games_column(ui: &mut egui::Ui, menu: &mut Menu) {
     ui.heading("Game");
     let mut clicked = None;
     for (i, game) in menu.games.iter().enumerate() {
-        let text = match game.status {
-            None => game.title.to_owned(),
-            Some(status) => format!("{} ({status})", game.title),
-        };
-        if ui.selectable_label(menu.game == i, text).clicked() && menu.game != i {
+        if game_card(ui, game, menu.game == i).clicked() && menu.game != i {
             clicked = Some(i);
         }
     }
@@ -95,23 +101,65 @@ fn games_column(ui: &mut egui::Ui, menu: &mut Menu) {
     }
 }
 
+/// A game as a card: its picture, its name and what it is; the chosen one
+/// lit. The whole card takes the click.
+fn game_card(ui: &mut egui::Ui, game: &MenuGame, chosen: bool) -> egui::Response {
+    let fill = if chosen { ui.visuals().selection.bg_fill } else { ui.visuals().faint_bg_color };
+    let frame = egui::Frame::group(ui.style()).fill(fill).inner_margin(6.0).show(ui, |ui| {
+        ui.set_width(ui.available_width());
+        ui.horizontal(|ui| {
+            let (rect, _) = ui.allocate_exact_size(CARD_PICTURE, egui::Sense::hover());
+            if let Some(level) = &game.picture {
+                pictures::draw(ui.painter(), rect, level);
+            }
+            ui.vertical(|ui| {
+                let title = match game.status {
+                    None => egui::RichText::new(game.title).size(18.0).strong(),
+                    Some(status) => egui::RichText::new(format!("{} ({status})", game.title)).size(18.0),
+                };
+                ui.label(title);
+                ui.label(egui::RichText::new(game.about).size(13.0));
+            });
+        });
+    });
+    ui.add_space(2.0);
+    let response = ui.interact(frame.response.rect, ui.id().with(game.title), egui::Sense::click());
+    response.on_hover_cursor(egui::CursorIcon::PointingHand)
+}
+
 fn levels_column(ui: &mut egui::Ui, menu: &mut Menu) {
     ui.heading("Level");
     if menu.levels.is_empty() {
         ui.label(format!("No levels in {}", levels_root().join(menu.current().folder).display()));
     }
     let mut clicked = None;
-    egui::ScrollArea::vertical().id_salt("levels").max_height(260.0).show(ui, |ui| {
-        for (i, entry) in menu.levels.iter().enumerate() {
-            let name = match &entry.level {
-                Ok(l) => l.name().to_owned(),
-                Err(_) => {
-                    format!("{} (invalid)", entry.path.file_name().unwrap_or_default().to_string_lossy())
-                }
-            };
-            if ui.selectable_label(menu.selected == i, name).clicked() {
-                clicked = Some(i);
-            }
+    egui::ScrollArea::vertical().id_salt("levels").max_height(300.0).show(ui, |ui| {
+        // Lessons, games, large boards, then the seeds' own test positions,
+        // folded away from what people play unless one of them is chosen.
+        let group_of = |l: &LevelEntry| l.level.as_ref().ok().map(LevelFile::group);
+        let mut groups: Vec<Option<LevelGroup>> = menu.levels.iter().map(group_of).collect();
+        groups.dedup();
+        for group in groups {
+            let heading = group.map_or("Files with errors", LevelGroup::heading);
+            let chosen_inside = menu.levels.get(menu.selected).is_some_and(|l| group_of(l) == group);
+            egui::CollapsingHeader::new(egui::RichText::new(heading).strong())
+                .id_salt(heading)
+                .default_open(group != Some(LevelGroup::Specification))
+                .open(chosen_inside.then_some(true))
+                .show(ui, |ui| {
+                    for (i, entry) in menu.levels.iter().enumerate().filter(|(_, l)| group_of(l) == group) {
+                        let name = match &entry.level {
+                            Ok(l) => l.name().to_owned(),
+                            Err(_) => format!(
+                                "{} (invalid)",
+                                entry.path.file_name().unwrap_or_default().to_string_lossy()
+                            ),
+                        };
+                        if ui.selectable_label(menu.selected == i, name).clicked() {
+                            clicked = Some(i);
+                        }
+                    }
+                });
         }
     });
     if let Some(i) = clicked {
@@ -121,9 +169,13 @@ fn levels_column(ui: &mut egui::Ui, menu: &mut Menu) {
         ui.add_space(6.0);
         match &entry.level {
             Ok(level) => {
+                let width = LEVEL_PICTURE.x.min(ui.available_width());
+                let (rect, _) =
+                    ui.allocate_exact_size(egui::vec2(width, LEVEL_PICTURE.y), egui::Sense::hover());
+                pictures::draw(ui.painter(), rect, level);
                 ui.label(level.description());
                 for line in level.summary() {
-                    ui.label(line);
+                    ui.label(egui::RichText::new(line).weak());
                 }
             }
             Err(e) => {
@@ -154,8 +206,10 @@ fn seats_column(ui: &mut egui::Ui, menu: &mut Menu, settings: &mut Settings) {
                 let current = before.and_then(|i| agents.get(i)).map_or("Human", |a| a.name);
                 egui::ComboBox::from_id_salt(("seat", seat)).selected_text(current).show_ui(ui, |ui| {
                     ui.selectable_value(&mut picked, None, "Human");
+                    // Each agent in a player's words; how it works on hover.
                     for (i, info) in agents.iter().enumerate() {
-                        ui.selectable_value(&mut picked, Some(i), info.name).on_hover_text(info.about);
+                        ui.selectable_value(&mut picked, Some(i), format!("{}: {}", info.name, info.plain))
+                            .on_hover_text(info.about);
                     }
                 });
                 if picked != before {
@@ -163,7 +217,7 @@ fn seats_column(ui: &mut egui::Ui, menu: &mut Menu, settings: &mut Settings) {
                 }
                 let choice = &mut menu.seats[seat];
                 if let Some(info) = choice.agent.and_then(|i| agents.get(i)) {
-                    ui.label(egui::RichText::new(info.about).weak());
+                    ui.label(info.plain).on_hover_text(info.about);
                     if let Some(p) = info.param {
                         let slider = egui::Slider::new(&mut choice.strength, p.min..=p.max).text(p.name);
                         // Depths and playout counts are whole numbers.

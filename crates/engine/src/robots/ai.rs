@@ -563,4 +563,3 @@ impl Agent<Robots> for Sleuth {
         self.note.clone()
     }
 }
-
