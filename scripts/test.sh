@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Sets everything up, checks formatting and lints (warnings fail), then runs
-# every test. .ci/run runs exactly this.
+# Sets everything up, checks formatting and lints (warnings fail) and that
+# the levels are in tabula's layout, then runs every test. .ci/run runs exactly this.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh build
@@ -8,4 +8,6 @@ export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$HOME/.cache/tabula-target}"
 export CARGO_TERM_COLOR="${CARGO_TERM_COLOR:-never}"
 cargo fmt --all --check
 cargo clippy --workspace --all-targets --locked -- -D warnings
+# Every shipped level in the layout the editor saves (as rustfmt --check).
+cargo run --quiet --locked -- fmt --check levels/
 cargo test --workspace --locked

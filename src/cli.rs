@@ -1,7 +1,7 @@
 //! The command line (docs/formats.md, "Command line").
 
 use std::io::Write;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
 
@@ -92,6 +92,17 @@ pub enum Command {
     Check {
         #[arg(required = true)]
         levels: Vec<PathBuf>,
+    },
+    /// Rewrite level files in tabula's layout, the one the editor saves
+    /// (comment lines at the top of a file are kept; a file with comments
+    /// elsewhere is left as it is, and they are named).
+    Fmt {
+        /// Level files, or folders whose `.ron` files are taken.
+        #[arg(required = true)]
+        paths: Vec<PathBuf>,
+        /// Change nothing; exit non-zero naming each file not in the layout.
+        #[arg(long)]
+        check: bool,
     },
 }
 
@@ -201,7 +212,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             let players = players.unwrap_or(robots.min(8) as u8);
             let plan = tabula_engine::robots::generate::Plan { width, height, robots, players, seed };
             let made = tabula_engine::robots::generate::generate(plan).map_err(anyhow::Error::msg)?;
-            let text = level::to_ron(&level::LevelFile::new::<tabula_engine::robots::Robots>(made));
+            let text = level::LevelFile::new::<tabula_engine::robots::Robots>(made).layout();
             // Read back as any level file is: what is written is valid.
             level::parse(&text, "generated level")?;
             match out {
@@ -214,6 +225,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             }
             Ok(ExitCode::SUCCESS)
         }
+        Some(Command::Fmt { paths, check }) => fmt_levels(&paths, check),
         Some(Command::Check { levels }) => {
             let mut bad = 0;
             for path in &levels {
@@ -232,6 +244,73 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
     }
+}
+
+/// `tabula fmt`: each level file in tabula's layout, or with `check` only
+/// told apart.
+fn fmt_levels(paths: &[PathBuf], check: bool) -> anyhow::Result<ExitCode> {
+    let mut files = Vec::new();
+    for path in paths {
+        if path.is_dir() {
+            ron_files_under(path, &mut files)?;
+        } else {
+            files.push(path.clone());
+        }
+    }
+    let mut bad = 0;
+    for file in &files {
+        let name = file.display().to_string();
+        let text = std::fs::read_to_string(file).with_context(|| format!("cannot read {name}"))?;
+        let formatted = match tabula_engine::format::format(&text, &name) {
+            Ok(f) => f,
+            Err(e) => {
+                eprintln!("{e}");
+                bad += 1;
+                continue;
+            }
+        };
+        if formatted.text == text {
+            continue;
+        }
+        bad += usize::from(check || !formatted.lost_comments.is_empty());
+        if check {
+            let line = text.lines().zip(formatted.text.lines()).take_while(|(a, b)| a == b).count() + 1;
+            eprintln!("{name}: not in tabula's layout (from line {line}); `tabula fmt {name}` rewrites it");
+        } else if !formatted.lost_comments.is_empty() {
+            eprintln!(
+                "{name}: left as it is: rewriting it would lose these comments (move them to the top of the file):"
+            );
+            for (line, comment) in &formatted.lost_comments {
+                eprintln!("  line {line}: {comment}");
+            }
+        } else {
+            level::write_atomically(file, &formatted.text).with_context(|| format!("cannot write {name}"))?;
+            println!("formatted {name}");
+        }
+    }
+    if bad > 0 {
+        let what = if check { "not in tabula's layout" } else { "not rewritten" };
+        eprintln!("{bad} of {} level file(s) {what}", files.len());
+        return Ok(ExitCode::FAILURE);
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The `.ron` files under `dir`, in name order, folders included.
+fn ron_files_under(dir: &Path, out: &mut Vec<PathBuf>) -> anyhow::Result<()> {
+    let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)
+        .with_context(|| format!("cannot read {}", dir.display()))?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .collect();
+    entries.sort();
+    for path in entries {
+        if path.is_dir() {
+            ron_files_under(&path, out)?;
+        } else if path.extension().is_some_and(|e| e == "ron") {
+            out.push(path);
+        }
+    }
+    Ok(())
 }
 
 /// How the summary names each agent: its spec, and its seat in the first

@@ -405,3 +405,43 @@ fn russian_bank_perft_match_and_replay() {
     let run = tabula(&["match", level, "--p1", "greedy", "--p2", "random", "--p3", "random", "--games", "2"]);
     assert!(!run.status.success());
 }
+
+#[test]
+fn fmt_lays_levels_out_as_the_editor_saves_them_and_check_names_the_rest() {
+    let dir = temp_dir("fmt");
+    let shipped = manifest_dir().join("levels");
+    let all = tabula(&["fmt", "--check", shipped.to_str().unwrap()]);
+    assert!(all.status.success(), "every shipped level is in the layout: {}", text(&all.stderr));
+    // Written by hand, on one line, with a comment at the top.
+    let squeezed = dir.join("squeezed.ron");
+    std::fs::write(&squeezed, "// Mine.\nNim(name: \"Two piles\", piles: [2, 3], ending: Normal)").unwrap();
+    let check = tabula(&["fmt", "--check", dir.to_str().unwrap()]);
+    assert!(!check.status.success());
+    assert!(
+        text(&check.stderr).contains("squeezed.ron: not in tabula's layout (from line 2)"),
+        "{}",
+        text(&check.stderr)
+    );
+    assert!(std::fs::read_to_string(&squeezed).unwrap().ends_with("Normal)"), "--check changes nothing");
+    let fmt = tabula(&["fmt", squeezed.to_str().unwrap()]);
+    assert!(fmt.status.success(), "{}", text(&fmt.stderr));
+    assert_eq!(
+        std::fs::read_to_string(&squeezed).unwrap(),
+        "// Mine.\nNim(\n    name: \"Two piles\",\n    description: \"\",\n    piles: [2, 3],\n    ending: Normal,\n)\n"
+    );
+    assert!(tabula(&["fmt", "--check", squeezed.to_str().unwrap()]).status.success());
+    // A comment inside would be lost: the file is left as it is and the comment named.
+    let commented = dir.join("commented.ron");
+    let kept = "Nim(name: \"x\", piles: [1, 2], // why two\n ending: Normal)";
+    std::fs::write(&commented, kept).unwrap();
+    let refused = tabula(&["fmt", commented.to_str().unwrap()]);
+    assert!(!refused.status.success());
+    assert!(text(&refused.stderr).contains("line 1: // why two"), "{}", text(&refused.stderr));
+    assert_eq!(std::fs::read_to_string(&commented).unwrap(), kept);
+    // Broken syntax: named with line and column, nothing written.
+    let broken = dir.join("broken.ron");
+    std::fs::write(&broken, "Nim(name: \"x\", piles: [1, 2 ending: Normal)").unwrap();
+    let bad = tabula(&["fmt", broken.to_str().unwrap()]);
+    assert!(!bad.status.success());
+    assert!(text(&bad.stderr).contains("broken.ron:1:"), "{}", text(&bad.stderr));
+}

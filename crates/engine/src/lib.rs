@@ -4,7 +4,9 @@
 
 mod catalog;
 pub mod core;
+pub mod format;
 pub mod games;
+pub mod layout;
 pub mod level;
 pub mod mancala;
 pub mod nim;

@@ -144,6 +144,12 @@ pub trait Level:
     }
     /// A few lines on the set-up and rule options, for menus.
     fn summary(&self) -> Vec<String>;
+    /// The level's text in tabula's layout (`crate::layout`), `game` its
+    /// name in files; `None` leaves it to a generic layout, every field on
+    /// its line.
+    fn layout(&self, _game: &str) -> Option<String> {
+        None
+    }
 }
 
 /// One game's rules as a pure state machine.

@@ -3,6 +3,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::core::{Level, LevelGroup, RuleViolation};
+use crate::layout::Layout;
 
 /// When a last stone in one's own empty pit captures.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -100,6 +101,17 @@ impl Level for MancalaLevel {
 
     fn group(&self) -> LevelGroup {
         self.group
+    }
+
+    fn layout(&self, game: &str) -> Option<String> {
+        let mut l = Layout::new(game);
+        l.heading(&self.name, &self.description, self.group)
+            .field("pits", &self.pits)
+            .field("stones", &self.stones)
+            .field("capture", &self.capture)
+            .field("sweep", &self.sweep)
+            .optional("move_cap", &self.move_cap, &DEFAULT_MOVE_CAP);
+        Some(l.finish())
     }
 
     fn summary(&self) -> Vec<String> {

@@ -3,6 +3,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::core::{Level, LevelGroup, RuleViolation};
+use crate::layout::Layout;
 
 /// Who the last stone is good for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -74,6 +75,14 @@ impl Level for NimLevel {
 
     fn group(&self) -> LevelGroup {
         self.group
+    }
+
+    fn layout(&self, game: &str) -> Option<String> {
+        let mut l = Layout::new(game);
+        l.heading(&self.name, &self.description, self.group)
+            .field("piles", &self.piles)
+            .field("ending", &self.ending);
+        Some(l.finish())
     }
 
     fn summary(&self) -> Vec<String> {

@@ -4,6 +4,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::core::{Level, LevelGroup, RuleViolation};
+use crate::layout::Layout;
 
 /// A compass direction; y grows downwards, so North is y - 1.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -192,6 +193,20 @@ impl Level for RobotsLevel {
 
     fn group(&self) -> LevelGroup {
         self.group
+    }
+
+    /// The board as rows of text and the robots one a line.
+    fn layout(&self, game: &str) -> Option<String> {
+        let mut l = Layout::new(game);
+        l.heading(&self.name, &self.description, self.group)
+            .rows("board", &self.board)
+            .rows("robots", &self.robots)
+            .optional("swaps", &self.swaps, &0)
+            .optional("move_cap", &self.move_cap, &DEFAULT_MOVE_CAP);
+        if !self.homes.is_shown() {
+            l.field("homes", &self.homes);
+        }
+        Some(l.finish())
     }
 
     fn summary(&self) -> Vec<String> {

@@ -6,6 +6,7 @@ use std::fmt;
 use serde::{Deserialize, Serialize};
 
 use crate::core::{Level, LevelGroup, RuleViolation};
+use crate::layout::{Layout, inline};
 
 /// Clubs, diamonds, hearts, spades: the order of `C D H S`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -225,6 +226,42 @@ impl Level for RussianBankLevel {
 
     fn group(&self) -> LevelGroup {
         self.group
+    }
+
+    /// A fixed deal with a player's piles a line, a tableau pile a line.
+    fn layout(&self, game: &str) -> Option<String> {
+        let mut l = Layout::new(game);
+        l.heading(&self.name, &self.description, self.group);
+        match &self.deal {
+            Deal::Shuffled => {
+                l.field("deal", &self.deal);
+            }
+            Deal::Fixed(FixedPosition(fixed)) => {
+                l.open("deal", "Fixed((").field("to_move", &fixed.to_move).open("players", "[");
+                // A player's piles on one line, or a pile a line when long.
+                for side in &fixed.players {
+                    let one = format!("{},", inline(side));
+                    if l.fits(&one) {
+                        l.item(&one);
+                    } else {
+                        l.begin("(")
+                            .field("reserve", &side.reserve)
+                            .field("hand", &side.hand)
+                            .field("waste", &side.waste)
+                            .close("),");
+                    }
+                }
+                l.close("],")
+                    .list("tableau", &fixed.tableau)
+                    .list("foundations", &fixed.foundations)
+                    .close(")),");
+            }
+        }
+        // The Stop rule is written out either way: it changes how the game plays.
+        l.field("stop_rule", &self.stop_rule)
+            .optional("match_points", &self.match_points, &DEFAULT_MATCH_POINTS)
+            .optional("move_cap", &self.move_cap, &DEFAULT_MOVE_CAP);
+        Some(l.finish())
     }
 
     fn summary(&self) -> Vec<String> {
