@@ -4,6 +4,7 @@
 
 pub mod agent;
 pub mod conformance;
+pub mod history;
 pub mod perft;
 pub mod replay;
 pub mod rng;

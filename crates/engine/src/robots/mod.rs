@@ -4,6 +4,8 @@
 //! its home lies, in its own frame; players may exchange tiles.
 
 pub mod ai;
+pub mod diagnose;
+pub mod edit;
 pub mod generate;
 pub mod level;
 pub mod rules;

@@ -453,6 +453,45 @@ fn describe(tiles: &[Pos]) -> String {
     tiles.iter().map(|p| format!("({}, {})", p.0, p.1)).collect::<Vec<_>>().join(" ")
 }
 
+/// The level's board as tiles with every home a plain tile, as the
+/// reachability rule reads it.
+fn plain_board(level: &RobotsLevel) -> Option<(u16, u16, Vec<Tile>)> {
+    let (width, height, mut tiles, homes) = parse_board(level).ok()?;
+    for &(_, p) in &homes {
+        tiles[p.1 as usize * width as usize + p.0 as usize] = Tile::Normal;
+    }
+    Some((width, height, tiles))
+}
+
+/// Every tile a robot at `from` could come to stand on, by the level's
+/// reachability rule (robots and rule sets aside): what the level editor
+/// shades for a robot that cannot reach its home. `None` when the board
+/// cannot be read or `from` is off it.
+pub fn reachable_tiles(level: &RobotsLevel, from: Pos) -> Option<Vec<Pos>> {
+    let (width, height, tiles) = plain_board(level)?;
+    if from.0 >= width || from.1 >= height {
+        return None;
+    }
+    let layout = Layout { width, height, tiles: &tiles };
+    let reached = layout.reachable_from(from);
+    Some(
+        (0..tiles.len())
+            .filter(|&i| reached[i])
+            .map(|i| ((i % width as usize) as u16, (i / width as usize) as u16))
+            .collect(),
+    )
+}
+
+/// A loop of conveyors on the level's board, as its tiles.
+pub fn belt_loop(level: &RobotsLevel) -> Option<Vec<Pos>> {
+    let (width, height, tiles) = plain_board(level)?;
+    let layout = Layout { width, height, tiles: &tiles };
+    let conveyors = (0..height)
+        .flat_map(|y| (0..width).map(move |x| (x, y)))
+        .filter(|&p| matches!(layout.at(p), Tile::Conveyor(_)));
+    layout.loop_through(conveyors)
+}
+
 /// Reads the board's rows into tiles; homes name robot ids.
 fn parse_board(level: &RobotsLevel) -> Result<(u16, u16, Vec<Tile>, Vec<(char, Pos)>), RuleViolation> {
     let height = level.board.len();
