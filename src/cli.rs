@@ -88,6 +88,9 @@ pub enum Command {
         #[arg(long)]
         out: Option<PathBuf>,
     },
+    /// Open the level editor on a Robot board level (a new level when the
+    /// file does not exist yet).
+    Edit { level: PathBuf },
     /// Validate level files; exits non-zero if one is invalid.
     Check {
         #[arg(required = true)]
@@ -153,7 +156,7 @@ impl Seats {
 
 pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     match cli.command {
-        None => crate::app::run(None),
+        None => crate::app::run(None, None),
         Some(Command::Play { level, seats }) => {
             let file = level::load(&level)?;
             let players = file.game().num_players(&file);
@@ -172,7 +175,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 })
             };
             let seats = seats.list().into_iter().map(seat).collect::<anyhow::Result<_>>()?;
-            crate::app::run(Some(crate::app::StartLevel { path: level, seats }))
+            crate::app::run(Some(crate::app::StartLevel { path: level, seats }), None)
         }
         Some(Command::Match { level, seats, games, seed, jobs, out }) => {
             run_match(&level, &seats.list(), games, seed, jobs, out)
@@ -226,6 +229,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
         Some(Command::Fmt { paths, check }) => fmt_levels(&paths, check),
+        Some(Command::Edit { level }) => crate::app::run(None, Some(crate::app::editor::StartEdit(level))),
         Some(Command::Check { levels }) => {
             let mut bad = 0;
             for path in &levels {

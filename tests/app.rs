@@ -466,6 +466,25 @@ fn press(app: &mut App, keys: &[KeyCode]) {
     }
 }
 
+/// Keys held together, as Ctrl+Z: all pressed in order, then all released.
+fn chord(app: &mut App, keys: &[KeyCode]) {
+    use bevy::input::ButtonState;
+    use bevy::input::keyboard::{Key, KeyboardInput};
+    for state in [ButtonState::Pressed, ButtonState::Released] {
+        for &key_code in keys {
+            app.world_mut().write_message(KeyboardInput {
+                key_code,
+                logical_key: Key::Unidentified(bevy::input::keyboard::NativeKey::Unidentified),
+                state,
+                text: None,
+                repeat: false,
+                window: Entity::PLACEHOLDER,
+            });
+        }
+        frames(app, 1);
+    }
+}
+
 #[test]
 fn the_board_is_playable_by_keyboard_alone() {
     let dir = temp_dir("keys");
@@ -879,7 +898,7 @@ mod robot_board {
     use tabula::app::robots::{RobotLayout, RobotPiece};
     use tabula_engine::robots::{RobotMove, Robots};
 
-    fn board(app: &App) -> &Session<Robots> {
+    pub(super) fn board(app: &App) -> &Session<Robots> {
         app.world().resource::<Session<Robots>>()
     }
 
@@ -1125,7 +1144,7 @@ mod robot_board {
     /// A headless app with what the mouse needs: a 1280 x 800 primary
     /// window (no real one), the board camera, and Bevy's own systems that
     /// place the camera and turn the pointer into board points.
-    fn with_mouse(dir: &Path) -> App {
+    pub(super) fn with_mouse(dir: &Path) -> App {
         use bevy::window::{ExitCondition, WindowPlugin, WindowResolution};
         let mut app = headless(dir);
         app.add_plugins((
@@ -1148,7 +1167,7 @@ mod robot_board {
     }
 
     /// Where a board point shows in the window, as the board camera draws it.
-    fn on_screen(app: &mut App, point: Vec2) -> Vec2 {
+    pub(super) fn on_screen(app: &mut App, point: Vec2) -> Vec2 {
         let (camera, transform) = app
             .world_mut()
             .query_filtered::<(&Camera, &GlobalTransform), With<tabula::app::BoardCamera>>()
@@ -1162,18 +1181,18 @@ mod robot_board {
         on_screen(app, Vec2::new(tabula::app::robots::TILE, 0.0)).x - on_screen(app, Vec2::ZERO).x
     }
 
-    fn point_at(app: &mut App, at: Vec2) {
+    pub(super) fn point_at(app: &mut App, at: Vec2) {
         let mut windows = app.world_mut().query::<&mut Window>();
         windows.single_mut(app.world_mut()).unwrap().set_cursor_position(Some(at));
     }
 
-    fn mouse_button(app: &mut App, button: MouseButton, state: bevy::input::ButtonState) {
+    pub(super) fn mouse_button(app: &mut App, button: MouseButton, state: bevy::input::ButtonState) {
         use bevy::input::mouse::MouseButtonInput;
         app.world_mut().write_message(MouseButtonInput { button, state, window: Entity::PLACEHOLDER });
         frames(app, 1);
     }
 
-    fn click(app: &mut App, at: Vec2) {
+    pub(super) fn click(app: &mut App, at: Vec2) {
         point_at(app, at);
         mouse_button(app, MouseButton::Left, bevy::input::ButtonState::Pressed);
         mouse_button(app, MouseButton::Left, bevy::input::ButtonState::Released);
@@ -1984,5 +2003,97 @@ mod mirror {
         frames(&mut app, 20);
         assert_eq!(app.world().resource::<Session<Robots>>().moves, [step]);
         robot_board_matches_the_view(&mut app, "after an undo and a move in one frame");
+    }
+}
+
+mod editor {
+    use super::robot_board::{board, click, mouse_button, on_screen, point_at, with_mouse};
+    use super::*;
+    use tabula_engine::robots::Robots;
+
+    /// The level editor driven through its input alone: a drag with the
+    /// broken-robot tool paints three tiles as one edit; walling robot A in
+    /// lights it and its home and shades where it can go; Ctrl+Z takes it
+    /// back; Ctrl+S writes the file, byte for byte the shipped one when the
+    /// level is as it was; F5 test-plays and leaving the game comes back to
+    /// the editor with its history.
+    #[test]
+    fn the_editor_paints_checks_undoes_saves_and_test_plays_by_mouse_and_keys() {
+        use tabula::app::editor::board::{EditorTile, FindingMark};
+        use tabula::app::editor::{Editing, RequestEdit};
+        let dir = temp_dir("editor");
+        let mut app = with_mouse(&dir);
+        app.init_resource::<bevy_egui::input::EguiWantsInput>().add_plugins(tabula::app::editor::plugin);
+        let shipped = manifest_dir().join("levels/robots/01-first-steps.ron");
+        let path = dir.join("first-steps.ron");
+        std::fs::copy(&shipped, &path).unwrap();
+        app.world_mut().write_message(RequestEdit(path.clone()));
+        frames(&mut app, 4);
+        assert_eq!(*app.world().resource::<State<Screen>>().get(), Screen::Editor);
+        let layout = app.world().resource::<tabula::app::editor::board::Drawn>().layout;
+        let screen_of = |app: &mut App, p: (u16, u16)| on_screen(app, layout.position(p));
+        let tiles = |app: &mut App| {
+            let mut q = app.world_mut().query::<(&EditorTile, &Sprite)>();
+            q.iter(app.world()).map(|(t, s)| (t.0, s.color)).collect::<std::collections::HashMap<_, _>>()
+        };
+        fn editing(app: &App) -> &Editing {
+            app.world().resource::<Editing>()
+        }
+        // The broken-robot tool (key 3), dragged across row 2 from C to E (y = 4).
+        press(&mut app, &[KeyCode::Digit3]);
+        let from = screen_of(&mut app, (2, 4));
+        point_at(&mut app, from);
+        mouse_button(&mut app, MouseButton::Left, bevy::input::ButtonState::Pressed);
+        for x in 3..=4 {
+            let at = screen_of(&mut app, (x, 4));
+            point_at(&mut app, at);
+            frames(&mut app, 1);
+        }
+        mouse_button(&mut app, MouseButton::Left, bevy::input::ButtonState::Released);
+        frames(&mut app, 2);
+        let row = &editing(&app).level().board[4];
+        assert_eq!(&row[2..5], "###", "{row}");
+        assert_eq!(editing(&app).history.depth(), (1, 0), "one drag, one edit");
+        let drawn = tiles(&mut app);
+        assert_ne!(drawn[&(3, 4)], drawn[&(7, 4)], "the painted tile is drawn broken, not as ground");
+        assert_eq!(drawn[&(3, 4)], drawn[&(2, 4)]);
+        // Robot A at A4 (0, 2) walled in: the engine's finding is drawn.
+        for p in [(0, 1), (1, 2), (0, 3)] {
+            let at = screen_of(&mut app, p);
+            click(&mut app, at);
+        }
+        frames(&mut app, 3);
+        let finding = editing(&app).finding.clone().expect("A cannot reach its home");
+        assert_eq!(finding.rule, "unreachable-home");
+        let mut marks = app.world_mut().query::<&FindingMark>();
+        let lit = marks.iter(app.world()).filter(|m| m.lit).count();
+        let shaded = marks.iter(app.world()).filter(|m| !m.lit).count();
+        assert_eq!((lit, shaded), (2, 1), "A and its home lit, A's own tile shaded");
+        // Ctrl+Z three times: A is free again and nothing is drawn wrong.
+        for _ in 0..3 {
+            chord(&mut app, &[KeyCode::ControlLeft, KeyCode::KeyZ]);
+        }
+        frames(&mut app, 3);
+        assert!(editing(&app).finding.is_none());
+        assert_eq!(app.world_mut().query::<&FindingMark>().iter(app.world()).count(), 0);
+        // Undo the drag too and save: the shipped file, byte for byte.
+        chord(&mut app, &[KeyCode::ControlLeft, KeyCode::KeyZ]);
+        chord(&mut app, &[KeyCode::ControlLeft, KeyCode::KeyS]);
+        assert_eq!(std::fs::read(&path).unwrap(), std::fs::read(&shipped).unwrap());
+        // Redo the drag, save, and the file is a valid level with it.
+        chord(&mut app, &[KeyCode::ControlLeft, KeyCode::KeyY]);
+        chord(&mut app, &[KeyCode::ControlLeft, KeyCode::KeyS]);
+        let saved = level::load(&path).unwrap();
+        assert_eq!(&saved.get::<Robots>().unwrap().board[4][2..5], "###");
+        // F5: a game of the level as it stands; leaving it, the editor again.
+        press(&mut app, &[KeyCode::F5]);
+        frames(&mut app, 3);
+        assert_eq!(*app.world().resource::<State<Screen>>().get(), Screen::Game);
+        assert_eq!(&board(&app).level.board[4][2..5], "###");
+        app.world_mut().write_message(SessionRequest::BackToMenu);
+        frames(&mut app, 3);
+        assert_eq!(*app.world().resource::<State<Screen>>().get(), Screen::Editor, "back to the editor");
+        assert_eq!(editing(&app).history.depth(), (1, 3), "with its history, the walls still to redo");
+        app.world_mut().write_message(SessionRequest::BackToMenu);
     }
 }

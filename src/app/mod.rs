@@ -6,6 +6,7 @@
 pub mod board;
 mod clues;
 pub mod controls;
+pub mod editor;
 pub mod frame_report;
 pub mod frames;
 pub mod game;
@@ -48,7 +49,13 @@ pub enum Screen {
     #[default]
     Menu,
     Game,
+    /// The level editor.
+    Editor,
 }
+
+/// Where leaving a game goes: the menu, or the editor after a test-play.
+#[derive(Resource, Clone, Copy, Debug, Default)]
+pub struct BackTo(pub Screen);
 
 /// A level to open at once instead of the menu (`tabula play <level>`).
 #[derive(Resource, Clone, Debug)]
@@ -76,7 +83,7 @@ fn display_problem(display: Option<std::ffi::OsString>) -> Option<String> {
 }
 
 /// Opens the window and runs until it is closed.
-pub fn run(start: Option<StartLevel>) -> anyhow::Result<ExitCode> {
+pub fn run(start: Option<StartLevel>, edit: Option<editor::StartEdit>) -> anyhow::Result<ExitCode> {
     #[cfg(target_os = "linux")]
     if let Some(problem) = display_problem(std::env::var_os("DISPLAY")) {
         anyhow::bail!(problem);
@@ -101,10 +108,13 @@ pub fn run(start: Option<StartLevel>) -> anyhow::Result<ExitCode> {
     .add_plugins(EguiPlugin::default())
     .insert_resource(ClearColor(BACKGROUND))
     .add_plugins(plugin)
-    .add_plugins((controls::plugin, hud::plugin, menu::plugin, sound::plugin));
+    .add_plugins((controls::plugin, hud::plugin, menu::plugin, sound::plugin, editor::plugin));
     frames::reactive(&mut app);
     if let Some(start) = start {
         app.insert_resource(start);
+    }
+    if let Some(edit) = edit {
+        app.insert_resource(edit);
     }
     app.add_systems(Startup, spawn_camera);
     if let Some(frames) = std::env::var("TABULA_FRAME_REPORT").ok().and_then(|n| n.parse().ok()) {
@@ -133,7 +143,7 @@ pub fn asset_plugin() -> AssetPlugin {
 /// board entities, levels as assets with hot reload. Headless tests build an
 /// `App` with this, after registering `levels::LevelSources`.
 pub fn plugin(app: &mut App) {
-    app.init_state::<Screen>().add_plugins((
+    app.init_state::<Screen>().init_resource::<BackTo>().add_plugins((
         settings::plugin,
         frames::plugin,
         session::plugin,

@@ -1,10 +1,12 @@
 //! The menu's keyboard: Left/Right the game, Up/Down the level, digits who
-//! plays each seat, Enter start, O open a replay, M sound, Esc quit.
+//! plays each seat, Enter start, E edit the level, N a new level, O open a
+//! replay, M sound, Esc quit.
 
 use bevy::prelude::*;
 
 use super::model::Menu;
 use crate::app::controls::ReplayBrowser;
+use crate::app::editor::RequestEdit;
 use crate::app::session::{SessionRequest, StatusLine};
 use crate::app::settings::{MAX_SEATS, Settings};
 
@@ -16,6 +18,7 @@ pub(super) fn menu_keys(
     mut requests: MessageWriter<SessionRequest>,
     mut status: ResMut<StatusLine>,
     mut exit: MessageWriter<AppExit>,
+    mut edits: MessageWriter<RequestEdit>,
 ) {
     let Some(mut menu) = menu else { return };
     let pressed = |k: KeyCode| keys.just_pressed(k);
@@ -44,6 +47,20 @@ pub(super) fn menu_keys(
     }
     if pressed(KeyCode::KeyO) {
         browser.open = true;
+    }
+    let edit = if pressed(KeyCode::KeyE) {
+        Some(menu.edit_path())
+    } else if pressed(KeyCode::KeyN) {
+        Some(menu.new_level_path())
+    } else {
+        None
+    };
+    match edit {
+        Some(Ok(path)) => {
+            edits.write(RequestEdit(path));
+        }
+        Some(Err(e)) => status.error(e),
+        None => {}
     }
     if pressed(KeyCode::Enter) || pressed(KeyCode::NumpadEnter) {
         match menu.plan(&settings) {

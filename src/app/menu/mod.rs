@@ -20,7 +20,7 @@ use bevy_egui::input::egui_wants_any_keyboard_input;
 use tabula_engine::core::AgentSpec;
 use tabula_engine::level;
 
-use self::model::seed_now;
+pub(crate) use self::model::seed_now;
 use super::frames::NextFrame;
 use super::levels::library::LevelLibrary;
 use super::levels::{LevelAsset, LevelSources};

@@ -200,6 +200,33 @@ impl Menu {
         })
     }
 
+    /// The chosen level's file, to open in the editor: the editor edits
+    /// Robot board levels.
+    pub fn edit_path(&self) -> Result<std::path::PathBuf, String> {
+        if self.current().folder != "robots" {
+            return Err(format!(
+                "The editor edits Robot board levels; {} levels are edited as text",
+                self.current().title
+            ));
+        }
+        self.levels
+            .get(self.selected)
+            .map(|l| l.path.clone())
+            .ok_or_else(|| "there is no level to edit".into())
+    }
+
+    /// A file name for a new Robot board level, not yet taken.
+    pub fn new_level_path(&self) -> Result<std::path::PathBuf, String> {
+        if self.current().folder != "robots" {
+            return Err(format!(
+                "The editor makes Robot board levels; {} levels are written as text",
+                self.current().title
+            ));
+        }
+        let dir = levels_root().join("robots");
+        Ok((1..).map(|n| dir.join(format!("new-level-{n}.ron"))).find(|p| !p.exists()).expect("a free name"))
+    }
+
     /// Shows another game: its levels, you against its default opponent.
     pub fn switch_game(&mut self, game: usize) {
         self.game = game.min(self.games.len().saturating_sub(1));
@@ -251,137 +278,10 @@ fn format_strength(s: f64) -> String {
     format!("{s:.2}").trim_end_matches('0').trim_end_matches('.').to_owned()
 }
 
-pub(super) fn seed_now() -> u64 {
+pub(crate) fn seed_now() -> u64 {
     std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos() as u64)
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn menu() -> Menu {
-        let mut menu = Menu::new(&["Nim", "Mancala"]);
-        read_levels(&mut menu);
-        menu
-    }
-
-    /// The chosen game's levels read at once (the window reads them through
-    /// the asset server; tests/app.rs checks that).
-    fn read_levels(menu: &mut Menu) {
-        let dir = levels_root().join(menu.current().folder);
-        let files = crate::app::levels::library::ron_files_in(&dir);
-        menu.set_levels(
-            files
-                .into_iter()
-                .map(|path| LevelEntry { level: level::load(&path).map_err(|e| e.to_string()), path })
-                .collect(),
-        );
-    }
-
-    #[test]
-    fn strength_is_written_only_when_it_differs() {
-        let mut menu = menu();
-        assert_eq!(menu.current().title, "Nim");
-        assert_eq!(menu.seats.len(), 2);
-        assert_eq!(menu.seats[1], SeatChoice { agent: Some(1), strength: 1.0 }, "optimal by default");
-        assert_eq!(menu.controller(1), Controller::Agent(AgentSpec::new("optimal", None)));
-        menu.seats[1].strength = 0.3;
-        assert_eq!(menu.controller(1), Controller::Agent(AgentSpec::new("optimal", Some("0.3"))));
-        menu.cycle_seat(1);
-        assert_eq!(menu.controller(1), Controller::Human);
-        menu.cycle_seat(1);
-        assert_eq!(menu.controller(1), Controller::Agent(AgentSpec::new("random", None)));
-        menu.cycle_seat(5);
-        assert_eq!(menu.seats.len(), 2, "no seat 6 at a two-player game");
-    }
-
-    #[test]
-    fn games_the_window_cannot_play_say_why() {
-        // The engine knows the Robot board; a menu of a window without its
-        // board says it is for the command line only.
-        let mut menu = menu();
-        let titles: Vec<&str> = menu.games.iter().map(|g| g.title).collect();
-        assert_eq!(titles, ["Nim", "Mancala / Kalah", "Robot board", "Russian Bank"]);
-        menu.switch_game(2);
-        read_levels(&mut menu);
-        assert!(menu.levels.len() >= 10, "the Robot board's levels are listed");
-        let err = menu.plan(&Settings::default()).unwrap_err();
-        assert!(err.contains("command line only"), "{err}");
-        assert!(menu.seats.is_empty());
-        menu.switch_game(3);
-        assert_eq!(menu.current().title, "Russian Bank");
-        assert!(menu.plan(&Settings::default()).unwrap_err().contains("command line only"));
-    }
-
-    #[test]
-    fn the_robot_board_offers_a_seat_for_each_player_of_the_level() {
-        let mut menu = Menu::new(&["Nim", "Mancala", "Robots"]);
-        menu.switch_game(2);
-        read_levels(&mut menu);
-        assert_eq!(menu.current().title, "Robot board");
-        let race = menu.levels.iter().position(|l| l.path.ends_with("10-four-player-race.ron")).unwrap();
-        menu.select(race);
-        assert_eq!(menu.seats.len(), 4);
-        assert_eq!(menu.controller(0), Controller::Human);
-        assert_eq!(menu.controller(3), Controller::Agent(AgentSpec::new("planner", None)));
-        let plan = menu.plan(&Settings::default()).unwrap();
-        assert_eq!(plan.seats.len(), 4);
-        assert_eq!(plan.seats[2].name, "Ada");
-    }
-
-    #[test]
-    fn switching_games_resets_seats_to_the_default_opponent_at_its_default_strength() {
-        let mut menu = menu();
-        menu.switch_game(1);
-        read_levels(&mut menu);
-        assert_eq!(menu.current().title, "Mancala / Kalah");
-        assert!(menu.levels.len() >= 5);
-        assert_eq!(menu.controller(0), Controller::Human);
-        assert_eq!(menu.controller(1), Controller::Agent(AgentSpec::new("minimax", None)));
-        menu.seats[1].strength = 4.0;
-        assert_eq!(menu.controller(1), Controller::Agent(AgentSpec::new("minimax", Some("4"))));
-    }
-
-    #[test]
-    fn levels_are_listed_by_group_with_the_specification_tests_last() {
-        let mut menu = Menu::new(&["Nim", "Mancala", "Robots", "RussianBank"]);
-        let bank = menu.games.iter().position(|g| g.title == "Russian Bank").unwrap();
-        menu.switch_game(bank);
-        read_levels(&mut menu);
-        let groups: Vec<LevelGroup> = menu.levels.iter().map(|l| l.level.as_ref().unwrap().group()).collect();
-        assert!(groups.is_sorted(), "{groups:?}");
-        assert_eq!(groups.first(), Some(&LevelGroup::Lesson));
-        let tests: Vec<String> = menu
-            .levels
-            .iter()
-            .filter(|l| l.level.as_ref().unwrap().group() == LevelGroup::Specification)
-            .map(|l| l.path.file_name().unwrap().to_string_lossy().into_owned())
-            .collect();
-        assert_eq!(tests.len(), 5, "seed 004's four positions and the written-out deal: {tests:?}");
-        assert!(tests.iter().filter(|t| t.starts_with("seed-004")).count() == 4);
-        // The shown-home races are lessons; the hidden-home levels are games.
-        menu.switch_game(menu.games.iter().position(|g| g.title == "Robot board").unwrap());
-        read_levels(&mut menu);
-        for entry in &menu.levels {
-            let level = entry.level.as_ref().unwrap();
-            let hidden = level.get::<tabula_engine::robots::Robots>().unwrap().homes
-                == tabula_engine::robots::Homes::Hidden;
-            let large = entry.path.to_string_lossy().contains("large-");
-            let expected = match (large, hidden) {
-                (true, _) => LevelGroup::Large,
-                (false, true) => LevelGroup::Game,
-                _ => LevelGroup::Lesson,
-            };
-            assert_eq!(level.group(), expected, "{}", entry.path.display());
-        }
-    }
-
-    #[test]
-    fn every_game_has_a_line_and_a_picture() {
-        let menu = Menu::new(&["Nim", "Mancala", "Robots", "RussianBank"]);
-        for game in &menu.games {
-            assert!(game.about.len() > 20, "{}", game.title);
-            assert!(game.picture.is_some(), "{}: its picture's level is read", game.title);
-        }
-    }
-}
+#[path = "model_tests.rs"]
+mod tests;

@@ -14,6 +14,7 @@ use tabula_engine::level::LevelFile;
 use super::model::{COMMAND_LINE_ONLY, Menu, MenuGame};
 use super::pictures;
 use crate::app::controls::ReplayBrowser;
+use crate::app::editor::RequestEdit;
 use crate::app::hud::root_ui;
 use crate::app::levels::library::{LevelEntry, levels_root};
 use crate::app::session::{SessionRequest, StatusLine};
@@ -23,10 +24,11 @@ pub(super) fn menu_ui(
     mut contexts: EguiContexts,
     menu: Option<ResMut<Menu>>,
     mut settings: ResMut<Settings>,
-    status: Res<StatusLine>,
+    mut status: ResMut<StatusLine>,
     mut browser: ResMut<ReplayBrowser>,
     mut requests: MessageWriter<SessionRequest>,
     mut exit: MessageWriter<AppExit>,
+    mut edits: MessageWriter<RequestEdit>,
 ) -> Result {
     let Some(mut menu) = menu else { return Ok(()) };
     let ctx = contexts.ctx_mut()?.clone();
@@ -53,6 +55,24 @@ pub(super) fn menu_ui(
             {
                 requests.write(SessionRequest::Start(Box::new(plan)));
             }
+            if menu.current().folder == "robots" {
+                if ui.button("Edit level (E)").clicked() {
+                    match menu.edit_path() {
+                        Ok(path) => {
+                            edits.write(RequestEdit(path));
+                        }
+                        Err(e) => status.error(e),
+                    }
+                }
+                if ui.button("New level (N)").clicked() {
+                    match menu.new_level_path() {
+                        Ok(path) => {
+                            edits.write(RequestEdit(path));
+                        }
+                        Err(e) => status.error(e),
+                    }
+                }
+            }
             if ui.button("Open replay… (O)").clicked() {
                 browser.open = true;
             }
@@ -67,7 +87,7 @@ pub(super) fn menu_ui(
             ui.label(egui::RichText::new(&status.text).color(egui::Color32::from_rgb(255, 110, 100)));
         }
         ui.label(
-            egui::RichText::new("Keys: Left/Right game · Up/Down level · 1 to 8 change who plays each seat · Enter start · O open replay · Esc quit")
+            egui::RichText::new("Keys: Left/Right game · Up/Down level · 1 to 8 change who plays each seat · Enter start · E edit level · N new level · O open replay · Esc quit")
                 .weak(),
         );
     });

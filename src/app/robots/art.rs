@@ -8,23 +8,23 @@ use bevy::prelude::*;
 use super::ROBOT;
 use crate::app::board::{round_pixels, texture};
 
-pub(super) const GROUND: Color = Color::srgb(0.20, 0.24, 0.22);
-pub(super) const GROUND_ALT: Color = Color::srgb(0.22, 0.26, 0.24);
-pub(super) const HINT_TILE: Color = Color::srgb(0.18, 0.28, 0.42);
-pub(super) const BROKEN_TILE: Color = Color::srgb(0.12, 0.12, 0.13);
-pub(super) const BROKEN_BODY: Color = Color::srgb(0.36, 0.34, 0.33);
-pub(super) const BELT_TILE: Color = Color::srgb(0.28, 0.27, 0.24);
-pub(super) const BELT_ARROW: Color = Color::srgb(0.93, 0.78, 0.30);
-pub(super) const TARGET: Color = Color::srgba(0.45, 0.95, 0.55, 0.45);
+pub(crate) const GROUND: Color = Color::srgb(0.20, 0.24, 0.22);
+pub(crate) const GROUND_ALT: Color = Color::srgb(0.22, 0.26, 0.24);
+pub(crate) const HINT_TILE: Color = Color::srgb(0.18, 0.28, 0.42);
+pub(crate) const BROKEN_TILE: Color = Color::srgb(0.12, 0.12, 0.13);
+pub(crate) const BROKEN_BODY: Color = Color::srgb(0.36, 0.34, 0.33);
+pub(crate) const BELT_TILE: Color = Color::srgb(0.28, 0.27, 0.24);
+pub(crate) const BELT_ARROW: Color = Color::srgb(0.93, 0.78, 0.30);
+pub(crate) const TARGET: Color = Color::srgba(0.45, 0.95, 0.55, 0.45);
 pub(super) const SWAP_PICK: Color = Color::srgba(0.95, 0.55, 0.95, 0.55);
 pub(super) const HINT_ARROW: Color = Color::srgb(1.0, 0.95, 0.45);
 const CHEVRON_TEXTURE: u32 = 64;
 
 #[derive(Resource)]
-pub(super) struct ChevronTexture(pub Handle<Image>);
+pub(crate) struct ChevronTexture(pub Handle<Image>);
 
 #[derive(Resource)]
-pub(super) struct RingTexture(pub Handle<Image>);
+pub(crate) struct RingTexture(pub Handle<Image>);
 
 /// The home ring's texture size: drawn up to a few tiles wide on large boards.
 const RING_TEXTURE: u32 = 128;

@@ -11,7 +11,7 @@
 //! `animate`'s, the player's choices `input`'s, textures `art`'s.
 
 mod animate;
-mod art;
+pub(crate) mod art;
 mod input;
 mod reasoning;
 mod spawn;
@@ -106,7 +106,7 @@ impl RobotLayout {
 }
 
 /// The screen angle of a facing (North up).
-fn angle(dir: Dir) -> f32 {
+pub(crate) fn angle(dir: Dir) -> f32 {
     -(dir.quarters() as f32) * FRAC_PI_2
 }
 

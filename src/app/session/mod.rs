@@ -313,6 +313,7 @@ pub(super) fn plugin(app: &mut App) {
         .add_systems(Update, start::handle_requests.in_set(SessionSet::Requests))
         .add_systems(Update, turns::change_turn.after(SessionSet::Moves).before(SessionSet::View))
         .add_systems(OnEnter(Screen::Menu), leave_game)
+        .add_systems(OnEnter(Screen::Editor), leave_game)
         .configure_sets(Update, (SessionSet::Requests, SessionSet::Moves, SessionSet::View).chain());
 }
 

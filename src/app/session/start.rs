@@ -75,6 +75,7 @@ pub(super) fn handle_requests(
     mut requests: MessageReader<SessionRequest>,
     mut watch: ResMut<Watch>,
     mut next: ResMut<NextState<Screen>>,
+    mut back: ResMut<crate::app::BackTo>,
 ) {
     for request in requests.read() {
         match request {
@@ -101,7 +102,8 @@ pub(super) fn handle_requests(
                     }
                 });
             }
-            SessionRequest::BackToMenu => next.set(Screen::Menu),
+            // From a test-play, back to the editor; else to the menu.
+            SessionRequest::BackToMenu => next.set(std::mem::take(&mut back.0)),
             _ => {}
         }
     }

@@ -48,6 +48,17 @@ impl<L, E: Edit<L>> History<L, E> {
         true
     }
 
+    /// The edits made since the history was `since` edits deep, joined into
+    /// one by `join` (given their undoings, last first): a drag across many
+    /// tiles is then undone in one step.
+    pub fn squash(&mut self, since: usize, join: impl FnOnce(Vec<E>) -> E) {
+        if self.undo.len() > since + 1 {
+            let mut backs = self.undo.split_off(since);
+            backs.reverse();
+            self.undo.push(join(backs));
+        }
+    }
+
     /// Edits that can be undone, and redone.
     pub fn depth(&self) -> (usize, usize) {
         (self.undo.len(), self.redo.len())

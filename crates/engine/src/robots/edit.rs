@@ -225,6 +225,17 @@ mod tests {
             }
             assert!(!history.redo());
             assert_eq!(history.level(), &edited, "seed {seed}");
+            // A drag squashed into one edit is undone in one step.
+            let (depth, _) = history.depth();
+            let before = history.level().clone();
+            for x in 0..3 {
+                history.edit(RobotEdit::Tiles(vec![((x, 0), '?')]));
+            }
+            history.squash(depth, RobotEdit::Many);
+            assert_eq!(history.depth().0, depth + 1);
+            history.undo();
+            assert_eq!(history.level(), &before);
+            history.redo();
             // A new edit after an undo drops what was undone.
             history.undo();
             history.edit(RobotEdit::Tiles(vec![((0, 0), '#')]));

@@ -1,0 +1,286 @@
+//! The level editor, for Robot board levels: paint tiles and belts, place
+//! robots and homes, resize, change the settings; undo and redo without
+//! limit; the engine's own checks after every edit, drawn on the board;
+//! test-play with one key and back to the editor as it was; save in the
+//! layout `tabula fmt` writes.
+//!
+//! This file holds the plugin, what is being edited (`Editing`) and the
+//! editor's verbs (open, edit, save, test-play); `board` draws the level,
+//! `input` the mouse and keys, `panel` the palette and settings.
+
+pub mod board;
+mod input;
+mod panel;
+
+use std::path::{Path, PathBuf};
+
+use bevy::prelude::*;
+use bevy_egui::EguiPrimaryContextPass;
+use bevy_egui::input::egui_wants_any_keyboard_input;
+use tabula_engine::core::AgentSpec;
+use tabula_engine::core::history::History;
+use tabula_engine::format;
+use tabula_engine::level::{self, LevelFile};
+use tabula_engine::robots::diagnose::{Finding, diagnose};
+use tabula_engine::robots::edit::RobotEdit;
+use tabula_engine::robots::{Dir, RobotSpec, Robots, RobotsLevel, RuleSet};
+
+use super::Screen;
+use super::session::{Controller, SeatSetup, SessionPlan, SessionRequest, StatusLine};
+use super::settings::Settings;
+
+pub use input::Tool;
+
+/// A level to open in the editor at start (`tabula edit <level.ron>`).
+#[derive(Resource, Clone, Debug)]
+pub struct StartEdit(pub PathBuf);
+
+/// The level being edited, its history, and the editor's choices.
+#[derive(Resource)]
+pub struct Editing {
+    /// Where saving writes.
+    pub path: PathBuf,
+    /// The file's comment lines, kept at its top.
+    header: String,
+    /// Comments below them, which saving drops (named first).
+    lost_comments: Vec<(usize, String)>,
+    /// The lost comments were named and the player saved again.
+    drop_confirmed: bool,
+    pub history: History<RobotsLevel, RobotEdit>,
+    /// The level as last saved or opened.
+    saved: RobotsLevel,
+    pub tool: Tool,
+    /// The robot the robot tool places, and whose home the home tool paints.
+    pub robot: RobotSpec,
+    /// What the engine finds wrong with the level as it stands.
+    pub finding: Option<Finding>,
+    /// Counts changes, so the board and the checks follow each.
+    pub revision: u64,
+    /// Who plays each seat in a test-play: a person, or an agent.
+    pub seats: Vec<Option<&'static str>>,
+}
+
+impl Editing {
+    pub fn new(
+        path: PathBuf,
+        level: RobotsLevel,
+        header: String,
+        lost_comments: Vec<(usize, String)>,
+    ) -> Editing {
+        let finding = diagnose(&level);
+        let robot = RobotSpec { id: 'A', at: (0, 0), facing: Dir::South, rule: RuleSet::A, player: 1 };
+        Editing {
+            path,
+            header,
+            lost_comments,
+            drop_confirmed: false,
+            saved: level.clone(),
+            history: History::new(level),
+            tool: Tool::Tile('#'),
+            robot,
+            finding,
+            revision: 0,
+            seats: Vec::new(),
+        }
+    }
+
+    pub fn level(&self) -> &RobotsLevel {
+        self.history.level()
+    }
+
+    /// Makes an edit and checks the level again.
+    pub fn edit(&mut self, edit: RobotEdit) {
+        self.history.edit(edit);
+        self.changed();
+    }
+
+    pub fn undo(&mut self) -> bool {
+        let done = self.history.undo();
+        if done {
+            self.changed();
+        }
+        done
+    }
+
+    pub fn redo(&mut self) -> bool {
+        let done = self.history.redo();
+        if done {
+            self.changed();
+        }
+        done
+    }
+
+    pub fn changed(&mut self) {
+        self.finding = diagnose(self.level());
+        self.revision += 1;
+    }
+
+    /// Edited since opened or saved.
+    pub fn unsaved(&self) -> bool {
+        self.level() != &self.saved
+    }
+
+    /// Writes the level in tabula's layout, atomically. A level that breaks
+    /// a rule is saved too (work in progress); comments that cannot be kept
+    /// are named once, and the next save drops them.
+    pub fn save(&mut self) -> Result<String, String> {
+        if !self.lost_comments.is_empty() && !self.drop_confirmed {
+            self.drop_confirmed = true;
+            let lines: Vec<String> =
+                self.lost_comments.iter().map(|(l, c)| format!("line {l}: {c}")).collect();
+            return Err(format!(
+                "Saving drops these comments ({}); save again to drop them, or move them to the top of the file",
+                lines.join("; ")
+            ));
+        }
+        let file = LevelFile::new::<Robots>(self.level().clone());
+        let text = format::with_header(&file, &self.header);
+        level::write_atomically(&self.path, &text)
+            .map_err(|e| format!("Cannot save {}: {e}", self.path.display()))?;
+        self.saved = self.level().clone();
+        self.lost_comments.clear();
+        let state = match &self.finding {
+            None => "ready to play".to_owned(),
+            Some(f) => format!("saved as work in progress: {}", f.message),
+        };
+        Ok(format!("Saved {}: {state}", self.path.display()))
+    }
+
+    /// One seat a player, as many as the level's robots have players.
+    fn fit_seats(&mut self) {
+        let players = self.level().players().max(2) as usize;
+        self.seats.resize(players, Some("planner"));
+        if let Some(first) = self.seats.first_mut().filter(|_| self.revision == 0) {
+            *first = None;
+        }
+    }
+
+    /// A game of the level as it stands, with the chosen seats.
+    pub fn test_plan(&mut self, settings: &Settings) -> Result<SessionPlan, String> {
+        if let Some(finding) = &self.finding {
+            return Err(format!("The level cannot be played yet: {}", finding.message));
+        }
+        self.fit_seats();
+        let level = LevelFile::new::<Robots>(self.level().clone());
+        let seats = self
+            .seats
+            .iter()
+            .enumerate()
+            .map(|(i, agent)| SeatSetup {
+                name: settings.name(i),
+                controller: agent.map_or(Controller::Human, |a| Controller::Agent(AgentSpec::new(a, None))),
+            })
+            .collect();
+        Ok(SessionPlan { level_path: None, level, seats, seed: super::menu::seed_now(), replay: None })
+    }
+}
+
+/// A new level to start from: two players, each a rule A and a rule B robot.
+pub fn new_level() -> RobotsLevel {
+    let robot = |id, at, rule, player| RobotSpec { id, at, facing: Dir::South, rule, player };
+    RobotsLevel {
+        name: "New level".into(),
+        description: String::new(),
+        group: Default::default(),
+        board: vec!["........".into(), ".a....c.".into(), ".d....b.".into(), "........".into()],
+        robots: vec![
+            robot('A', (0, 0), RuleSet::A, 1),
+            robot('B', (7, 0), RuleSet::B, 1),
+            robot('C', (7, 3), RuleSet::A, 2),
+            robot('D', (0, 3), RuleSet::B, 2),
+        ],
+        swaps: 0,
+        move_cap: tabula_engine::robots::level::DEFAULT_MOVE_CAP,
+        homes: Default::default(),
+    }
+}
+
+/// Reads `path` for editing: a Robot board level (its rules may be broken),
+/// or, when there is no such file, a new level to be saved there.
+pub fn open(path: &Path) -> Result<Editing, String> {
+    let name = path.display().to_string();
+    let text = match std::fs::read_to_string(path) {
+        Ok(text) => text,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            return Ok(Editing::new(path.to_owned(), new_level(), String::new(), Vec::new()));
+        }
+        Err(e) => return Err(format!("Cannot read {name}: {e}")),
+    };
+    let formatted = format::format(&text, &name).map_err(|e| e.to_string())?;
+    let file = level::read_unchecked(&text, &name).map_err(|e| e.to_string())?;
+    let level = file.get::<Robots>().ok_or_else(|| {
+        format!(
+            "{name} is a {} level: the editor edits Robot board levels in this version",
+            file.game().title()
+        )
+    })?;
+    let (header, _) = format::split_header(&text);
+    Ok(Editing::new(path.to_owned(), level.clone(), header.to_owned(), formatted.lost_comments))
+}
+
+/// Opens a level in the editor screen, or says why not.
+#[derive(Message, Clone, Debug)]
+pub struct RequestEdit(pub PathBuf);
+
+/// The editor screen (the window adds it; headless tests too).
+pub fn plugin(app: &mut App) {
+    app.add_message::<RequestEdit>()
+        .add_systems(Update, (open_requested, start_from_command_line.run_if(resource_exists::<StartEdit>)))
+        .add_systems(OnEnter(Screen::Editor), board::spawn_board)
+        .add_systems(
+            Update,
+            (
+                input::paint.run_if(super::board::pointer_free),
+                input::keys.run_if(not(egui_wants_any_keyboard_input)),
+                board::redraw,
+            )
+                .chain()
+                .run_if(in_state(Screen::Editor).and_then(resource_exists::<Editing>)),
+        )
+        .add_systems(EguiPrimaryContextPass, panel::panel.run_if(in_state(Screen::Editor)));
+}
+
+fn start_from_command_line(
+    mut commands: Commands,
+    start: Res<StartEdit>,
+    mut requests: MessageWriter<RequestEdit>,
+) {
+    commands.remove_resource::<StartEdit>();
+    requests.write(RequestEdit(start.0.clone()));
+}
+
+fn open_requested(
+    mut commands: Commands,
+    mut requests: MessageReader<RequestEdit>,
+    mut status: ResMut<StatusLine>,
+    mut next: ResMut<NextState<Screen>>,
+) {
+    for RequestEdit(path) in requests.read() {
+        match open(path) {
+            Ok(editing) => {
+                status.info(format!("Editing {}", path.display()));
+                commands.insert_resource(editing);
+                next.set(Screen::Editor);
+            }
+            Err(e) => status.error(e),
+        }
+    }
+}
+
+/// Test-play: the game starts on the level as it stands; leaving it comes
+/// back here, to the level, its history and the tool as they were.
+pub(super) fn test_play(
+    editing: &mut Editing,
+    settings: &Settings,
+    requests: &mut MessageWriter<SessionRequest>,
+    back: &mut super::BackTo,
+    status: &mut StatusLine,
+) {
+    match editing.test_plan(settings) {
+        Ok(plan) => {
+            back.0 = Screen::Editor;
+            requests.write(SessionRequest::Start(Box::new(plan)));
+        }
+        Err(e) => status.error(e),
+    }
+}

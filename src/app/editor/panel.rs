@@ -1,0 +1,210 @@
+//! The editor's panels (egui): the file and what the engine finds wrong at
+//! the top; at the side the tools, the robot the robot and home tools use,
+//! the level's settings and size, who plays a test-play, and the verbs
+//! (undo, redo, save, test-play, menu); the status line at the bottom. The
+//! board camera draws in the space left.
+
+use bevy::camera::Viewport;
+use bevy::prelude::*;
+use bevy::window::PrimaryWindow;
+use bevy_egui::{EguiContexts, egui};
+use tabula_engine::robots::edit::{RobotEdit, Settings as LevelSettings};
+use tabula_engine::robots::{Dir, Homes, RuleSet};
+
+use super::Editing;
+use super::input::Tool;
+use crate::app::board::seat_color32;
+use crate::app::hud::root_ui;
+use crate::app::session::{SessionRequest, StatusLine};
+use crate::app::settings::Settings;
+use crate::app::{BackTo, BoardCamera, Screen};
+
+const PANEL_WIDTH: f32 = 300.0;
+const ERROR_COLOR: egui::Color32 = egui::Color32::from_rgb(255, 110, 100);
+const OK_COLOR: egui::Color32 = egui::Color32::from_rgb(120, 220, 140);
+const AGENTS: [Option<&str>; 5] = [None, Some("planner"), Some("sleuth"), Some("scout"), Some("random")];
+
+#[allow(clippy::too_many_arguments)]
+pub(super) fn panel(
+    mut contexts: EguiContexts,
+    editing: Option<ResMut<Editing>>,
+    mut status: ResMut<StatusLine>,
+    settings: Res<Settings>,
+    mut requests: MessageWriter<SessionRequest>,
+    mut back: ResMut<BackTo>,
+    mut next: ResMut<NextState<Screen>>,
+    mut camera: Single<&mut Camera, With<BoardCamera>>,
+    window: Single<&Window, With<PrimaryWindow>>,
+) -> Result {
+    let Some(mut editing) = editing else { return Ok(()) };
+    let ctx = contexts.ctx_mut()?.clone();
+    let mut root = root_ui(&ctx);
+    let top = egui::Panel::top("editor-top").show(&mut root, |ui| {
+        ui.add_space(4.0);
+        ui.horizontal(|ui| {
+            let star = if editing.unsaved() { " *" } else { "" };
+            ui.heading(format!("Editing · {}{star}", editing.level().name));
+            ui.label(egui::RichText::new(editing.path.display().to_string()).monospace().weak());
+        });
+        match &editing.finding {
+            Some(f) => ui.label(
+                egui::RichText::new(format!("Cannot be played yet ({}): {}", f.rule, f.message))
+                    .color(ERROR_COLOR),
+            ),
+            None => ui.label(egui::RichText::new("Ready to play: every rule holds").color(OK_COLOR)),
+        };
+        ui.add_space(4.0);
+    });
+    let bottom = egui::Panel::bottom("editor-status").show(&mut root, |ui| {
+        let color = if status.error { ERROR_COLOR } else { ui.visuals().text_color() };
+        ui.label(egui::RichText::new(&status.text).color(color));
+        ui.label(egui::RichText::new("1-7 tools · drag paints, Shift+drag fills · right click turns · Ctrl+Z undo · Ctrl+Y redo · Ctrl+S save · F5 test-play · Esc menu").weak());
+    });
+    let side = egui::Panel::right("editor-side").exact_size(PANEL_WIDTH).show(&mut root, |ui| {
+        egui::ScrollArea::vertical().show(ui, |ui| {
+            tools(ui, &mut editing);
+            ui.separator();
+            robot(ui, &mut editing);
+            ui.separator();
+            level_settings(ui, &mut editing);
+            ui.separator();
+            ui.heading("Test-play");
+            editing.fit_seats();
+            for seat in 0..editing.seats.len() {
+                let current = editing.seats[seat].unwrap_or("human");
+                egui::ComboBox::from_label(
+                    egui::RichText::new(settings.name(seat)).color(seat_color32(seat)),
+                )
+                .selected_text(current)
+                .show_ui(ui, |ui| {
+                    for agent in AGENTS {
+                        ui.selectable_value(&mut editing.seats[seat], agent, agent.unwrap_or("human"));
+                    }
+                });
+            }
+            ui.separator();
+            ui.horizontal_wrapped(|ui| {
+                if ui.button("Undo (Ctrl+Z)").clicked() {
+                    editing.undo();
+                }
+                if ui.button("Redo (Ctrl+Y)").clicked() {
+                    editing.redo();
+                }
+                if ui.button("Save (Ctrl+S)").clicked() {
+                    match editing.save() {
+                        Ok(done) => status.info(done),
+                        Err(why) => status.error(why),
+                    }
+                }
+                if ui.button("Test-play (F5)").clicked() {
+                    super::test_play(&mut editing, &settings, &mut requests, &mut back, &mut status);
+                }
+                if ui.button("Menu (Esc)").clicked() {
+                    next.set(Screen::Menu);
+                }
+            });
+            let (undo, redo) = editing.history.depth();
+            ui.label(egui::RichText::new(format!("{undo} edits to undo, {redo} to redo")).weak());
+        });
+    });
+    let scale = window.scale_factor();
+    let left_top = UVec2::new(0, (top.response.rect.height() * scale) as u32);
+    let reserved = UVec2::new(
+        (side.response.rect.width() * scale) as u32,
+        ((top.response.rect.height() + bottom.response.rect.height()) * scale) as u32,
+    );
+    let full = UVec2::new(window.physical_width(), window.physical_height());
+    if full.x > reserved.x + 50 && full.y > reserved.y + 50 {
+        camera.viewport =
+            Some(Viewport { physical_position: left_top, physical_size: full - reserved, ..default() });
+    }
+    Ok(())
+}
+
+fn tools(ui: &mut egui::Ui, editing: &mut Editing) {
+    ui.heading("Tools");
+    ui.horizontal_wrapped(|ui| {
+        for (i, tool) in Tool::ALL.into_iter().enumerate() {
+            ui.selectable_value(&mut editing.tool, tool, format!("{} {}", i + 1, tool.name()));
+        }
+    });
+}
+
+/// The robot the robot tool places and whose home the home tool paints.
+fn robot(ui: &mut egui::Ui, editing: &mut Editing) {
+    ui.heading("Robot");
+    let before = editing.robot.clone();
+    let robot = &mut editing.robot;
+    ui.horizontal(|ui| {
+        ui.label("Letter");
+        let mut id = robot.id.to_string();
+        if ui.add(egui::TextEdit::singleline(&mut id).desired_width(24.0)).changed()
+            && let Some(c) = id.chars().last().filter(|c| c.is_alphabetic())
+        {
+            robot.id = c.to_uppercase().next().unwrap_or(c);
+        }
+        ui.label("Player");
+        ui.add(egui::DragValue::new(&mut robot.player).range(1..=8));
+    });
+    ui.horizontal(|ui| {
+        ui.selectable_value(&mut robot.rule, RuleSet::A, "Rule A (steps)");
+        ui.selectable_value(&mut robot.rule, RuleSet::B, "Rule B (walks, turns)");
+    });
+    ui.horizontal(|ui| {
+        ui.label("Facing");
+        for dir in Dir::ALL {
+            ui.selectable_value(&mut robot.facing, dir, dir.name());
+        }
+    });
+    // Changing the chosen robot's rule, player or facing changes the
+    // robot of that letter on the board too.
+    if *robot != before && robot.id == before.id {
+        let placed = editing.level().robots.iter().find(|r| r.id == editing.robot.id).cloned();
+        if let Some(on_board) = placed {
+            let changed = tabula_engine::robots::RobotSpec { at: on_board.at, ..editing.robot.clone() };
+            if changed != on_board {
+                let edit = RobotEdit::place(editing.level(), changed);
+                editing.edit(edit);
+            }
+        }
+    }
+}
+
+fn level_settings(ui: &mut egui::Ui, editing: &mut Editing) {
+    ui.heading("Level");
+    let mut s = LevelSettings::of(editing.level());
+    let before = s.clone();
+    ui.horizontal(|ui| {
+        ui.label("Name");
+        ui.text_edit_singleline(&mut s.name);
+    });
+    ui.label("Description");
+    ui.add(egui::TextEdit::multiline(&mut s.description).desired_rows(3).desired_width(f32::INFINITY));
+    ui.horizontal(|ui| {
+        ui.label("Exchanges");
+        ui.add(egui::DragValue::new(&mut s.swaps).range(0..=20));
+        ui.label("Move cap");
+        ui.add(egui::DragValue::new(&mut s.move_cap).range(1..=100_000));
+    });
+    ui.horizontal(|ui| {
+        ui.selectable_value(&mut s.homes, Homes::Shown, "Homes shown");
+        ui.selectable_value(&mut s.homes, Homes::Hidden, "Homes hidden");
+    });
+    if s != before {
+        editing.edit(RobotEdit::Settings(Box::new(s)));
+    }
+    let level = editing.level();
+    let (mut w, mut h) =
+        (level.board.first().map_or(0, |r| r.chars().count()) as u16, level.board.len() as u16);
+    let size = (w, h);
+    ui.horizontal(|ui| {
+        ui.label("Size");
+        ui.add(egui::DragValue::new(&mut w).range(1..=256));
+        ui.label("x");
+        ui.add(egui::DragValue::new(&mut h).range(1..=256));
+    });
+    if (w, h) != size {
+        let edit = RobotEdit::resize(editing.level(), w, h);
+        editing.edit(edit);
+    }
+}
