@@ -198,3 +198,26 @@ launch play levels/russian_bank/01-shuffled-deal.ron --p1 lookahead --p2 greedy
 sleep 14
 shot russian-bank-watch
 quit
+
+# 15. The level editor on a copy of the first lesson: the broken-robot tool
+#     (3) walls robot A in with three clicks, and the belt tool (4) drags a
+#     belt east along the top row; the engine's finding is drawn. Positions
+#     are for the 1280 x 800 window.
+cp levels/robots/01-first-steps.ron "$work/first-steps.ron"
+launch edit "$work/first-steps.ron"
+keys 3
+for at in "160 265" "255 360" "160 455"; do
+  xdotool mousemove $at click 1
+  sleep 0.4
+done
+keys 4
+xdotool mousemove 440 170 mousedown 1
+sleep 0.3
+xdotool mousemove 580 170
+sleep 0.3
+xdotool mousemove 730 170
+sleep 0.3
+xdotool mouseup 1
+sleep 1.5
+shot editor-robots
+quit

@@ -2094,6 +2094,22 @@ mod editor {
         frames(&mut app, 3);
         assert_eq!(*app.world().resource::<State<Screen>>().get(), Screen::Editor, "back to the editor");
         assert_eq!(editing(&app).history.depth(), (1, 3), "with its history, the walls still to redo");
+        // A text editor saves the file: the edit shows in the editor as one
+        // more edit, which Ctrl+Z takes back; a broken save changes nothing.
+        settle_watcher(&mut app);
+        let text = std::fs::read_to_string(&path).unwrap().replace("\"..?.....\"", "\"..?..??.\"");
+        std::fs::write(&path, text).unwrap();
+        wait_for(&mut app, "the editor follows the file", |app| editing(app).level().board[1] == "..?..??.");
+        assert_eq!(editing(&app).history.depth(), (2, 0));
+        assert!(!editing(&app).unsaved(), "what the editor shows is what the file holds");
+        chord(&mut app, &[KeyCode::ControlLeft, KeyCode::KeyZ]);
+        assert_eq!(editing(&app).level().board[1], "..?.....");
+        settle_watcher(&mut app);
+        std::fs::write(&path, "Robots(name: \"oops\", board: [").unwrap();
+        wait_for(&mut app, "a broken save is named", |app| {
+            app.world().resource::<StatusLine>().text.contains("cannot be read")
+        });
+        assert_eq!(editing(&app).level().board[1], "..?.....", "and changes nothing");
         app.world_mut().write_message(SessionRequest::BackToMenu);
     }
 }

@@ -90,8 +90,8 @@ pub fn run(start: Option<StartLevel>, edit: Option<editor::StartEdit>) -> anyhow
     }
     let mut app = App::new();
     // Asset sources exist only if registered before the asset plugin.
-    levels::LevelSources::new(&levels::library::levels_root(), start.as_ref().map(|s| s.path.as_path()))
-        .register(&mut app);
+    let opened = start.as_ref().map(|s| s.path.as_path()).or(edit.as_ref().map(|e| e.0.as_path()));
+    levels::LevelSources::new(&levels::library::levels_root(), opened).register(&mut app);
     app.add_plugins(DefaultPlugins.set(asset_plugin()).set(WindowPlugin {
         primary_window: Some(Window {
             title: "tabula".into(),

@@ -296,6 +296,50 @@ mod robot_benches {
         group.finish();
     }
 
+    /// The level editor's work for one painted tile on a 256 x 256 board:
+    /// the edit, and the engine's checks of the whole level after it.
+    pub fn paint_and_check_256(c: &mut Criterion) {
+        use tabula_engine::core::history::History;
+        use tabula_engine::robots::diagnose::diagnose;
+        use tabula_engine::robots::edit::RobotEdit;
+        let level = generate(Plan { width: 256, height: 256, robots: 8, players: 2, seed: 5 }).unwrap();
+        let mut history = History::new(level);
+        let mut group = c.benchmark_group("robots_editor_256x256");
+        group.sample_size(20);
+        let mut x = 0u16;
+        group.bench_function("paint_one_tile_and_check", |b| {
+            b.iter(|| {
+                x = (x + 1) % 256;
+                let c = if history.level().board[128].as_bytes()[x as usize] == b'?' { '.' } else { '?' };
+                history.edit(RobotEdit::Tiles(vec![((x, 128), c)]));
+                black_box(diagnose(history.level()))
+            })
+        });
+        group.finish();
+    }
+
+    /// Undo and redo of 10,000 painted tiles, and the history's memory.
+    pub fn undo_redo_10000(c: &mut Criterion) {
+        use tabula_engine::core::history::History;
+        use tabula_engine::robots::edit::RobotEdit;
+        const EDITS: u16 = 10_000;
+        let level = generate(Plan { width: 128, height: 128, robots: 4, players: 2, seed: 1 }).unwrap();
+        // Memory: `cargo run --release -p tabula-engine --example history_memory`.
+        let mut history = History::new(level);
+        for i in 0..EDITS {
+            history.edit(RobotEdit::Tiles(vec![((i % 128, i / 128), '#')]));
+        }
+        let mut group = c.benchmark_group("robots_editor_history");
+        group.sample_size(10);
+        group.bench_function("undo_then_redo_10000_edits", |b| {
+            b.iter(|| {
+                while history.undo() {}
+                while history.redo() {}
+            })
+        });
+        group.finish();
+    }
+
     pub fn perft_swaps(c: &mut Criterion) {
         let path = crate::manifest_dir().join("../../levels/robots/09-swap-puzzle.ron");
         let file = tabula_engine::level::load(&path).unwrap();
@@ -315,6 +359,8 @@ criterion_group!(
     robot_benches::planner,
     robot_benches::planner_128,
     robot_benches::four_planners,
+    robot_benches::paint_and_check_256,
+    robot_benches::undo_redo_10000,
     robot_benches::perft_swaps
 );
 

@@ -11,6 +11,7 @@
 pub mod board;
 mod input;
 mod panel;
+mod watch;
 
 use std::path::{Path, PathBuf};
 
@@ -120,6 +121,16 @@ impl Editing {
         self.level() != &self.saved
     }
 
+    /// The level as last saved or opened.
+    pub fn saved_level(&self) -> &RobotsLevel {
+        &self.saved
+    }
+
+    /// The level as it stands is what the file holds.
+    fn mark_saved(&mut self) {
+        self.saved = self.level().clone();
+    }
+
     /// Writes the level in tabula's layout, atomically. A level that breaks
     /// a rule is saved too (work in progress); comments that cannot be kept
     /// are named once, and the next save drops them.
@@ -171,7 +182,9 @@ impl Editing {
                 controller: agent.map_or(Controller::Human, |a| Controller::Agent(AgentSpec::new(a, None))),
             })
             .collect();
-        Ok(SessionPlan { level_path: None, level, seats, seed: super::menu::seed_now(), replay: None })
+        // The game watches the file: the editor's saves restart it.
+        let level_path = Some(self.path.clone());
+        Ok(SessionPlan { level_path, level, seats, seed: super::menu::seed_now(), replay: None })
     }
 }
 
@@ -225,11 +238,13 @@ pub struct RequestEdit(pub PathBuf);
 /// The editor screen (the window adds it; headless tests too).
 pub fn plugin(app: &mut App) {
     app.add_message::<RequestEdit>()
+        .init_resource::<watch::EditorWatch>()
         .add_systems(Update, (open_requested, start_from_command_line.run_if(resource_exists::<StartEdit>)))
         .add_systems(OnEnter(Screen::Editor), board::spawn_board)
         .add_systems(
             Update,
             (
+                (watch::watch_file, watch::follow_file).chain(),
                 input::paint.run_if(super::board::pointer_free),
                 input::keys.run_if(not(egui_wants_any_keyboard_input)),
                 board::redraw,
