@@ -221,3 +221,9 @@ xdotool mouseup 1
 sleep 1.5
 shot editor-robots
 quit
+
+# 16. The editor's form for another game: Kalah (6,4).
+cp levels/mancala/kalah-6-4.ron "$work/kalah.ron"
+launch edit "$work/kalah.ron"
+shot editor-mancala
+quit

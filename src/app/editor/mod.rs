@@ -1,14 +1,16 @@
-//! The level editor, for Robot board levels: paint tiles and belts, place
+//! The level editor. Robot board levels: paint tiles and belts, place
 //! robots and homes, resize, change the settings; undo and redo without
 //! limit; the engine's own checks after every edit, drawn on the board;
 //! test-play with one key and back to the editor as it was; save in the
-//! layout `tabula fmt` writes.
+//! layout `tabula fmt` writes. The other games' levels are a form beside
+//! their picture (`form`).
 //!
 //! This file holds the plugin, what is being edited (`Editing`) and the
 //! editor's verbs (open, edit, save, test-play); `board` draws the level,
 //! `input` the mouse and keys, `panel` the palette and settings.
 
 pub mod board;
+pub mod form;
 mod input;
 mod panel;
 mod watch;
@@ -208,27 +210,52 @@ pub fn new_level() -> RobotsLevel {
     }
 }
 
-/// Reads `path` for editing: a Robot board level (its rules may be broken),
-/// or, when there is no such file, a new level to be saved there.
-pub fn open(path: &Path) -> Result<Editing, String> {
+/// A level opened for editing: the Robot board's painted board, or
+/// another game's form.
+pub enum Opened {
+    Robots(Box<Editing>),
+    Form(form::FormEditing),
+}
+
+/// Reads `path` for editing (its rules may be broken), or, when there is no
+/// such file, a new level to be saved there, of the game whose folder it is
+/// in (a Robot board elsewhere).
+pub fn open(path: &Path) -> Result<Opened, String> {
     let name = path.display().to_string();
     let text = match std::fs::read_to_string(path) {
         Ok(text) => text,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-            return Ok(Editing::new(path.to_owned(), new_level(), String::new(), Vec::new()));
+            let folder = path.parent().and_then(|d| d.file_name()).and_then(|f| f.to_str()).unwrap_or("");
+            return Ok(match form::new_level(folder) {
+                Some(level) => {
+                    Opened::Form(form::FormEditing::new(path.to_owned(), level, String::new(), Vec::new()))
+                }
+                None => Opened::Robots(Box::new(Editing::new(
+                    path.to_owned(),
+                    new_level(),
+                    String::new(),
+                    Vec::new(),
+                ))),
+            });
         }
         Err(e) => return Err(format!("Cannot read {name}: {e}")),
     };
     let formatted = format::format(&text, &name).map_err(|e| e.to_string())?;
     let file = level::read_unchecked(&text, &name).map_err(|e| e.to_string())?;
-    let level = file.get::<Robots>().ok_or_else(|| {
-        format!(
-            "{name} is a {} level: the editor edits Robot board levels in this version",
-            file.game().title()
-        )
-    })?;
     let (header, _) = format::split_header(&text);
-    Ok(Editing::new(path.to_owned(), level.clone(), header.to_owned(), formatted.lost_comments))
+    Ok(match file.get::<Robots>() {
+        Some(level) => {
+            let editing =
+                Editing::new(path.to_owned(), level.clone(), header.to_owned(), formatted.lost_comments);
+            Opened::Robots(Box::new(editing))
+        }
+        None => Opened::Form(form::FormEditing::new(
+            path.to_owned(),
+            file,
+            header.to_owned(),
+            formatted.lost_comments,
+        )),
+    })
 }
 
 /// Opens a level in the editor screen, or says why not.
@@ -252,7 +279,7 @@ pub fn plugin(app: &mut App) {
                 .chain()
                 .run_if(in_state(Screen::Editor).and_then(resource_exists::<Editing>)),
         )
-        .add_systems(EguiPrimaryContextPass, panel::panel.run_if(in_state(Screen::Editor)));
+        .add_systems(EguiPrimaryContextPass, (panel::panel, form::form).run_if(in_state(Screen::Editor)));
 }
 
 fn start_from_command_line(
@@ -272,9 +299,14 @@ fn open_requested(
 ) {
     for RequestEdit(path) in requests.read() {
         match open(path) {
-            Ok(editing) => {
+            Ok(opened) => {
                 status.info(format!("Editing {}", path.display()));
-                commands.insert_resource(editing);
+                commands.remove_resource::<Editing>();
+                commands.remove_resource::<form::FormEditing>();
+                match opened {
+                    Opened::Robots(editing) => commands.insert_resource(*editing),
+                    Opened::Form(editing) => commands.insert_resource(editing),
+                }
                 next.set(Screen::Editor);
             }
             Err(e) => status.error(e),

@@ -51,7 +51,7 @@ pub(super) fn menu_keys(
     let edit = if pressed(KeyCode::KeyE) {
         Some(menu.edit_path())
     } else if pressed(KeyCode::KeyN) {
-        Some(menu.new_level_path())
+        Some(Ok(menu.new_level_path()))
     } else {
         None
     };

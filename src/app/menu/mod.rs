@@ -11,7 +11,7 @@
 
 mod keys;
 mod model;
-mod pictures;
+pub(crate) mod pictures;
 mod ui;
 
 use bevy::prelude::*;

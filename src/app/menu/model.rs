@@ -200,31 +200,18 @@ impl Menu {
         })
     }
 
-    /// The chosen level's file, to open in the editor: the editor edits
-    /// Robot board levels.
+    /// The chosen level's file, to open in the editor.
     pub fn edit_path(&self) -> Result<std::path::PathBuf, String> {
-        if self.current().folder != "robots" {
-            return Err(format!(
-                "The editor edits Robot board levels; {} levels are edited as text",
-                self.current().title
-            ));
-        }
         self.levels
             .get(self.selected)
             .map(|l| l.path.clone())
             .ok_or_else(|| "there is no level to edit".into())
     }
 
-    /// A file name for a new Robot board level, not yet taken.
-    pub fn new_level_path(&self) -> Result<std::path::PathBuf, String> {
-        if self.current().folder != "robots" {
-            return Err(format!(
-                "The editor makes Robot board levels; {} levels are written as text",
-                self.current().title
-            ));
-        }
-        let dir = levels_root().join("robots");
-        Ok((1..).map(|n| dir.join(format!("new-level-{n}.ron"))).find(|p| !p.exists()).expect("a free name"))
+    /// A file name for a new level of the chosen game, not yet taken.
+    pub fn new_level_path(&self) -> std::path::PathBuf {
+        let dir = levels_root().join(self.current().folder);
+        (1..).map(|n| dir.join(format!("new-level-{n}.ron"))).find(|p| !p.exists()).expect("a free name")
     }
 
     /// Shows another game: its levels, you against its default opponent.

@@ -55,7 +55,7 @@ pub(super) fn menu_ui(
             {
                 requests.write(SessionRequest::Start(Box::new(plan)));
             }
-            if menu.current().folder == "robots" {
+            if menu.current().is_playable() {
                 if ui.button("Edit level (E)").clicked() {
                     match menu.edit_path() {
                         Ok(path) => {
@@ -65,12 +65,7 @@ pub(super) fn menu_ui(
                     }
                 }
                 if ui.button("New level (N)").clicked() {
-                    match menu.new_level_path() {
-                        Ok(path) => {
-                            edits.write(RequestEdit(path));
-                        }
-                        Err(e) => status.error(e),
-                    }
+                    edits.write(RequestEdit(menu.new_level_path()));
                 }
             }
             if ui.button("Open replay… (O)").clicked() {
