@@ -9,6 +9,7 @@ use bevy::prelude::*;
 use bevy::window::PrimaryWindow;
 use bevy_egui::{EguiContexts, egui};
 use tabula_engine::robots::edit::{RobotEdit, Settings as LevelSettings};
+use tabula_engine::robots::generate::Plan;
 use tabula_engine::robots::{Dir, Homes, RuleSet};
 
 use super::Editing;
@@ -35,6 +36,7 @@ pub(super) fn panel(
     mut next: ResMut<NextState<Screen>>,
     mut camera: Single<&mut Camera, With<BoardCamera>>,
     window: Single<&Window, With<PrimaryWindow>>,
+    mut plan: Local<Option<Plan>>,
 ) -> Result {
     let Some(mut editing) = editing else { return Ok(()) };
     let ctx = contexts.ctx_mut()?.clone();
@@ -67,6 +69,8 @@ pub(super) fn panel(
             robot(ui, &mut editing);
             ui.separator();
             level_settings(ui, &mut editing);
+            ui.separator();
+            generate(ui, &mut editing, &mut status, &mut plan);
             ui.separator();
             ui.heading("Test-play");
             editing.fit_seats();
@@ -207,4 +211,40 @@ fn level_settings(ui: &mut egui::Ui, editing: &mut Editing) {
         let edit = RobotEdit::resize(editing.level(), w, h);
         editing.edit(edit);
     }
+}
+
+/// The generator's options; Generate puts its board in place of the level
+/// as one edit (shown on the board at once, Ctrl+Z takes it back).
+fn generate(ui: &mut egui::Ui, editing: &mut Editing, status: &mut StatusLine, plan: &mut Option<Plan>) {
+    let plan = plan.get_or_insert(Plan { width: 16, height: 12, robots: 4, players: 2, seed: 1 });
+    egui::CollapsingHeader::new("Generate a board").show(ui, |ui| {
+        ui.horizontal(|ui| {
+            ui.add(egui::DragValue::new(&mut plan.width).range(8..=256).prefix("w "));
+            ui.add(egui::DragValue::new(&mut plan.height).range(8..=256).prefix("h "));
+            ui.add(egui::DragValue::new(&mut plan.robots).range(2..=64).prefix("robots "));
+        });
+        ui.horizontal(|ui| {
+            ui.add(egui::DragValue::new(&mut plan.players).range(2..=8).prefix("players "));
+            ui.add(egui::DragValue::new(&mut plan.seed).prefix("seed "));
+            if ui.button("Generate").clicked() {
+                match tabula_engine::robots::generate::generate(*plan) {
+                    Ok(made) => {
+                        editing.edit(RobotEdit::Many(vec![
+                            RobotEdit::Board(made.board.clone()),
+                            RobotEdit::Robots(made.robots.clone()),
+                            RobotEdit::Settings(Box::new(LevelSettings {
+                                name: editing.level().name.clone(),
+                                ..LevelSettings::of(&made)
+                            })),
+                        ]));
+                        status.info(format!(
+                            "Generated a {} x {} board: Ctrl+Z takes it back",
+                            plan.width, plan.height
+                        ));
+                    }
+                    Err(e) => status.error(format!("Cannot generate: {e}")),
+                }
+            }
+        });
+    });
 }
