@@ -13,7 +13,7 @@ use tabula_engine::robots::{Dir, RobotSpec};
 use super::Editing;
 use crate::app::board::{StoneTexture, fit_view, seat_color};
 use crate::app::robots::art::{self, ChevronTexture, RingTexture};
-use crate::app::robots::{RobotLayout, TILE, angle};
+use crate::app::robots::{BoardView, RobotLayout, TILE, angle};
 use crate::app::{BoardCamera, Screen};
 
 const MARGIN: f32 = 48.0;
@@ -105,6 +105,9 @@ pub(super) fn redraw(
             commands.entity(entity).despawn();
         }
         drawn.layout = RobotLayout { width: w, height: h };
+        // The zoom reads the board's size from the game's layout.
+        commands.insert_resource(drawn.layout);
+        commands.insert_resource(BoardView::default());
         fit_view(&mut cameras, Vec2::new(w as f32, h as f32) * TILE + 2.0 * MARGIN);
         let layout = drawn.layout;
         drawn.tiles = (0..h)

@@ -14,6 +14,7 @@ use tabula_engine::robots::level::home_char;
 use super::Editing;
 use super::board::Drawn;
 use crate::app::board::BoardPointer;
+use crate::app::robots::{BoardView, TILE};
 use crate::app::session::{SessionRequest, StatusLine};
 use crate::app::settings::Settings;
 use crate::app::{BackTo, Screen};
@@ -73,7 +74,10 @@ pub(super) fn paint(
     mouse: Res<ButtonInput<MouseButton>>,
     keys: Res<ButtonInput<KeyCode>>,
     mut stroke: Local<Stroke>,
+    mut right: Local<Option<(Vec2, (u16, u16))>>,
+    view: Option<Res<BoardView>>,
 ) {
+    let view = view.map(|v| *v).unwrap_or_default();
     let Some(drawn) = drawn else { return };
     let tile = pointer.world().and_then(|p| drawn.layout.tile_at(p));
     let shift = keys.any_pressed([KeyCode::ShiftLeft, KeyCode::ShiftRight]);
@@ -82,8 +86,14 @@ pub(super) fn paint(
         Tool::Home => Some(home_char(editing.robot.id)),
         _ => None,
     };
-    if mouse.just_pressed(MouseButton::Right)
-        && let Some(p) = tile
+    // A right click turns; a right drag pans the view instead (see
+    // `zoom`: the view's centre moves).
+    if mouse.just_pressed(MouseButton::Right) {
+        *right = tile.map(|p| (view.centre, p));
+    }
+    if mouse.just_released(MouseButton::Right)
+        && let Some((centre, p)) = right.take()
+        && centre.distance(view.centre) < TILE / 8.0
     {
         turn(&mut editing, p);
     }

@@ -29,6 +29,7 @@ use tabula_engine::robots::edit::RobotEdit;
 use tabula_engine::robots::{Dir, RobotSpec, Robots, RobotsLevel, RuleSet};
 
 use super::Screen;
+use super::robots::zoom;
 use super::session::{Controller, SeatSetup, SessionPlan, SessionRequest, StatusLine};
 use super::settings::Settings;
 
@@ -268,13 +269,18 @@ pub fn plugin(app: &mut App) {
         .init_resource::<watch::EditorWatch>()
         .add_systems(Update, (open_requested, start_from_command_line.run_if(resource_exists::<StartEdit>)))
         .add_systems(OnEnter(Screen::Editor), board::spawn_board)
+        .add_systems(OnExit(Screen::Editor), zoom::unframe)
         .add_systems(
             Update,
             (
                 (watch::watch_file, watch::follow_file).chain(),
                 input::paint.run_if(super::board::pointer_free),
                 input::keys.run_if(not(egui_wants_any_keyboard_input)),
+                // Large boards zoom and pan as in the game.
+                zoom::zoom_with_mouse.run_if(super::board::pointer_free),
+                zoom::zoom_with_keys.run_if(super::board::keys_free),
                 board::redraw,
+                zoom::frame_board,
             )
                 .chain()
                 .run_if(in_state(Screen::Editor).and_then(resource_exists::<Editing>)),

@@ -56,7 +56,7 @@ pub(super) struct Heading(pub f32);
 
 /// A spark of the fireworks, or a robot blown apart.
 #[derive(Component, Debug)]
-pub(super) struct Spark {
+pub(crate) struct Spark {
     velocity: Vec2,
     life: f32,
     age: f32,

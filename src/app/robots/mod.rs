@@ -10,12 +10,12 @@
 //! `Owner`, `HeldHints`). Spawning is `spawn`'s, following the steps
 //! `animate`'s, the player's choices `input`'s, textures `art`'s.
 
-mod animate;
+pub(crate) mod animate;
 pub(crate) mod art;
 mod input;
 mod reasoning;
 mod spawn;
-mod zoom;
+pub(crate) mod zoom;
 
 use std::f32::consts::FRAC_PI_2;
 

@@ -100,7 +100,7 @@ fn frame(layout: &RobotLayout, cameras: &Query<&Projection, With<BoardCamera>>) 
 }
 
 /// The wheel zooms toward the pointer; a drag with the right button pans.
-pub(super) fn zoom_with_mouse(
+pub(crate) fn zoom_with_mouse(
     mut view: ResMut<BoardView>,
     layout: Res<RobotLayout>,
     mut wheel: MessageReader<MouseWheel>,
@@ -138,7 +138,7 @@ pub(super) fn zoom_with_mouse(
 
 /// The keys: plus and minus zoom toward the chosen robot (or the middle of
 /// the view), Shift and an arrow pan, F fits.
-pub(super) fn zoom_with_keys(
+pub(crate) fn zoom_with_keys(
     mut view: ResMut<BoardView>,
     layout: Res<RobotLayout>,
     keys: Res<ButtonInput<KeyCode>>,
@@ -200,7 +200,7 @@ pub(super) fn show_the_chosen(
 }
 
 /// The camera follows the view; markers and labels take its scale.
-pub(super) fn frame_board(
+pub(crate) fn frame_board(
     view: Res<BoardView>,
     layout: Res<RobotLayout>,
     mut cameras: Query<(&mut Transform, &mut Projection), With<BoardCamera>>,
@@ -251,7 +251,7 @@ pub(super) fn pin_labels(
 }
 
 /// Leaving the board, the camera looks at the whole window's board again.
-pub(super) fn unframe(
+pub(crate) fn unframe(
     mut view: ResMut<BoardView>,
     mut cameras: Query<(&mut Transform, &mut Projection), With<BoardCamera>>,
 ) {
