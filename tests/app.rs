@@ -448,19 +448,25 @@ fn every_shipped_level_of_every_game_loads_as_an_asset_and_passes_the_conformanc
     assert!(handles.len() >= 30, "{} levels", handles.len());
 }
 
+/// One key going down or up, as the window reports it.
+fn key_event(app: &mut App, key_code: KeyCode, state: bevy::input::ButtonState) {
+    use bevy::input::keyboard::{Key, KeyboardInput, NativeKey};
+    app.world_mut().write_message(KeyboardInput {
+        key_code,
+        logical_key: Key::Unidentified(NativeKey::Unidentified),
+        state,
+        text: None,
+        repeat: false,
+        window: Entity::PLACEHOLDER,
+    });
+}
+
+/// Each key pressed and released, one after another, a frame each way.
 fn press(app: &mut App, keys: &[KeyCode]) {
     use bevy::input::ButtonState;
-    use bevy::input::keyboard::{Key, KeyboardInput};
-    for &key_code in keys {
+    for &key in keys {
         for state in [ButtonState::Pressed, ButtonState::Released] {
-            app.world_mut().write_message(KeyboardInput {
-                key_code,
-                logical_key: Key::Unidentified(bevy::input::keyboard::NativeKey::Unidentified),
-                state,
-                text: None,
-                repeat: false,
-                window: Entity::PLACEHOLDER,
-            });
+            key_event(app, key, state);
             frames(app, 1);
         }
     }
@@ -469,17 +475,9 @@ fn press(app: &mut App, keys: &[KeyCode]) {
 /// Keys held together, as Ctrl+Z: all pressed in order, then all released.
 fn chord(app: &mut App, keys: &[KeyCode]) {
     use bevy::input::ButtonState;
-    use bevy::input::keyboard::{Key, KeyboardInput};
     for state in [ButtonState::Pressed, ButtonState::Released] {
-        for &key_code in keys {
-            app.world_mut().write_message(KeyboardInput {
-                key_code,
-                logical_key: Key::Unidentified(bevy::input::keyboard::NativeKey::Unidentified),
-                state,
-                text: None,
-                repeat: false,
-                window: Entity::PLACEHOLDER,
-            });
+        for &key in keys {
+            key_event(app, key, state);
         }
         frames(app, 1);
     }

@@ -245,18 +245,22 @@ mod robot_benches {
         group.finish();
     }
 
-    pub fn planner(c: &mut Criterion) {
-        let level = generate(Plan { width: 256, height: 256, robots: 4, players: 2, seed: 3 }).unwrap();
-        let board = Robots::new(&level, 0).unwrap();
-        let mut group = c.benchmark_group("robots_planner_256x256");
+    /// A fresh planner's first move on `board`, threat checks on.
+    fn planner_first_move(c: &mut Criterion, group: &str, board: &Robots) {
+        let mut group = c.benchmark_group(group);
         group.sample_size(10);
         group.bench_function("first_move", |b| {
             b.iter(|| {
                 let mut agent = Robots::agent_from_str("planner").unwrap();
-                agent.choose(board.current_player(), &board, &mut rng_from_seed(0))
+                agent.choose(board.current_player(), board, &mut rng_from_seed(0))
             })
         });
         group.finish();
+    }
+
+    pub fn planner(c: &mut Criterion) {
+        let level = generate(Plan { width: 256, height: 256, robots: 4, players: 2, seed: 3 }).unwrap();
+        planner_first_move(c, "robots_planner_256x256", &Robots::new(&level, 0).unwrap());
     }
 
     fn shipped(name: &str) -> RobotsLevel {
@@ -285,15 +289,7 @@ mod robot_benches {
     /// A planner's move on the shipped 128 x 128 board, threat checks on.
     pub fn planner_128(c: &mut Criterion) {
         let board = Robots::new(&shipped("large-128x128-four-robots.ron"), 0).unwrap();
-        let mut group = c.benchmark_group("robots_planner_128x128");
-        group.sample_size(10);
-        group.bench_function("first_move", |b| {
-            b.iter(|| {
-                let mut agent = Robots::agent_from_str("planner").unwrap();
-                agent.choose(board.current_player(), &board, &mut rng_from_seed(0))
-            })
-        });
-        group.finish();
+        planner_first_move(c, "robots_planner_128x128", &board);
     }
 
     /// The level editor's work for one painted tile on a 256 x 256 board:

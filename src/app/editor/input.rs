@@ -182,17 +182,8 @@ pub(super) fn keys(
     if pressed(KeyCode::F5) {
         super::test_play(&mut editing, &settings, &mut requests, &mut back, &mut status);
     }
-    let digits = [
-        KeyCode::Digit1,
-        KeyCode::Digit2,
-        KeyCode::Digit3,
-        KeyCode::Digit4,
-        KeyCode::Digit5,
-        KeyCode::Digit6,
-        KeyCode::Digit7,
-    ];
-    if !ctrl && let Some(i) = digits.iter().position(|&k| pressed(k)) {
-        editing.tool = Tool::ALL[i];
+    if !ctrl && let Some(digit) = crate::app::board::digits_pressed(&keys).find(|d| (1..=7).contains(d)) {
+        editing.tool = Tool::ALL[digit as usize - 1];
     }
     if pressed(KeyCode::Escape) {
         if editing.unsaved() && !*leaving {
