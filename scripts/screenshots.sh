@@ -222,8 +222,17 @@ sleep 1.5
 shot editor-robots
 quit
 
-# 16. The editor's form for another game: Kalah (6,4).
+# 16. The editor's forms for the other games: Kalah (6,4), McMorran's Nim,
+#     Russian Bank's Stop lesson.
 cp levels/mancala/kalah-6-4.ron "$work/kalah.ron"
 launch edit "$work/kalah.ron"
 shot editor-mancala
+quit
+cp levels/nim/mcmorran-5-6-7.ron "$work/nim.ron"
+launch edit "$work/nim.ron"
+shot editor-nim
+quit
+cp levels/russian_bank/06-a-stop.ron "$work/bank.ron"
+launch edit "$work/bank.ron"
+shot editor-russian-bank
 quit
