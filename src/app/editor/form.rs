@@ -91,6 +91,16 @@ impl FormEditing {
         self.level() != &self.saved
     }
 
+    /// The level as last saved or opened.
+    pub fn saved_level(&self) -> &LevelFile {
+        &self.saved
+    }
+
+    /// The level as it stands is what the file holds.
+    pub(super) fn mark_saved(&mut self) {
+        self.saved = self.level().clone();
+    }
+
     /// Writes the level in the fmt layout, atomically; comments that cannot
     /// be kept are named once first.
     pub fn save(&mut self) -> Result<String, String> {

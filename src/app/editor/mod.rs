@@ -130,7 +130,7 @@ impl Editing {
     }
 
     /// The level as it stands is what the file holds.
-    fn mark_saved(&mut self) {
+    pub(super) fn mark_saved(&mut self) {
         self.saved = self.level().clone();
     }
 
@@ -270,10 +270,10 @@ pub fn plugin(app: &mut App) {
         .add_systems(Update, (open_requested, start_from_command_line.run_if(resource_exists::<StartEdit>)))
         .add_systems(OnEnter(Screen::Editor), board::spawn_board)
         .add_systems(OnExit(Screen::Editor), zoom::unframe)
+        .add_systems(Update, (watch::watch_file, watch::follow_file).chain().run_if(in_state(Screen::Editor)))
         .add_systems(
             Update,
             (
-                (watch::watch_file, watch::follow_file).chain(),
                 input::paint.run_if(super::board::pointer_free),
                 input::keys.run_if(not(egui_wants_any_keyboard_input)),
                 // Large boards zoom and pan as in the game.

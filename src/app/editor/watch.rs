@@ -4,76 +4,99 @@
 //! editor's own saves reach a game running the file the same way: the game
 //! restarts on them (see `levels::reload`).
 
+use std::path::{Path, PathBuf};
+
 use bevy::asset::AssetLoadFailedEvent;
 use bevy::prelude::*;
-use tabula_engine::level;
+use tabula_engine::level::{self, LevelFile};
 use tabula_engine::robots::Robots;
 use tabula_engine::robots::edit::{RobotEdit, Settings as LevelSettings};
 
 use super::Editing;
+use super::form::FormEditing;
 use crate::app::levels::{LevelAsset, LevelSources};
 use crate::app::session::StatusLine;
 
-/// The edited file as an asset, while the editor shows it.
+/// The edited file as an asset, and the file it is.
 #[derive(Resource, Default)]
-pub(super) struct EditorWatch(Option<Handle<LevelAsset>>);
+pub(super) struct EditorWatch(Option<(PathBuf, Handle<LevelAsset>)>);
+
+/// What either editor is editing: its file, the level now and as saved.
+fn edited<'a>(
+    robots: Option<&'a Editing>,
+    form: Option<&'a FormEditing>,
+) -> Option<(&'a Path, LevelFile, LevelFile)> {
+    if let Some(e) = robots {
+        let now = LevelFile::new::<Robots>(e.level().clone());
+        return Some((&e.path, now, LevelFile::new::<Robots>(e.saved_level().clone())));
+    }
+    form.map(|f| (f.path.as_path(), f.level().clone(), f.saved_level().clone()))
+}
 
 /// Watches the file being edited, when a level folder covers it.
 pub(super) fn watch_file(
-    editing: Res<Editing>,
+    robots: Option<Res<Editing>>,
+    form: Option<Res<FormEditing>>,
     server: Res<AssetServer>,
     sources: Res<LevelSources>,
     mut watch: ResMut<EditorWatch>,
 ) {
-    if editing.is_added() || watch.0.is_none() {
-        watch.0 = sources.asset_path(&editing.path).map(|a| server.load(a));
+    let Some((path, ..)) = edited(robots.as_deref(), form.as_deref()) else { return };
+    if watch.0.as_ref().is_none_or(|(watched, _)| watched != path) {
+        watch.0 = sources.asset_path(path).map(|a| (path.to_owned(), server.load(a)));
     }
 }
 
 /// The file changed on disk: its level becomes one edit, unless it is what
-/// the editor itself saved.
+/// the editor itself saved or shows.
 pub(super) fn follow_file(
-    mut editing: ResMut<Editing>,
+    robots: Option<ResMut<Editing>>,
+    form: Option<ResMut<FormEditing>>,
     watch: Res<EditorWatch>,
     mut changed: MessageReader<AssetEvent<LevelAsset>>,
     mut failed: MessageReader<AssetLoadFailedEvent<LevelAsset>>,
     mut status: ResMut<StatusLine>,
 ) {
-    let Some(id) = watch.0.as_ref().map(Handle::id) else {
+    let Some(id) = watch.0.as_ref().map(|(_, h)| h.id()) else {
         changed.clear();
         failed.clear();
         return;
     };
     let modified = changed.read().any(|e| matches!(e, AssetEvent::Modified { id: m } if *m == id));
     let broke = failed.read().any(|f| f.id == id);
+    let (mut robots, mut form) = (robots, form);
+    let Some((path, now, saved)) = edited(robots.as_deref(), form.as_deref()) else { return };
     if !(modified || broke) {
         return;
     }
-    let name = editing.path.display().to_string();
-    let Ok(text) = std::fs::read_to_string(&editing.path) else { return };
-    match level::read_unchecked(&text, &name) {
-        Ok(file) => {
-            let Some(on_disk) = file.get::<Robots>() else {
-                status.error(format!(
-                    "{name} is now a {} level: the editor keeps what it had",
-                    file.game().title()
-                ));
-                return;
-            };
-            if on_disk == editing.level() || on_disk == editing.saved_level() {
-                return;
-            }
-            let edit = RobotEdit::Many(vec![
-                RobotEdit::Board(on_disk.board.clone()),
-                RobotEdit::Robots(on_disk.robots.clone()),
-                RobotEdit::Settings(Box::new(LevelSettings::of(on_disk))),
-            ]);
-            editing.edit(edit);
-            editing.mark_saved();
-            status.info(format!("{name} changed on disk: the edit shows here (Ctrl+Z takes it back)"));
-        }
+    let name = path.display().to_string();
+    let Ok(text) = std::fs::read_to_string(path) else { return };
+    let on_disk = match level::read_unchecked(&text, &name) {
+        Ok(level) => level,
         Err(e) => {
-            status.error(format!("The file changed on disk but cannot be read, so nothing changed here: {e}"))
+            status
+                .error(format!("The file changed on disk but cannot be read, so nothing changed here: {e}"));
+            return;
         }
+    };
+    if on_disk == now || on_disk == saved {
+        return;
     }
+    if on_disk.game().name() != now.game().name() {
+        status
+            .error(format!("{name} is now a {} level: the editor keeps what it had", on_disk.game().title()));
+        return;
+    }
+    if let (Some(editing), Some(level)) = (robots.as_deref_mut(), on_disk.get::<Robots>()) {
+        editing.edit(RobotEdit::Many(vec![
+            RobotEdit::Board(level.board.clone()),
+            RobotEdit::Robots(level.robots.clone()),
+            RobotEdit::Settings(Box::new(LevelSettings::of(level))),
+        ]));
+        editing.mark_saved();
+    } else if let Some(editing) = form.as_deref_mut() {
+        editing.edit(on_disk);
+        editing.mark_saved();
+    }
+    status.info(format!("{name} changed on disk: the edit shows here (Ctrl+Z takes it back)"));
 }
