@@ -12,7 +12,7 @@ use tabula_engine::format;
 use tabula_engine::level::{self, LevelFile};
 use tabula_engine::mancala::{Capture, Mancala};
 use tabula_engine::nim::{Ending, Nim};
-use tabula_engine::russian_bank::{Deal, RussianBank};
+use tabula_engine::russian_bank::{Deal, FixedPosition, RussianBank};
 
 use crate::app::hud::root_ui;
 use crate::app::menu::pictures;
@@ -178,6 +178,7 @@ pub(super) fn form(
         editing.redo();
     }
     let mut leave = keys.just_pressed(KeyCode::Escape) && !typing;
+    let mut refused = None;
     egui::Panel::bottom("form-status").show(&mut root, |ui| {
         let color = if status.error { ERROR_COLOR } else { ui.visuals().text_color() };
         ui.label(egui::RichText::new(&status.text).color(color));
@@ -198,7 +199,7 @@ pub(super) fn form(
             let (rect, _) = cols[0]
                 .allocate_exact_size(egui::vec2(cols[0].available_width(), 280.0), egui::Sense::hover());
             pictures::draw(cols[0].painter(), rect, editing.level());
-            let changed = fields(&mut cols[1], editing.level());
+            let changed = fields(&mut cols[1], editing.level(), &mut refused);
             if let Some(level) = changed {
                 editing.edit(level);
             }
@@ -216,6 +217,9 @@ pub(super) fn form(
             leave |= ui.button("Menu (Esc)").clicked();
         });
     });
+    if let Some(why) = refused {
+        status.error(format!("Not there: {why}"));
+    }
     if save {
         match editing.save() {
             Ok(done) => status.info(done),
@@ -238,7 +242,7 @@ pub(super) fn form(
 }
 
 /// The level's fields; the level as changed, if a field changed.
-fn fields(ui: &mut egui::Ui, level: &LevelFile) -> Option<LevelFile> {
+fn fields(ui: &mut egui::Ui, level: &LevelFile, refused: &mut Option<String>) -> Option<LevelFile> {
     if let Some(nim) = level.get::<Nim>() {
         let mut nim = nim.clone();
         heading(ui, &mut nim.name, &mut nim.description, &mut nim.group);
@@ -282,12 +286,21 @@ fn fields(ui: &mut egui::Ui, level: &LevelFile) -> Option<LevelFile> {
     if let Some(bank) = level.get::<RussianBank>() {
         let mut b = bank.clone();
         heading(ui, &mut b.name, &mut b.description, &mut b.group);
-        let fixed = matches!(b.deal, Deal::Fixed(_));
-        ui.label(if fixed {
-            "A fixed position, card by card (edit its cards in the file)"
-        } else {
-            "A shuffled deal of two full decks, from the game's seed"
+        let mut fixed = matches!(b.deal, Deal::Fixed(_));
+        ui.horizontal(|ui| {
+            ui.selectable_value(&mut fixed, false, "A shuffled deal, from the game's seed");
+            ui.selectable_value(&mut fixed, true, "A fixed position");
         });
+        match (&b.deal, fixed) {
+            (Deal::Fixed(_), false) => b.deal = Deal::Shuffled,
+            (Deal::Shuffled, true) => b.deal = Deal::Fixed(FixedPosition(super::cards::empty_deal())),
+            (Deal::Fixed(FixedPosition(deal)), true) => {
+                if let Some(next) = super::cards::builder(ui, deal, refused) {
+                    b.deal = Deal::Fixed(FixedPosition(next));
+                }
+            }
+            (Deal::Shuffled, false) => {}
+        }
         ui.checkbox(&mut b.stop_rule, "Stop rule: a move out of priority may be stopped");
         ui.add(egui::DragValue::new(&mut b.match_points).range(1..=10_000).prefix("match to points: "));
         ui.add(egui::DragValue::new(&mut b.move_cap).range(1..=100_000).prefix("a draw after moves: "));

@@ -10,6 +10,7 @@
 //! `input` the mouse and keys, `panel` the palette and settings.
 
 pub mod board;
+mod cards;
 pub mod form;
 mod input;
 mod panel;
