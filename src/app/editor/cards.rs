@@ -3,8 +3,8 @@
 //! the table as a place to drop on. The level's rules hold as you drop: a
 //! foundation goes up from its ace in one suit, a tableau pile goes down in
 //! alternating colours, no face more than twice; a refused drop says why
-//! and changes nothing. A click on a pile's top card puts it back. Piles
-//! that break a rule (written so by hand) are outlined in red.
+//! and changes nothing. A click on a pile's top card puts it back. A card
+//! misplaced by hand is lit red.
 
 use bevy_egui::egui;
 use tabula_engine::russian_bank::{Card, FixedDeal, SideSpec, Suit};
@@ -108,17 +108,25 @@ pub fn refusal(deal: &FixedDeal, pile: Pile, card: Card) -> Option<String> {
     }
 }
 
-/// Whether a pile breaks its rule (a position written by hand may).
-fn broken(deal: &FixedDeal, pile: Pile) -> bool {
+/// Whether the `i`-th card of a pile is misplaced (a position written by
+/// hand may have one): a third copy of a face, a foundation not going up
+/// from its ace in one suit, a tableau pile not going down alternating.
+fn misplaced(deal: &FixedDeal, pile: Pile, i: usize) -> bool {
     let cards = pile.cards(deal);
-    let twice = cards.iter().any(|&c| used(deal, c) > 2);
-    let order = cards.windows(2).any(|w| match pile {
-        Pile::Foundation(_) => w[0].suit() != w[1].suit() || w[1].rank() != w[0].rank() + 1,
-        Pile::Tableau(_) => w[0].is_red() == w[1].is_red() || w[1].rank() + 1 != w[0].rank(),
-        _ => false,
-    });
-    let ace = matches!(pile, Pile::Foundation(_)) && cards.first().is_some_and(|c| c.rank() != 1);
-    twice || order || ace
+    let card = cards[i];
+    let below = i.checked_sub(1).map(|b| cards[b]);
+    used(deal, card) > 2
+        || match (pile, below) {
+            (Pile::Foundation(_), None) => card.rank() != 1,
+            (Pile::Foundation(_), Some(b)) => b.suit() != card.suit() || card.rank() != b.rank() + 1,
+            (Pile::Tableau(_), Some(b)) => b.is_red() == card.is_red() || card.rank() + 1 != b.rank(),
+            _ => false,
+        }
+}
+
+/// Whether a pile holds a misplaced card.
+fn broken(deal: &FixedDeal, pile: Pile) -> bool {
+    (0..pile.cards(deal).len()).any(|i| misplaced(deal, pile, i))
 }
 
 /// The builder: the palette and the table. The position as changed, if a
@@ -143,7 +151,7 @@ pub fn builder(ui: &mut egui::Ui, deal: &FixedDeal, refused: &mut Option<String>
                 if left == 0 {
                     ui.add_enabled(false, egui::Button::new(card.name()).small());
                 } else {
-                    ui.dnd_drag_source(id, card, |ui| card_label(ui, card, false));
+                    ui.dnd_drag_source(id, card, |ui| card_label(ui, card, false, false));
                 }
             }
         });
@@ -166,7 +174,8 @@ pub fn builder(ui: &mut egui::Ui, deal: &FixedDeal, refused: &mut Option<String>
                         }
                         for (i, &card) in cards.iter().enumerate() {
                             let top = i + 1 == cards.len();
-                            if card_label(ui, card, top).clicked() && top {
+                            let wrong = misplaced(deal, pile, i);
+                            if card_label(ui, card, top, wrong).clicked() && top {
                                 let mut next = deal.clone();
                                 pile.cards_mut(&mut next).pop();
                                 changed = Some(next);
@@ -199,9 +208,11 @@ pub fn builder(ui: &mut egui::Ui, deal: &FixedDeal, refused: &mut Option<String>
 }
 
 /// A card as a small face: its rank and suit in its colour.
-fn card_label(ui: &mut egui::Ui, card: Card, clickable: bool) -> egui::Response {
+/// A misplaced card is lit: its face drawn in the warning colour.
+fn card_label(ui: &mut egui::Ui, card: Card, clickable: bool, misplaced: bool) -> egui::Response {
     let color = if card.is_red() { RED } else { BLACK };
-    let text = egui::RichText::new(card.name()).color(color).background_color(FACE).monospace();
+    let face = if misplaced { WRONG } else { FACE };
+    let text = egui::RichText::new(card.name()).color(color).background_color(face).monospace();
     let sense = if clickable { egui::Sense::click() } else { egui::Sense::hover() };
     ui.add(egui::Label::new(text).sense(sense))
 }
@@ -238,5 +249,11 @@ mod tests {
         assert!(!broken(&deal, Pile::Tableau(0)));
         deal.tableau[1] = vec![Card::new(7, Suit::Clubs), Card::new(6, Suit::Clubs)];
         assert!(broken(&deal, Pile::Tableau(1)), "a pile written by hand out of order is outlined");
+        assert!(
+            !misplaced(&deal, Pile::Tableau(1), 0) && misplaced(&deal, Pile::Tableau(1), 1),
+            "and its card lit"
+        );
+        deal.foundations[2] = vec![Card::new(3, Suit::Spades)];
+        assert!(misplaced(&deal, Pile::Foundation(2), 0), "a foundation not starting with its ace");
     }
 }
