@@ -82,6 +82,15 @@ pub enum Command {
         /// Players the robots are dealt to (default: one a robot, at most 8).
         #[arg(long)]
         players: Option<u8>,
+        /// Straight belts to try laying (default: one for every 90 tiles).
+        #[arg(long)]
+        belts: Option<usize>,
+        /// Hint tiles, in per cent of the open ground.
+        #[arg(long, default_value_t = tabula_engine::robots::generate::DEFAULT_HINTS)]
+        hints: u8,
+        /// Broken robots, in per cent of the open ground.
+        #[arg(long, default_value_t = tabula_engine::robots::generate::DEFAULT_BROKEN)]
+        broken: u8,
         #[arg(long, default_value_t = 0)]
         seed: u64,
         /// Write the level here instead of to standard output.
@@ -206,14 +215,16 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             }
             Ok(ExitCode::SUCCESS)
         }
-        Some(Command::Generate { game, width, height, robots, players, seed, out }) => {
+        Some(Command::Generate { game, width, height, robots, players, belts, hints, broken, seed, out }) => {
             if game != "robots" {
                 bail!(
                     "there is no generator for '{game}'; `tabula generate robots` makes Robot board levels"
                 );
             }
             let players = players.unwrap_or(robots.min(8) as u8);
-            let plan = tabula_engine::robots::generate::Plan { width, height, robots, players, seed };
+            let mut plan = tabula_engine::robots::generate::Plan::new(width, height, robots, players, seed);
+            plan.belts = belts.unwrap_or(plan.belts);
+            (plan.hints, plan.broken) = (hints, broken);
             let made = tabula_engine::robots::generate::generate(plan).map_err(anyhow::Error::msg)?;
             let text = level::LevelFile::new::<tabula_engine::robots::Robots>(made).layout();
             // Read back as any level file is: what is written is valid.

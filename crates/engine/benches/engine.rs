@@ -158,7 +158,7 @@ mod robot_benches {
     /// every robot's way home found.
     pub fn validate(c: &mut Criterion) {
         for robots in [25, 64] {
-            let level = generate(Plan { width: 512, height: 512, robots, players: 8, seed: 1 }).unwrap();
+            let level = generate(Plan::new(512, 512, robots, 8, 1)).unwrap();
             c.bench_function(&format!("robots_validate_512x512_{robots}_robots"), |b| {
                 b.iter(|| Robots::new(black_box(&level), 0).unwrap())
             });
@@ -259,7 +259,7 @@ mod robot_benches {
     }
 
     pub fn planner(c: &mut Criterion) {
-        let level = generate(Plan { width: 256, height: 256, robots: 4, players: 2, seed: 3 }).unwrap();
+        let level = generate(Plan::new(256, 256, 4, 2, 3)).unwrap();
         planner_first_move(c, "robots_planner_256x256", &Robots::new(&level, 0).unwrap());
     }
 
@@ -298,7 +298,7 @@ mod robot_benches {
         use tabula_engine::core::history::History;
         use tabula_engine::robots::diagnose::diagnose;
         use tabula_engine::robots::edit::RobotEdit;
-        let level = generate(Plan { width: 256, height: 256, robots: 8, players: 2, seed: 5 }).unwrap();
+        let level = generate(Plan::new(256, 256, 8, 2, 5)).unwrap();
         let mut history = History::new(level);
         let mut group = c.benchmark_group("robots_editor_256x256");
         group.sample_size(20);
@@ -319,7 +319,7 @@ mod robot_benches {
         use tabula_engine::core::history::History;
         use tabula_engine::robots::edit::RobotEdit;
         const EDITS: u16 = 10_000;
-        let level = generate(Plan { width: 128, height: 128, robots: 4, players: 2, seed: 1 }).unwrap();
+        let level = generate(Plan::new(128, 128, 4, 2, 1)).unwrap();
         // Memory: `cargo run --release -p tabula-engine --example history_memory`.
         let mut history = History::new(level);
         for i in 0..EDITS {

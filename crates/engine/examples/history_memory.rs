@@ -28,7 +28,7 @@ fn painted(
 }
 
 fn main() {
-    let level = generate(Plan { width: 128, height: 128, robots: 4, players: 2, seed: 1 }).unwrap();
+    let level = generate(Plan::new(128, 128, 4, 2, 1)).unwrap();
     let before = resident();
     let big = painted(&level, 1_000_000);
     let per_edit = (resident() - before) as f64 / 1e6;

@@ -111,7 +111,7 @@ mod tests {
     #[test]
     fn generated_boards_read_back_as_the_same_level() {
         for seed in 0..20 {
-            let plan = Plan { width: 12 + seed as usize, height: 9, robots: 3, players: 2, seed };
+            let plan = Plan::new(12 + seed as usize, 9, 3, 2, seed);
             let made = LevelFile::new::<crate::robots::Robots>(generate(plan).unwrap());
             let text = made.layout();
             assert_eq!(level::parse(&text, "generated").unwrap(), made);

@@ -36,7 +36,7 @@ pub(super) fn panel(
     mut next: ResMut<NextState<Screen>>,
     mut camera: Single<&mut Camera, With<BoardCamera>>,
     window: Single<&Window, With<PrimaryWindow>>,
-    mut plan: Local<Option<Plan>>,
+    mut preview: Local<Option<Preview>>,
 ) -> Result {
     let Some(mut editing) = editing else { return Ok(()) };
     let ctx = contexts.ctx_mut()?.clone();
@@ -70,7 +70,7 @@ pub(super) fn panel(
             ui.separator();
             level_settings(ui, &mut editing);
             ui.separator();
-            generate(ui, &mut editing, &mut status, &mut plan);
+            generate(ui, &mut editing, &mut status, &mut preview);
             ui.separator();
             ui.heading("Test-play");
             editing.fit_seats();
@@ -213,38 +213,80 @@ fn level_settings(ui: &mut egui::Ui, editing: &mut Editing) {
     }
 }
 
-/// The generator's options; Generate puts its board in place of the level
-/// as one edit (shown on the board at once, Ctrl+Z takes it back).
-fn generate(ui: &mut egui::Ui, editing: &mut Editing, status: &mut StatusLine, plan: &mut Option<Plan>) {
-    let plan = plan.get_or_insert(Plan { width: 16, height: 12, robots: 4, players: 2, seed: 1 });
+/// The generator's options, what they make drawn beneath them as they change;
+/// "Use this board" puts it in place of the level as one edit (shown on the
+/// board at once, Ctrl+Z takes it back).
+fn generate(
+    ui: &mut egui::Ui,
+    editing: &mut Editing,
+    status: &mut StatusLine,
+    preview: &mut Option<Preview>,
+) {
+    let preview = preview.get_or_insert_with(|| Preview::of(Plan::new(16, 12, 4, 2, 1)));
+    let mut plan = preview.plan;
     egui::CollapsingHeader::new("Generate a board").show(ui, |ui| {
+        let (w, h) = (plan.width, plan.height);
         ui.horizontal(|ui| {
             ui.add(egui::DragValue::new(&mut plan.width).range(8..=256).prefix("w "));
             ui.add(egui::DragValue::new(&mut plan.height).range(8..=256).prefix("h "));
             ui.add(egui::DragValue::new(&mut plan.robots).range(2..=64).prefix("robots "));
         });
+        if (w, h) != (plan.width, plan.height) && plan.belts == Plan::default_belts(w, h) {
+            // Belts that were at their default follow the size.
+            plan.belts = Plan::default_belts(plan.width, plan.height);
+        }
         ui.horizontal(|ui| {
             ui.add(egui::DragValue::new(&mut plan.players).range(2..=8).prefix("players "));
+            ui.add(egui::DragValue::new(&mut plan.belts).range(0..=2000).prefix("belts "));
+        });
+        ui.horizontal(|ui| {
+            ui.add(egui::DragValue::new(&mut plan.hints).range(0..=50).prefix("hints ").suffix("%"));
+            ui.add(egui::DragValue::new(&mut plan.broken).range(0..=50).prefix("broken ").suffix("%"));
             ui.add(egui::DragValue::new(&mut plan.seed).prefix("seed "));
-            if ui.button("Generate").clicked() {
-                match tabula_engine::robots::generate::generate(*plan) {
-                    Ok(made) => {
-                        editing.edit(RobotEdit::Many(vec![
-                            RobotEdit::Board(made.board.clone()),
-                            RobotEdit::Robots(made.robots.clone()),
-                            RobotEdit::Settings(Box::new(LevelSettings {
-                                name: editing.level().name.clone(),
-                                ..LevelSettings::of(&made)
-                            })),
-                        ]));
-                        status.info(format!(
-                            "Generated a {} x {} board: Ctrl+Z takes it back",
-                            plan.width, plan.height
-                        ));
-                    }
-                    Err(e) => status.error(format!("Cannot generate: {e}")),
+        });
+        if plan != preview.plan {
+            *preview = Preview::of(plan);
+        }
+        match &preview.made {
+            Ok(made) => {
+                let width = ui.available_width();
+                let aspect = plan.height as f32 / plan.width as f32;
+                let (rect, _) = ui.allocate_exact_size(
+                    egui::vec2(width, (width * aspect).min(220.0)),
+                    egui::Sense::hover(),
+                );
+                crate::app::menu::pictures::robots_picture(ui.painter(), rect, made);
+                if ui.button("Use this board").clicked() {
+                    editing.edit(RobotEdit::Many(vec![
+                        RobotEdit::Board(made.board.clone()),
+                        RobotEdit::Robots(made.robots.clone()),
+                        RobotEdit::Settings(Box::new(LevelSettings {
+                            name: editing.level().name.clone(),
+                            ..LevelSettings::of(made)
+                        })),
+                    ]));
+                    status.info(format!(
+                        "Generated a {} x {} board: Ctrl+Z takes it back",
+                        plan.width, plan.height
+                    ));
                 }
             }
-        });
+            Err(why) => {
+                ui.label(egui::RichText::new(format!("Cannot generate: {why}")).color(ERROR_COLOR));
+            }
+        }
     });
+}
+
+/// The generator's options and what they make, drawn again only when an
+/// option changes.
+pub(super) struct Preview {
+    plan: Plan,
+    made: Result<tabula_engine::robots::RobotsLevel, String>,
+}
+
+impl Preview {
+    fn of(plan: Plan) -> Preview {
+        Preview { plan, made: tabula_engine::robots::generate::generate(plan) }
+    }
 }

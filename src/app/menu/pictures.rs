@@ -112,7 +112,9 @@ fn stones(painter: &egui::Painter, centre: Pos2, radius: f32, n: u32) {
     }
 }
 
-fn robots_picture(painter: &egui::Painter, rect: Rect, level: &RobotsLevel) {
+/// A Robot board level drawn to fill `rect` (the editor's generator
+/// previews its board with it too).
+pub fn robots_picture(painter: &egui::Painter, rect: Rect, level: &RobotsLevel) {
     let h = level.board.len().max(1);
     let w = level.board.first().map_or(1, |r| r.chars().count()).max(1);
     let area = fit(rect, w as f32, h as f32);

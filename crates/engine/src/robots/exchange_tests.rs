@@ -307,7 +307,7 @@ fn every_exchange_in_random_games_on_shipped_levels_agrees_with_a_plain_search()
 fn every_exchange_in_random_games_on_generated_boards_agrees_with_a_plain_search() {
     let mut totals = (0, 0);
     for seed in 0..6 {
-        let plan = Plan { width: 8 + seed as usize % 3, height: 8, robots: 4, players: 2, seed };
+        let plan = Plan::new(8 + seed as usize % 3, 8, 4, 2, seed);
         let mut level = generate(plan).unwrap_or_else(|e| panic!("{e}"));
         level.swaps = 40;
         let (a, s) = random_games(&level, 2, 30, seed, &format!("generated {seed}"));

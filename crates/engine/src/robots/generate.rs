@@ -19,8 +19,57 @@ pub struct Plan {
     pub robots: usize,
     /// Players; robots are dealt to them in turn.
     pub players: u8,
+    /// Straight belts tried (one that would run into another is left out).
+    pub belts: usize,
+    /// Hint tiles, in per cent of the open ground.
+    pub hints: u8,
+    /// Broken robots, in per cent of the open ground.
+    pub broken: u8,
     pub seed: u64,
 }
+
+impl Plan {
+    /// A plan with the usual ground: a belt tried for every 90 tiles, 2% hint
+    /// tiles and 5% broken robots.
+    pub fn new(width: usize, height: usize, robots: usize, players: u8, seed: u64) -> Plan {
+        Plan {
+            width,
+            height,
+            robots,
+            players,
+            belts: Plan::default_belts(width, height),
+            hints: DEFAULT_HINTS,
+            broken: DEFAULT_BROKEN,
+            seed,
+        }
+    }
+
+    pub fn default_belts(width: usize, height: usize) -> usize {
+        width * height / 90
+    }
+
+    /// The command that makes this level; options at their default left out.
+    pub fn command(&self) -> String {
+        let (w, h) = (self.width, self.height);
+        let mut command = format!(
+            "tabula generate robots --width {w} --height {h} --robots {} --players {}",
+            self.robots, self.players
+        );
+        if self.belts != Plan::default_belts(w, h) {
+            command += &format!(" --belts {}", self.belts);
+        }
+        if self.hints != DEFAULT_HINTS {
+            command += &format!(" --hints {}", self.hints);
+        }
+        if self.broken != DEFAULT_BROKEN {
+            command += &format!(" --broken {}", self.broken);
+        }
+        command + &format!(" --seed {}", self.seed)
+    }
+}
+
+pub const DEFAULT_HINTS: u8 = 2;
+pub const DEFAULT_BROKEN: u8 = 5;
 
 /// Draws before giving up: a draw fails only on an unlucky wall of broken
 /// robots or belt loop, so this is never reached on sensible sizes.
@@ -42,6 +91,15 @@ pub fn generate(plan: Plan) -> Result<RobotsLevel, String> {
     if !(2..=MAX_PLAYERS).contains(&plan.players) || plan.players as usize > plan.robots {
         return Err(format!("--players must be 2 to {MAX_PLAYERS} and at most the number of robots"));
     }
+    if plan.hints as u32 + plan.broken as u32 > 50 {
+        return Err("--hints and --broken together may take at most 50% of the open ground".into());
+    }
+    if plan.belts > plan.width * plan.height / 4 {
+        return Err(format!(
+            "--belts may be at most a quarter of the tiles ({})",
+            plan.width * plan.height / 4
+        ));
+    }
     let mut last = String::new();
     for attempt in 0..TRIES {
         let level = draw(plan, derive_seed(plan.seed, attempt));
@@ -59,9 +117,8 @@ fn draw(plan: Plan, seed: u64) -> RobotsLevel {
     let mut board = vec![vec!['.'; w]; h];
     // Straight belts, each ending on open ground: a belt never runs into
     // another, so belts cannot loop.
-    let belts = w * h / 90;
     let mut belt_tiles = vec![vec![false; w]; h];
-    for _ in 0..belts {
+    for _ in 0..plan.belts {
         let dir = Dir::ALL[rng.random_range(0..4)];
         let len = rng.random_range(3..=12);
         let (mut x, mut y) = (rng.random_range(0..w) as i64, rng.random_range(0..h) as i64);
@@ -90,12 +147,15 @@ fn draw(plan: Plan, seed: u64) -> RobotsLevel {
         }
         belt_tiles[y as usize][x as usize] = true; // the landing stays open ground
     }
+    // i32, as the draw always was, so a seed gives the boards it gave before.
+    let (broken, hints) = (plan.broken as i32, plan.broken as i32 + plan.hints as i32);
     for row in board.iter_mut() {
         for tile in row.iter_mut().filter(|t| **t == '.') {
-            match rng.random_range(0..100) {
-                0..5 => *tile = '#',
-                5..7 => *tile = '?',
-                _ => {}
+            let draw = rng.random_range(0..100i32);
+            if draw < broken {
+                *tile = '#';
+            } else if draw < hints {
+                *tile = '?';
             }
         }
     }
@@ -120,10 +180,7 @@ fn draw(plan: Plan, seed: u64) -> RobotsLevel {
     }
     RobotsLevel {
         name: format!("Generated {w} x {h}, {} robots, seed {}", plan.robots, plan.seed),
-        description: format!(
-            "Made by `tabula generate robots --width {w} --height {h} --robots {} --players {} --seed {}`.",
-            plan.robots, plan.players, plan.seed
-        ),
+        description: format!("Made by `{}`.", plan.command()),
         // Boards this size are for watching and zooming, not for a quick game.
         group: if w * h >= 64 * 64 { LevelGroup::Large } else { LevelGroup::Game },
         board: board.into_iter().map(|row| row.into_iter().collect()).collect(),
@@ -141,7 +198,7 @@ mod tests {
     #[test]
     fn generated_levels_are_valid_deterministic_and_as_asked() {
         for seed in 0..20 {
-            let plan = Plan { width: 24 + seed as usize, height: 16, robots: 6, players: 3, seed };
+            let plan = Plan::new(24 + seed as usize, 16, 6, 3, seed);
             let level = generate(plan).unwrap();
             assert_eq!(generate(plan).unwrap(), level, "the same seed gives the same board");
             assert_eq!((level.board.len(), level.board[0].len()), (16, 24 + seed as usize));
@@ -151,12 +208,58 @@ mod tests {
             let text = crate::level::to_ron(&crate::level::LevelFile::new::<Robots>(level.clone()));
             crate::level::parse(&text, "generated.ron").unwrap_or_else(|e| panic!("{e}"));
         }
-        let big = generate(Plan { width: 128, height: 128, robots: 8, players: 4, seed: 1 }).unwrap();
+        let big = generate(Plan::new(128, 128, 8, 4, 1)).unwrap();
         assert!(big.board.concat().contains('>') || big.board.concat().contains('<'), "it has belts");
-        assert!(generate(Plan { width: 4, height: 16, robots: 2, players: 2, seed: 0 }).is_err());
+        assert!(generate(Plan::new(4, 16, 2, 2, 0)).is_err());
         // Robots and homes need room: a quarter of the board at most.
-        assert!(generate(Plan { width: 16, height: 16, robots: 65, players: 2, seed: 0 }).is_err());
-        assert!(generate(Plan { width: 16, height: 16, robots: 30, players: 2, seed: 0 }).is_ok());
-        assert!(generate(Plan { width: 16, height: 16, robots: 3, players: 4, seed: 0 }).is_err());
+        assert!(generate(Plan::new(16, 16, 65, 2, 0)).is_err());
+        assert!(generate(Plan::new(16, 16, 30, 2, 0)).is_ok());
+        assert!(generate(Plan::new(16, 16, 3, 4, 0)).is_err());
+    }
+
+    #[test]
+    fn the_shipped_generated_boards_are_what_their_command_makes() {
+        // Their descriptions give the command; the options added since
+        // (belts, hints, broken) must keep drawing the same boards.
+        for (file, plan) in [
+            ("large-128x128-four-robots.ron", Plan::new(128, 128, 4, 4, 1)),
+            ("large-192x128-eight-robots.ron", Plan::new(192, 128, 8, 4, 2)),
+        ] {
+            let path = crate::manifest_dir().join("../../levels/robots").join(file);
+            let text = std::fs::read_to_string(&path).unwrap();
+            let made = crate::level::LevelFile::new::<Robots>(generate(plan).unwrap()).layout();
+            assert!(text == made, "{file} is not what `{}` makes", plan.command());
+        }
+    }
+
+    #[test]
+    fn the_ground_follows_the_options() {
+        let count = |level: &RobotsLevel, of: &dyn Fn(char) -> bool| {
+            level.board.iter().flat_map(|row| row.chars()).filter(|&c| of(c)).count()
+        };
+        let belt = |c: char| "^>v<".contains(c);
+        let bare = Plan { belts: 0, hints: 0, broken: 0, ..Plan::new(40, 30, 4, 2, 7) };
+        let level = generate(bare).unwrap();
+        assert_eq!(
+            (count(&level, &belt), count(&level, &|c| c == '?'), count(&level, &|c| c == '#')),
+            (0, 0, 0)
+        );
+        assert!(
+            level.description.contains("--belts 0 --hints 0 --broken 0 --seed 7"),
+            "{}",
+            level.description
+        );
+
+        let busy = Plan { belts: 60, hints: 20, broken: 10, ..bare };
+        let level = generate(busy).unwrap();
+        let open = 40 * 30 - count(&level, &belt);
+        let hints = count(&level, &|c| c == '?') as f64 / open as f64;
+        let broken = count(&level, &|c| c == '#') as f64 / open as f64;
+        assert!((0.15..0.25).contains(&hints), "hints on {:.0}% of the ground", hints * 100.0);
+        assert!((0.06..0.14).contains(&broken), "broken robots on {:.0}% of the ground", broken * 100.0);
+        assert!(count(&level, &belt) > count(&generate(Plan::new(40, 30, 4, 2, 7)).unwrap(), &belt));
+
+        assert!(generate(Plan { hints: 30, broken: 30, ..bare }).is_err(), "more than half the ground");
+        assert!(generate(Plan { belts: 40 * 30, ..bare }).is_err());
     }
 }

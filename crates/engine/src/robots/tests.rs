@@ -669,14 +669,7 @@ fn ids_go_past_z_with_letters_that_have_a_lowercase_home() {
 
 #[test]
 fn a_generated_board_with_a_hundred_robots_reads_back_from_its_file() {
-    let level = super::generate::generate(super::generate::Plan {
-        width: 64,
-        height: 64,
-        robots: 100,
-        players: 4,
-        seed: 5,
-    })
-    .unwrap();
+    let level = super::generate::generate(super::generate::Plan::new(64, 64, 100, 4, 5)).unwrap();
     let text = crate::level::to_ron(&crate::level::LevelFile::new::<Robots>(level.clone()));
     let back = crate::level::parse(&text, "big.ron").unwrap();
     let back = back.get::<Robots>().unwrap();
