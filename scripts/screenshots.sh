@@ -220,16 +220,29 @@ sleep 0.3
 xdotool mouseup 1
 sleep 1.5
 shot editor-robots
+# The generator's options opened, its board drawn beneath them.
+xdotool mousemove 1050 441 click 1
+sleep 1
+shot editor-generate
 quit
 
-# 16. The editor's forms for the other games: Kalah (6,4), McMorran's Nim,
-#     Russian Bank's Stop lesson.
+# 16. The editor's forms for the other games: Kalah (6,4), McMorran's Nim
+#     (a pile dragged longer on the picture), Russian Bank's Stop lesson.
 cp levels/mancala/kalah-6-4.ron "$work/kalah.ron"
 launch edit "$work/kalah.ron"
 shot editor-mancala
 quit
 cp levels/nim/mcmorran-5-6-7.ron "$work/nim.ron"
 launch edit "$work/nim.ron"
+# The second pile dragged from its sixth stone to its ninth on the picture.
+xdotool mousemove 260 220 mousedown 1
+sleep 0.3
+xdotool mousemove 330 220
+sleep 0.3
+xdotool mousemove 397 220
+sleep 0.3
+xdotool mouseup 1
+sleep 1
 shot editor-nim
 quit
 cp levels/russian_bank/06-a-stop.ron "$work/bank.ron"

@@ -56,6 +56,17 @@ impl Pile {
     }
 }
 
+/// Where the builder last drew `pile` (its drop zone) is kept in egui's
+/// memory under this id, so what is dropped where can be found again.
+pub fn pile_id(pile: Pile) -> egui::Id {
+    egui::Id::new(("editor pile", pile.name()))
+}
+
+/// The id of a card of the decks, to drag from.
+pub fn palette_id(card: Card) -> egui::Id {
+    egui::Id::new(("palette", card.index()))
+}
+
 /// A position with nothing on the table, player 1 to move.
 pub fn empty_deal() -> FixedDeal {
     FixedDeal {
@@ -147,7 +158,7 @@ pub fn builder(ui: &mut egui::Ui, deal: &FixedDeal, refused: &mut Option<String>
             for rank in 1..=13 {
                 let card = Card::new(rank, suit);
                 let left = 2 - used(deal, card).min(2);
-                let id = egui::Id::new(("palette", card.index()));
+                let id = palette_id(card);
                 if left == 0 {
                     ui.add_enabled(false, egui::Button::new(card.name()).small());
                 } else {
@@ -160,14 +171,9 @@ pub fn builder(ui: &mut egui::Ui, deal: &FixedDeal, refused: &mut Option<String>
     let mut row = |ui: &mut egui::Ui, piles: &[Pile]| {
         ui.horizontal_wrapped(|ui| {
             for &pile in piles {
-                let wrong = broken(deal, pile);
-                let frame = egui::Frame::group(ui.style()).stroke(egui::Stroke::new(
-                    if wrong { 2.0 } else { 1.0 },
-                    if wrong { WRONG } else { ui.visuals().widgets.noninteractive.bg_stroke.color },
-                ));
-                let (_, dropped) = ui.dnd_drop_zone::<Card, ()>(frame, |ui| {
+                let (zone, dropped) = ui.dnd_drop_zone::<Card, ()>(egui::Frame::group(ui.style()), |ui| {
                     ui.horizontal_wrapped(|ui| {
-                        ui.label(egui::RichText::new(pile.name()).small().weak());
+                        ui.label(egui::RichText::new(pile.name()).small());
                         let cards = pile.cards(deal);
                         if cards.is_empty() {
                             ui.label(egui::RichText::new("empty").small().weak());
@@ -183,6 +189,13 @@ pub fn builder(ui: &mut egui::Ui, deal: &FixedDeal, refused: &mut Option<String>
                         }
                     });
                 });
+                // The drop zone paints its own frame, so a pile out of order
+                // is outlined over it.
+                if broken(deal, pile) {
+                    let stroke = egui::Stroke::new(2.0, WRONG);
+                    ui.painter().rect_stroke(zone.response.rect, 4.0, stroke, egui::StrokeKind::Inside);
+                }
+                ui.ctx().data_mut(|d| d.insert_temp(pile_id(pile), zone.response.rect));
                 if let Some(card) = dropped {
                     match refusal(deal, pile, *card) {
                         Some(why) => *refused = Some(why),
@@ -220,6 +233,93 @@ fn card_label(ui: &mut egui::Ui, card: Card, clickable: bool, misplaced: bool) -
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// One frame of the builder in a bare egui context, given the pointer's
+    /// events as a person's mouse would send them; the position it hands
+    /// back, if any.
+    fn frame(
+        ctx: &egui::Context,
+        deal: &FixedDeal,
+        events: Vec<egui::Event>,
+        refused: &mut Option<String>,
+    ) -> Option<FixedDeal> {
+        let input = egui::RawInput {
+            screen_rect: Some(egui::Rect::from_min_size(egui::Pos2::ZERO, egui::vec2(1280.0, 1600.0))),
+            events,
+            ..Default::default()
+        };
+        let mut changed = None;
+        // Nothing draws here: the textures egui would upload are let go.
+        ctx.run_ui(input, |ui| changed = builder(ui, deal, refused)).textures_delta.clear();
+        changed
+    }
+
+    fn button(pos: egui::Pos2, pressed: bool) -> egui::Event {
+        egui::Event::PointerButton {
+            pos,
+            button: egui::PointerButton::Primary,
+            pressed,
+            modifiers: egui::Modifiers::NONE,
+        }
+    }
+
+    /// Presses on `card` in the decks, moves the pointer to `pile` in a few
+    /// frames and lets go there, as a hand with a mouse does.
+    fn drag(
+        ctx: &egui::Context,
+        deal: &FixedDeal,
+        card: Card,
+        pile: Pile,
+        refused: &mut Option<String>,
+    ) -> Option<FixedDeal> {
+        frame(ctx, deal, vec![], refused);
+        let from = ctx.read_response(palette_id(card)).expect("the card is in the decks").rect.center();
+        let to = ctx.data(|d| d.get_temp::<egui::Rect>(pile_id(pile))).expect("the pile is drawn").center();
+        let mut changed =
+            frame(ctx, deal, vec![egui::Event::PointerMoved(from), button(from, true)], refused);
+        for step in 1..=5 {
+            let at = from + (to - from) * step as f32 / 5.0;
+            changed = changed.or(frame(ctx, deal, vec![egui::Event::PointerMoved(at)], refused));
+        }
+        changed = changed.or(frame(ctx, deal, vec![button(to, false)], refused));
+        changed.or(frame(ctx, deal, vec![], refused))
+    }
+
+    #[test]
+    fn cards_dragged_from_the_decks_land_on_their_pile_or_are_refused_saying_why() {
+        let ctx = egui::Context::default();
+        let mut refused = None;
+        let (ace, two, three) =
+            (Card::new(1, Suit::Hearts), Card::new(2, Suit::Hearts), Card::new(3, Suit::Hearts));
+        let deal = empty_deal();
+        let deal = drag(&ctx, &deal, ace, Pile::Foundation(2), &mut refused).expect("the ace lands on F3");
+        assert_eq!((deal.foundations[2].as_slice(), refused.as_deref()), (&[ace][..], None));
+        assert_eq!(drag(&ctx, &deal, three, Pile::Foundation(2), &mut refused), None, "a gap in the suit");
+        assert!(refused.take().unwrap().contains("goes up in one suit"));
+        let deal = drag(&ctx, &deal, two, Pile::Foundation(2), &mut refused).expect("the 2 follows the ace");
+        assert_eq!(deal.foundations[2], vec![ace, two]);
+
+        let (king, queen) = (Card::new(13, Suit::Clubs), Card::new(12, Suit::Hearts));
+        let deal =
+            drag(&ctx, &deal, king, Pile::Tableau(0), &mut refused).expect("any card on an empty pile");
+        let deal = drag(&ctx, &deal, queen, Pile::Tableau(0), &mut refused).expect("down, red on black");
+        assert_eq!(drag(&ctx, &deal, Card::new(11, Suit::Diamonds), Pile::Tableau(0), &mut refused), None);
+        assert!(refused.take().unwrap().contains("alternating colours"));
+        let deal =
+            drag(&ctx, &deal, three, Pile::Reserve(1), &mut refused).expect("a reserve takes any card");
+        let deal = drag(&ctx, &deal, three, Pile::Hand(0), &mut refused).expect("a face twice");
+        assert_eq!(
+            (deal.players[1].reserve.as_slice(), deal.players[0].hand.as_slice()),
+            (&[three][..], &[three][..])
+        );
+        frame(&ctx, &deal, vec![], &mut refused);
+        frame(&ctx, &deal, vec![], &mut refused);
+        assert!(
+            ctx.read_response(palette_id(three)).is_none(),
+            "both 3♥s are used: it can no longer be dragged"
+        );
+        assert_eq!(refused, None);
+    }
 
     #[test]
     fn drops_keep_the_levels_rules_and_say_why_not() {

@@ -11,7 +11,7 @@ use tabula_engine::core::history::{Edit, History};
 use tabula_engine::format;
 use tabula_engine::level::{self, LevelFile};
 use tabula_engine::mancala::{Capture, Mancala};
-use tabula_engine::nim::{Ending, Nim};
+use tabula_engine::nim::{Ending, Nim, NimLevel};
 use tabula_engine::russian_bank::{Deal, FixedPosition, RussianBank};
 
 use crate::app::hud::root_ui;
@@ -42,6 +42,9 @@ pub struct FormEditing {
     saved: LevelFile,
     /// Why the level cannot be played, if it cannot.
     pub problem: Option<String>,
+    /// How deep the history was when the mouse button went down: what a drag
+    /// changes until it is let go is one edit.
+    held: Option<usize>,
 }
 
 impl FormEditing {
@@ -59,11 +62,26 @@ impl FormEditing {
             saved: level.clone(),
             history: History::new(level),
             problem,
+            held: None,
         }
     }
 
     pub fn level(&self) -> &LevelFile {
         self.history.level()
+    }
+
+    /// Follows the mouse button: the edits made while it is held (a pile's
+    /// count dragged, a number dragged) become one when it is let go.
+    pub fn hold(&mut self, down: bool) {
+        match (down, self.held) {
+            (true, None) => self.held = Some(self.history.depth().0),
+            // The undoings come last first: the last undoes the whole drag.
+            (false, Some(since)) => {
+                self.history.squash(since, |backs| backs.into_iter().last().expect("edits to join"));
+                self.held = None;
+            }
+            _ => {}
+        }
     }
 
     pub fn edit(&mut self, level: LevelFile) {
@@ -178,6 +196,7 @@ pub(super) fn form(
         editing.redo();
     }
     let mut leave = keys.just_pressed(KeyCode::Escape) && !typing;
+    editing.hold(ctx.input(|i| i.pointer.any_down()));
     let mut refused = None;
     egui::Panel::bottom("form-status").show(&mut root, |ui| {
         let color = if status.error { ERROR_COLOR } else { ui.visuals().text_color() };
@@ -196,10 +215,16 @@ pub(super) fn form(
         };
         ui.add_space(8.0);
         ui.columns(2, |cols| {
-            let (rect, _) = cols[0]
-                .allocate_exact_size(egui::vec2(cols[0].available_width(), 280.0), egui::Sense::hover());
-            pictures::draw(cols[0].painter(), rect, editing.level());
-            let changed = fields(&mut cols[1], editing.level(), &mut refused);
+            let size = egui::vec2(cols[0].available_width(), 280.0);
+            let changed = match editing.level().get::<Nim>() {
+                Some(nim) => drag_piles(&mut cols[0], size, nim),
+                None => {
+                    let (rect, _) = cols[0].allocate_exact_size(size, egui::Sense::hover());
+                    pictures::draw(cols[0].painter(), rect, editing.level());
+                    None
+                }
+            };
+            let changed = fields(&mut cols[1], editing.level(), &mut refused).or(changed);
             if let Some(level) = changed {
                 editing.edit(level);
             }
@@ -239,6 +264,33 @@ pub(super) fn form(
         next.set(Screen::Menu);
     }
     Ok(())
+}
+
+/// Nim's piles drawn with room for a dozen stones a row, so a row keeps its
+/// place while its count changes; pressing or dragging on a row makes that
+/// pile end with the stone under the pointer (dragged out to the left of its
+/// first stone: empty). The level
+/// as changed, if a pile did.
+fn drag_piles(ui: &mut egui::Ui, size: egui::Vec2, nim: &NimLevel) -> Option<LevelFile> {
+    let (rect, response) = ui.allocate_exact_size(size, egui::Sense::click_and_drag());
+    pictures::nim_rows(ui.painter(), rect, nim, pictures::NIM_SHOWN);
+    let pointer = response.interact_pointer_pos().filter(|_| response.is_pointer_button_down_on())?;
+    let (area, cell) = pictures::nim_layout(rect, nim.piles.len(), pictures::NIM_SHOWN);
+    // The row the press began on, wherever the drag wanders.
+    let origin = ui.input(|i| i.pointer.press_origin()).unwrap_or(pointer);
+    let row = ((origin.y - area.top()) / cell).floor();
+    let pile = (row >= 0.0).then_some(row as usize).filter(|&i| i < nim.piles.len().min(8))?;
+    // The pile ends with the stone under the pointer; dragged out past the
+    // first stone, it is empty.
+    let x = (pointer.x - area.left()) / cell;
+    let count = if x < 0.0 { 0 } else { (x.floor() as u32 + 1).min(pictures::NIM_SHOWN) };
+    let mut next = nim.clone();
+    // A pile longer than the row shows keeps its count until dragged inside.
+    if nim.piles[pile] > pictures::NIM_SHOWN && count == pictures::NIM_SHOWN {
+        return None;
+    }
+    next.piles[pile] = count;
+    (next.piles != nim.piles).then(|| LevelFile::new::<Nim>(next))
 }
 
 /// The level's fields; the level as changed, if a field changed.
@@ -325,47 +377,5 @@ fn heading(ui: &mut egui::Ui, name: &mut String, description: &mut String, group
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::app::editor::{Opened, open};
-
-    #[test]
-    fn a_form_edit_is_checked_undone_saved_in_the_layout_and_test_played() {
-        let dir = std::env::temp_dir().join(format!("tabula-form-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let shipped = crate::app::levels::library::levels_root().join("mancala/kalah-6-4.ron");
-        let path = dir.join("kalah.ron");
-        std::fs::copy(&shipped, &path).unwrap();
-        let Ok(Opened::Form(mut editing)) = open(&path) else { panic!("a Mancala level opens as a form") };
-        let mut kalah = editing.level().get::<Mancala>().unwrap().clone();
-        kalah.stones = 0;
-        editing.edit(LevelFile::new::<Mancala>(kalah.clone()));
-        assert!(
-            editing.problem.as_deref().is_some_and(|p| p.contains("at least one stone")),
-            "{:?}",
-            editing.problem
-        );
-        assert!(editing.test_plan(&Settings::default()).is_err(), "not played while a rule is broken");
-        kalah.stones = 5;
-        editing.edit(LevelFile::new::<Mancala>(kalah));
-        assert!(editing.problem.is_none());
-        editing.save().unwrap();
-        let saved = std::fs::read_to_string(&path).unwrap();
-        assert!(saved.contains("    stones: 5,\n"), "{saved}");
-        assert_eq!(format::format(&saved, "kalah.ron").unwrap().text, saved, "in the fmt layout");
-        assert_eq!(editing.test_plan(&Settings::default()).unwrap().seats.len(), 2);
-        editing.undo();
-        editing.undo();
-        editing.save().unwrap();
-        assert_eq!(
-            std::fs::read(&path).unwrap(),
-            std::fs::read(&shipped).unwrap(),
-            "unedited: byte for byte"
-        );
-        let new = dir.join("nim").join("new.ron");
-        assert!(
-            matches!(open(&new), Ok(Opened::Form(f)) if f.level().get::<Nim>().is_some()),
-            "a new Nim level"
-        );
-    }
-}
+#[path = "form_tests.rs"]
+mod tests;

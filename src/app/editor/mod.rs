@@ -216,7 +216,7 @@ pub fn new_level() -> RobotsLevel {
 /// another game's form.
 pub enum Opened {
     Robots(Box<Editing>),
-    Form(form::FormEditing),
+    Form(Box<form::FormEditing>),
 }
 
 /// Reads `path` for editing (its rules may be broken), or, when there is no
@@ -229,9 +229,12 @@ pub fn open(path: &Path) -> Result<Opened, String> {
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
             let folder = path.parent().and_then(|d| d.file_name()).and_then(|f| f.to_str()).unwrap_or("");
             return Ok(match form::new_level(folder) {
-                Some(level) => {
-                    Opened::Form(form::FormEditing::new(path.to_owned(), level, String::new(), Vec::new()))
-                }
+                Some(level) => Opened::Form(Box::new(form::FormEditing::new(
+                    path.to_owned(),
+                    level,
+                    String::new(),
+                    Vec::new(),
+                ))),
                 None => Opened::Robots(Box::new(Editing::new(
                     path.to_owned(),
                     new_level(),
@@ -251,12 +254,12 @@ pub fn open(path: &Path) -> Result<Opened, String> {
                 Editing::new(path.to_owned(), level.clone(), header.to_owned(), formatted.lost_comments);
             Opened::Robots(Box::new(editing))
         }
-        None => Opened::Form(form::FormEditing::new(
+        None => Opened::Form(Box::new(form::FormEditing::new(
             path.to_owned(),
             file,
             header.to_owned(),
             formatted.lost_comments,
-        )),
+        ))),
     })
 }
 
@@ -312,7 +315,7 @@ fn open_requested(
                 commands.remove_resource::<form::FormEditing>();
                 match opened {
                     Opened::Robots(editing) => commands.insert_resource(*editing),
-                    Opened::Form(editing) => commands.insert_resource(editing),
+                    Opened::Form(editing) => commands.insert_resource(*editing),
                 }
                 next.set(Screen::Editor);
             }

@@ -50,23 +50,35 @@ fn fit(rect: Rect, w: f32, h: f32) -> Rect {
     Rect::from_center_size(rect.center(), vec2(w * scale, h * scale))
 }
 
+/// Stones a Nim row shows; a longer pile has its count beside them.
+pub const NIM_SHOWN: u32 = 12;
+
+/// Where Nim's rows are drawn in `rect` with room for `room` stones a row:
+/// the rows' area and a stone's cell (a row is a cell tall).
+pub fn nim_layout(rect: Rect, piles: usize, room: u32) -> (Rect, f32) {
+    let rows = piles.clamp(1, 8);
+    let area = fit(rect, room as f32 + 1.5, rows as f32);
+    (area, area.height() / rows as f32)
+}
+
 fn nim_picture(painter: &egui::Painter, rect: Rect, level: &NimLevel) {
-    // Rows as the board lays them out; long piles are drawn up to 12 stones
-    // with the count beside them.
-    const SHOWN: u32 = 12;
-    let rows = level.piles.len().min(8);
-    let widest = level.piles.iter().copied().max().unwrap_or(1).min(SHOWN) as f32;
-    let area = fit(rect, widest + 1.5, rows as f32);
-    let cell = area.height() / rows as f32;
-    for (i, &n) in level.piles.iter().take(rows).enumerate() {
+    let room = level.piles.iter().copied().max().unwrap_or(1).clamp(1, NIM_SHOWN);
+    nim_rows(painter, rect, level, room);
+}
+
+/// Nim's piles as rows of stones (up to eight rows, up to `room` stones a
+/// row, the count beside a longer pile).
+pub fn nim_rows(painter: &egui::Painter, rect: Rect, level: &NimLevel, room: u32) {
+    let (area, cell) = nim_layout(rect, level.piles.len(), room);
+    for (i, &n) in level.piles.iter().take(8).enumerate() {
         let row = Rect::from_min_size(area.min + vec2(0.0, i as f32 * cell), vec2(area.width(), cell));
         painter.rect_filled(row.shrink(cell * 0.06), CornerRadius::same(3), NIM_ROW);
-        for s in 0..n.min(SHOWN) {
+        for s in 0..n.min(room) {
             let centre = row.left_center() + vec2(cell * (0.5 + s as f32), 0.0);
             painter.circle_filled(centre, cell * 0.36, STONE);
         }
-        if n > SHOWN {
-            let at = row.left_center() + vec2(cell * (SHOWN as f32 + 0.7), 0.0);
+        if n > room {
+            let at = row.left_center() + vec2(cell * (room as f32 + 0.7), 0.0);
             painter.text(at, egui::Align2::CENTER_CENTER, n, egui::FontId::proportional(cell * 0.5), STONE);
         }
     }
