@@ -404,8 +404,16 @@ fn run_match(
     }
     let pct = |n: u64| 100.0 * n as f64 / summary.games as f64;
     let labels = agent_labels(&specs);
+    let seating = match specs.len() {
+        2 => "sides swapped every game".to_string(),
+        n => {
+            let orders: u64 = (1..=n as u64).product();
+            let balanced = if summary.games % orders == 0 { "" } else { " (not a whole number of times)" };
+            format!("seats balanced over every order of play, {orders} games a round{balanced}")
+        }
+    };
     println!(
-        "{} ({}): {} games, {}, seed {seed}, {jobs} job(s), seats rotated every game",
+        "{} ({}): {} games, {}, seed {seed}, {jobs} job(s), {seating}",
         level.name(),
         level.game().title(),
         summary.games,
