@@ -6,6 +6,7 @@ pub mod agent;
 pub mod conformance;
 pub mod history;
 pub mod perft;
+pub mod ratings;
 pub mod replay;
 pub mod rng;
 pub mod runner;
