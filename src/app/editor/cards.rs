@@ -173,10 +173,10 @@ pub fn builder(ui: &mut egui::Ui, deal: &FixedDeal, refused: &mut Option<String>
             for &pile in piles {
                 let (zone, dropped) = ui.dnd_drop_zone::<Card, ()>(egui::Frame::group(ui.style()), |ui| {
                     ui.horizontal_wrapped(|ui| {
-                        ui.label(egui::RichText::new(pile.name()).small());
+                        ui.label(egui::RichText::new(pile.name()).strong());
                         let cards = pile.cards(deal);
                         if cards.is_empty() {
-                            ui.label(egui::RichText::new("empty").small().weak());
+                            ui.label(egui::RichText::new("empty").weak());
                         }
                         for (i, &card) in cards.iter().enumerate() {
                             let top = i + 1 == cards.len();
