@@ -156,7 +156,9 @@ impl FormEditing {
             .collect();
         let level = self.level().clone();
         let seed = crate::app::menu::seed_now();
-        Ok(SessionPlan { level_path: Some(self.path.clone()), level, seats, seed, replay: None })
+        // A level never saved has no file to watch yet.
+        let level_path = self.path.exists().then(|| self.path.clone());
+        Ok(SessionPlan { level_path, level, seats, seed, replay: None })
     }
 }
 

@@ -186,8 +186,10 @@ impl Editing {
                 controller: agent.map_or(Controller::Human, |a| Controller::Agent(AgentSpec::new(a, None))),
             })
             .collect();
-        // The game watches the file: the editor's saves restart it.
-        let level_path = Some(self.path.clone());
+        // The game watches the file: the editor's saves restart it. A level
+        // never saved has no file to watch yet (watching it would show a
+        // missing file as a level error for the whole game).
+        let level_path = self.path.exists().then(|| self.path.clone());
         Ok(SessionPlan { level_path, level, seats, seed: super::menu::seed_now(), replay: None })
     }
 }

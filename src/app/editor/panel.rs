@@ -237,7 +237,7 @@ fn generate(
         }
         ui.horizontal(|ui| {
             ui.add(egui::DragValue::new(&mut plan.players).range(2..=8).prefix("players "));
-            ui.add(egui::DragValue::new(&mut plan.belts).range(0..=2000).prefix("belts "));
+            ui.add(egui::DragValue::new(&mut plan.belts).range(0..=2000).prefix("belts tried "));
         });
         ui.horizontal(|ui| {
             ui.add(egui::DragValue::new(&mut plan.hints).range(0..=50).prefix("hints ").suffix("%"));
@@ -249,7 +249,8 @@ fn generate(
         }
         match &preview.made {
             Ok(made) => {
-                let width = ui.available_width();
+                // Room kept for the side panel's scroll bar, which would clip it.
+                let width = ui.available_width() - 16.0;
                 let aspect = plan.height as f32 / plan.width as f32;
                 let (rect, _) = ui.allocate_exact_size(
                     egui::vec2(width, (width * aspect).min(220.0)),
