@@ -1083,7 +1083,7 @@ mod robot_board {
             app.world().resource::<LevelWatch>().problem.is_some()
         });
         let problem = app.world().resource::<LevelWatch>().problem.clone().unwrap();
-        assert!(problem.ends_with("robot A cannot reach its home at (0, 0)"), "{problem}");
+        assert!(problem.ends_with("robot A cannot reach its home at A3 (0, 0)"), "{problem}");
         assert_eq!(board(&app).game.rows()[1], ".>>>.", "the last good board stays");
     }
 

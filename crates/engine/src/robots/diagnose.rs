@@ -30,14 +30,29 @@ pub fn diagnose(level: &RobotsLevel) -> Option<Finding> {
     match finding.rule {
         "belt-loop" => finding.lit = belt_loop(level).unwrap_or_default(),
         "unreachable-home" => {
-            let stranded = level.robots.iter().find_map(|r| {
-                let reached = reachable_tiles(level, r.at)?;
-                let home = homes_of(r.id).find(|h| !reached.contains(h))?;
-                Some((r.at, home, reached))
-            });
-            if let Some((at, home, reached)) = stranded {
-                finding.lit = vec![at, home];
-                finding.shaded = reached;
+            // Every stranded robot, not only the first the rule names: each
+            // with the home it cannot reach, the tiles it can reach shaded.
+            let stranded: Vec<(char, Pos, Pos, Vec<Pos>)> = level
+                .robots
+                .iter()
+                .filter_map(|r| {
+                    let reached = reachable_tiles(level, r.at)?;
+                    let home = homes_of(r.id).find(|h| !reached.contains(h))?;
+                    Some((r.id, r.at, home, reached))
+                })
+                .collect();
+            let mut shaded = std::collections::BTreeSet::new();
+            for (_, at, home, reached) in &stranded {
+                finding.lit.extend([*at, *home]);
+                shaded.extend(reached.iter().copied());
+            }
+            finding.shaded = shaded.into_iter().collect();
+            if let [_, others @ ..] = stranded.as_slice()
+                && !others.is_empty()
+            {
+                let ids: Vec<String> = others.iter().map(|s| s.0.to_string()).collect();
+                let robots = if ids.len() == 1 { "robot" } else { "robots" };
+                finding.message += &format!("; nor can {robots} {}", ids.join(", "));
             }
         }
         "homes" => {
@@ -92,25 +107,48 @@ mod tests {
         assert_eq!(diagnose(&first_steps()), None);
     }
 
-    #[test]
-    fn a_walled_in_robot_is_lit_with_its_home_and_the_tiles_it_can_reach_shaded() {
-        let mut level = first_steps();
-        let a = level.robots[0].clone();
-        // Broken robots all round robot A.
+    /// Broken robots all round the tile `at`.
+    fn wall_in(level: &mut RobotsLevel, at: Pos) {
         let around: Vec<(Pos, char)> = [(0i32, -1i32), (1, 0), (0, 1), (-1, 0)]
             .into_iter()
-            .map(|(dx, dy)| (a.at.0 as i32 + dx, a.at.1 as i32 + dy))
+            .map(|(dx, dy)| (at.0 as i32 + dx, at.1 as i32 + dy))
             .filter(|&(x, y)| {
                 x >= 0 && y >= 0 && (x as usize) < level.board[0].len() && (y as usize) < level.board.len()
             })
             .map(|(x, y)| ((x as u16, y as u16), '#'))
             .collect();
-        RobotEdit::Tiles(around).apply(&mut level);
+        RobotEdit::Tiles(around).apply(level);
+    }
+
+    #[test]
+    fn a_walled_in_robot_is_lit_with_its_home_and_the_tiles_it_can_reach_shaded() {
+        let mut level = first_steps();
+        let a = level.robots[0].clone();
+        wall_in(&mut level, a.at);
         let finding = diagnose(&level).unwrap();
         assert_eq!(finding.rule, "unreachable-home");
+        assert_eq!(finding.message, "robot A cannot reach its home at F4 (5, 2)", "named as the edges do");
         assert_eq!(finding.lit[0], a.at);
         assert_eq!(tile_at(&level, finding.lit[1]), Some('a'));
         assert_eq!(finding.shaded, vec![a.at], "walled in, A reaches only its own tile");
+    }
+
+    #[test]
+    fn every_stranded_robot_is_lit_not_only_the_first() {
+        let mut level = first_steps();
+        let (a, c) = (level.robots[0].clone(), level.robots[2].clone());
+        assert_eq!(c.id, 'C');
+        wall_in(&mut level, a.at);
+        wall_in(&mut level, c.at);
+        let finding = diagnose(&level).unwrap();
+        assert!(finding.message.ends_with("; nor can robot C"), "{}", finding.message);
+        assert_eq!(finding.lit.len(), 4, "two robots and their homes: {:?}", finding.lit);
+        assert!(finding.lit.contains(&c.at) && finding.lit.iter().any(|&p| tile_at(&level, p) == Some('c')));
+        let mut shaded = finding.shaded.clone();
+        shaded.sort();
+        let mut both = vec![a.at, c.at];
+        both.sort();
+        assert_eq!(shaded, both, "each reaches only its own tile");
     }
 
     #[test]

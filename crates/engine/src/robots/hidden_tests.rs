@@ -68,13 +68,13 @@ fn every_candidate_home_must_pass_the_level_rules() {
     )
     .unwrap_err();
     assert_eq!(e.rule, "unreachable-home");
-    assert!(e.message.contains("robot A cannot reach its candidate home at (6, 2)"), "{}", e.message);
+    assert!(e.message.contains("robot A cannot reach its candidate home at G1 (6, 2)"), "{}", e.message);
     let e = Robots::new(
         &unchecked(&CANDIDATES.replace("HOMES", "Shown").replace("\"a.....b\"", "\"a..a..b\"")),
         0,
     )
     .unwrap_err();
-    assert_eq!((e.rule, e.message.as_str()), ("homes", "robot A starts on a candidate home at (3, 0)"));
+    assert_eq!((e.rule, e.message.as_str()), ("homes", "robot A starts on a candidate home at D3 (3, 0)"));
     // No candidate under any robot at the start (here B, on one of A's).
     let e = Robots::new(
         &unchecked(&CANDIDATES.replace("HOMES", "Shown").replace("\"a.....a\"", "\"a..a..a\"")),
@@ -83,13 +83,13 @@ fn every_candidate_home_must_pass_the_level_rules() {
     .unwrap_err();
     assert_eq!(
         (e.rule, e.message.as_str()),
-        ("homes", "robot B starts on a candidate home of robot A at (3, 2)")
+        ("homes", "robot B starts on a candidate home of robot A at D1 (3, 2)")
     );
     // A single home under another robot is fine when shown, not when hidden.
     let under = CANDIDATES.replace("\"a.....b\"", "\"a..b...\"");
     assert!(Robots::new(&unchecked(&under.replace("HOMES", "Shown")), 0).is_ok());
     let e = Robots::new(&unchecked(&under.replace("HOMES", "Hidden")), 0).unwrap_err();
-    assert_eq!((e.rule, e.message.as_str()), ("homes", "robot A starts on the home of robot B at (3, 0)"));
+    assert_eq!((e.rule, e.message.as_str()), ("homes", "robot A starts on the home of robot B at D3 (3, 0)"));
     assert!(Robots::new(&candidates("Hidden"), 0).is_ok());
     let with_swaps = CANDIDATES.replace("HOMES", "Hidden").replace("    homes:", "    swaps: 1,\n    homes:");
     let e = Robots::new(&unchecked(&with_swaps), 0).unwrap_err();

@@ -449,8 +449,15 @@ impl Layout<'_> {
     }
 }
 
-fn describe(tiles: &[Pos]) -> String {
-    tiles.iter().map(|p| format!("({}, {})", p.0, p.1)).collect::<Vec<_>>().join(" ")
+fn describe(tiles: &[Pos], height: u16) -> String {
+    tiles.iter().map(|&p| spot(p, height)).collect::<Vec<_>>().join(", ")
+}
+
+/// A tile as the board's edges name it, then as the level file writes it
+/// (`at: (x, y)`): "F4 (5, 2)". The window labels the edges; a level file
+/// is written in x and y.
+fn spot(p: Pos, height: u16) -> String {
+    format!("{} ({}, {})", tile_name(p, height), p.0, p.1)
 }
 
 /// The level's board as tiles with every home a plain tile, as the
@@ -1256,13 +1263,13 @@ impl Game for Robots {
                 Tile::Broken => {
                     return Err(violation(
                         "robot-place",
-                        format!("robot {} stands on a broken robot at ({x}, {y})", spec.id),
+                        format!("robot {} stands on a broken robot at {}", spec.id, spot(spec.at, height)),
                     ));
                 }
                 Tile::Conveyor(_) => {
                     return Err(violation(
                         "robot-place",
-                        format!("robot {} starts on a conveyor at ({x}, {y})", spec.id),
+                        format!("robot {} starts on a conveyor at {}", spec.id, spot(spec.at, height)),
                     ));
                 }
                 _ => {}
@@ -1270,7 +1277,7 @@ impl Game for Robots {
             if let Some(other) = specs[..i].iter().find(|s| s.at == spec.at) {
                 return Err(violation(
                     "robot-place",
-                    format!("robots {} and {} both stand at ({x}, {y})", other.id, spec.id),
+                    format!("robots {} and {} both stand at {}", other.id, spec.id, spot(spec.at, height)),
                 ));
             }
         }
@@ -1288,7 +1295,7 @@ impl Game for Robots {
             if let Some(home) = own.iter().find(|&&home| home == spec.at) {
                 return Err(violation(
                     "homes",
-                    format!("robot {} starts on {which} at ({}, {})", spec.id, home.0, home.1),
+                    format!("robot {} starts on {which} at {}", spec.id, spot(*home, height)),
                 ));
             }
             // RULES.md, "Hidden homes": no candidate is under a robot at
@@ -1300,7 +1307,7 @@ impl Game for Robots {
                     let which = if own.len() == 1 { "the home" } else { "a candidate home" };
                     return Err(violation(
                         "homes",
-                        format!("robot {other} starts on {which} of robot {} at ({x}, {y})", spec.id),
+                        format!("robot {other} starts on {which} of robot {} at {}", spec.id, spot((x, y), height)),
                     ));
                 }
             }
@@ -1309,7 +1316,7 @@ impl Game for Robots {
         if let Some((id, p)) = homes.iter().find(|(id, _)| specs.iter().all(|s| s.id != *id)) {
             return Err(violation(
                 "homes",
-                format!("home '{}' at ({}, {}) has no robot {id}", home_char(*id), p.0, p.1),
+                format!("home '{}' at {} has no robot {id}", home_char(*id), spot(*p, height)),
             ));
         }
         if level.homes == Homes::Hidden && level.swaps > 0 {
@@ -1328,14 +1335,14 @@ impl Game for Robots {
             .flat_map(|y| (0..width).map(move |x| (x, y)))
             .filter(|&p| matches!(layout.at(p), Tile::Conveyor(_)));
         if let Some(ring) = layout.loop_through(conveyors) {
-            return Err(violation("belt-loop", format!("conveyors loop at {}", describe(&ring))));
+            return Err(violation("belt-loop", format!("conveyors loop at {}", describe(&ring, height))));
         }
         for (spec, own) in specs.iter().zip(&candidates) {
             let which = if own.len() == 1 { "its home" } else { "its candidate home" };
             if let Some(home) = own.iter().find(|&&home| !layout.reaches(spec.at, home)) {
                 return Err(violation(
                     "unreachable-home",
-                    format!("robot {} cannot reach {which} at ({}, {})", spec.id, home.0, home.1),
+                    format!("robot {} cannot reach {which} at {}", spec.id, spot(*home, height)),
                 ));
             }
         }
