@@ -13,7 +13,8 @@ use tabula_engine::robots::{Dir, RobotSpec};
 use super::Editing;
 use crate::app::board::{StoneTexture, fit_view, seat_color};
 use crate::app::robots::art::{self, ChevronTexture, RingTexture};
-use crate::app::robots::{BoardView, RobotLayout, TILE, angle};
+use crate::app::robots::spawn::{broken_body, broken_cross, edge_labels, hint_label, labelled_hints};
+use crate::app::robots::{BoardView, EdgeLabel, RobotLayout, TILE, angle};
 use crate::app::{BoardCamera, Screen};
 
 const MARGIN: f32 = 48.0;
@@ -45,6 +46,9 @@ pub struct Drawn {
     pub layout: RobotLayout,
     board: Vec<Vec<char>>,
     tiles: Vec<(Entity, Entity)>,
+    /// A hint tile's "?", a broken robot's cross, by tile, as the game
+    /// draws them; spawned only where there is one.
+    marks: Vec<Option<Entity>>,
     robots: Vec<RobotSpec>,
     /// The homes drawn with their letters: tile and character.
     homes: Vec<((u16, u16), char)>,
@@ -88,7 +92,7 @@ pub(super) fn redraw(
     ring: Option<Res<RingTexture>>,
     mut sprites: Query<(&mut Sprite, &mut Transform, &mut Visibility), Without<EditorTile>>,
     mut grounds: Query<&mut Sprite, With<EditorTile>>,
-    old: Query<Entity, Or<(With<EditorTile>, With<EditorRobot>, With<FindingMark>)>>,
+    old: Query<Entity, Or<(With<EditorTile>, With<EditorRobot>, With<FindingMark>, With<EdgeLabel>)>>,
     mut cameras: Query<&mut Projection, With<BoardCamera>>,
 ) {
     let Some(mut drawn) = drawn else { return };
@@ -128,6 +132,10 @@ pub(super) fn redraw(
                 (tile, glyph)
             })
             .collect();
+        drawn.marks = vec![None; drawn.tiles.len()];
+        for label in edge_labels(&layout, MARGIN / 2.0) {
+            commands.spawn((label, DespawnOnExit(Screen::Editor)));
+        }
         drawn.board.clear();
         drawn.robots.clear();
         drawn.homes.clear();
@@ -148,6 +156,27 @@ pub(super) fn redraw(
             }
             if let Ok((mut sprite, mut transform, mut visibility)) = sprites.get_mut(glyph) {
                 *visibility = dress(c, &level.robots, &art, &mut sprite, &mut transform);
+            }
+            let mark = &mut drawn.marks[y * w as usize + x];
+            if let Some(old) = mark.take() {
+                commands.entity(old).despawn();
+            }
+            *mark = match c {
+                '?' if labelled_hints(w, h) => Some(commands.spawn(hint_label()).id()),
+                '#' => Some(
+                    commands
+                        .spawn((Transform::default(), Visibility::Inherited))
+                        .with_children(|cross| {
+                            for bar in broken_cross() {
+                                cross.spawn(bar);
+                            }
+                        })
+                        .id(),
+                ),
+                _ => None,
+            };
+            if let Some(mark) = *mark {
+                commands.entity(tile).add_child(mark);
             }
         }
     }
@@ -198,12 +227,8 @@ fn dress(
         };
         transform.rotation = Quat::from_rotation_z(angle(dir));
     } else if c == '#' {
-        *sprite = Sprite {
-            image: art.stone.clone(),
-            color: art::BROKEN_BODY,
-            custom_size: Some(Vec2::splat(TILE * 0.7)),
-            ..default()
-        };
+        let (body, at) = broken_body(&art.stone);
+        (*sprite, *transform) = (body, at);
     } else if let Some(id) = robot_of_home(c) {
         let owner = robots.iter().find(|r| r.id == id);
         let color = owner.map_or(Color::WHITE, |r| seat_color(r.player.saturating_sub(1).into()));

@@ -104,8 +104,14 @@ pub(super) fn paint(
         match editing.tool {
             Tool::Robot => {
                 let robot = tabula_engine::robots::RobotSpec { at: p, ..editing.robot.clone() };
+                let new = editing.level().robots.iter().all(|r| r.id != robot.id);
                 let edit = RobotEdit::place(editing.level(), robot);
                 editing.edit(edit);
+                // A robot placed, the tool goes on to the next free letter,
+                // so several robots are placed click by click.
+                if new && let Some(id) = next_free_letter(editing.level()) {
+                    editing.robot.id = id;
+                }
             }
             Tool::Remove => {
                 if let Some(id) = editing.level().robots.iter().find(|r| r.at == p).map(|r| r.id) {
@@ -139,6 +145,11 @@ pub(super) fn paint(
         }
         editing.history.squash(stroke.depth, RobotEdit::Many);
     }
+}
+
+/// The first letter no robot of `level` has, if any is left.
+fn next_free_letter(level: &tabula_engine::robots::RobotsLevel) -> Option<char> {
+    ('A'..='Z').filter(|&c| c != 'V').find(|&c| level.robots.iter().all(|r| r.id != c))
 }
 
 /// A right click: a conveyor or a robot turned a quarter clockwise.

@@ -14,7 +14,7 @@ pub(crate) mod animate;
 pub(crate) mod art;
 mod input;
 mod reasoning;
-mod spawn;
+pub(crate) mod spawn;
 pub(crate) mod zoom;
 
 use std::f32::consts::FRAC_PI_2;

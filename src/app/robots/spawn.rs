@@ -111,30 +111,13 @@ fn spawn_tile(
         on_exit(),
     ));
     match kind {
-        Tile::Hint if board.width() as usize * (board.height() as usize) <= LABELLED_TILES => {
-            tile.with_child((
-                Text2d::new("?"),
-                TextFont::from_font_size(30.0),
-                TextColor(Color::srgba(0.7, 0.85, 1.0, 0.8)),
-                Transform::from_xyz(0.0, 0.0, 0.5),
-            ));
+        Tile::Hint if labelled_hints(board.width(), board.height()) => {
+            tile.with_child(hint_label());
         }
         Tile::Broken => {
-            tile.with_child((
-                Sprite {
-                    image: art.stone.clone(),
-                    color: art::BROKEN_BODY,
-                    custom_size: Some(Vec2::splat(ROBOT * 0.9)),
-                    ..default()
-                },
-                Transform::from_xyz(0.0, 0.0, 0.5),
-            ));
-            // A red cross over the broken robot.
-            for turn in [FRAC_PI_4, -FRAC_PI_4] {
-                tile.with_child((
-                    Sprite::from_color(Color::srgb(0.8, 0.28, 0.22), Vec2::new(ROBOT * 0.7, 5.0)),
-                    Transform::from_xyz(0.0, 0.0, 0.6).with_rotation(Quat::from_rotation_z(turn)),
-                ));
+            tile.with_child(broken_body(&art.stone));
+            for bar in broken_cross() {
+                tile.with_child(bar);
             }
         }
         Tile::Home(r) => home_marks(&mut tile, &board.robots()[r as usize], &art.ring, marker),
@@ -154,9 +137,53 @@ fn spawn_tile(
     }
 }
 
-/// Column letters under the board and row numbers left of it, `gap` from
-/// its edges, as on a chess board.
+/// Whether hint tiles on a board this size carry their "?".
+pub(crate) fn labelled_hints(width: u16, height: u16) -> bool {
+    width as usize * height as usize <= LABELLED_TILES
+}
+
+/// The "?" on a hint tile, as its child.
+pub(crate) fn hint_label() -> impl Bundle {
+    (
+        Text2d::new("?"),
+        TextFont::from_font_size(30.0),
+        TextColor(Color::srgba(0.7, 0.85, 1.0, 0.8)),
+        Transform::from_xyz(0.0, 0.0, 0.5),
+    )
+}
+
+/// A broken robot's body on its tile, as the tile's child.
+pub(crate) fn broken_body(stone: &Handle<Image>) -> (Sprite, Transform) {
+    (
+        Sprite {
+            image: stone.clone(),
+            color: art::BROKEN_BODY,
+            custom_size: Some(Vec2::splat(ROBOT * 0.9)),
+            ..default()
+        },
+        Transform::from_xyz(0.0, 0.0, 0.5),
+    )
+}
+
+/// The red cross over a broken robot: two bars, children of its tile.
+pub(crate) fn broken_cross() -> [impl Bundle; 2] {
+    [FRAC_PI_4, -FRAC_PI_4].map(|turn| {
+        (
+            Sprite::from_color(Color::srgb(0.8, 0.28, 0.22), Vec2::new(ROBOT * 0.7, 5.0)),
+            Transform::from_xyz(0.0, 0.0, 0.6).with_rotation(Quat::from_rotation_z(turn)),
+        )
+    })
+}
+
 fn spawn_edge_labels(commands: &mut Commands, layout: &RobotLayout, gap: f32) {
+    for label in edge_labels(layout, gap) {
+        commands.spawn((label, on_exit()));
+    }
+}
+
+/// Column letters under the board and row numbers left of it, `gap` from
+/// its edges, as on a chess board (`zoom::pin_labels` keeps them readable).
+pub(crate) fn edge_labels(layout: &RobotLayout, gap: f32) -> Vec<impl Bundle> {
     let (w, h) = (layout.width, layout.height);
     let label = |text: String, at: Vec2, index: u16, column: bool| {
         (
@@ -165,17 +192,18 @@ fn spawn_edge_labels(commands: &mut Commands, layout: &RobotLayout, gap: f32) {
             TextFont::from_font_size(super::zoom::LABEL_FONT),
             TextColor(Color::srgba(0.75, 0.8, 0.85, 0.8)),
             Transform::from_translation(at.extend(0.5)),
-            on_exit(),
         )
     };
+    let mut labels = Vec::with_capacity((w + h) as usize);
     for x in 0..w {
         let edge = layout.position((x, h - 1)) - Vec2::new(0.0, TILE / 2.0 + gap);
-        commands.spawn(label(column_name(x), edge, x, true));
+        labels.push(label(column_name(x), edge, x, true));
     }
     for y in 0..h {
         let edge = layout.position((0, y)) - Vec2::new(TILE / 2.0 + gap, 0.0);
-        commands.spawn(label((h - y).to_string(), edge, h - 1 - y, false));
+        labels.push(label((h - y).to_string(), edge, h - 1 - y, false));
     }
+    labels
 }
 
 /// A home's ring and letter in its robot's colour, as children of `tile`

@@ -226,7 +226,7 @@ pub(crate) fn frame_board(
 /// Edge labels at a readable size whatever the zoom, as many as have room,
 /// beside the board's edges, or along the view's own edges, over the tiles,
 /// where the board's are out of sight.
-pub(super) fn pin_labels(
+pub(crate) fn pin_labels(
     layout: Res<RobotLayout>,
     cameras: Query<(&Camera, &Projection, &Transform), With<BoardCamera>>,
     mut labels: Query<(&EdgeLabel, &mut Transform, &mut Visibility), Without<BoardCamera>>,
