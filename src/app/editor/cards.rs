@@ -7,12 +7,19 @@
 //! misplaced by hand is lit red.
 
 use bevy_egui::egui;
-use tabula_engine::russian_bank::{Card, FixedDeal, SideSpec, Suit};
+use tabula_engine::Player;
+use tabula_engine::russian_bank::{Card, FixedDeal, Place, SideSpec, Suit};
+
+use crate::app::russian_bank::{CARD, NAME_X, TABLE, base_position, card_position};
 
 const RED: egui::Color32 = egui::Color32::from_rgb(200, 40, 40);
 const BLACK: egui::Color32 = egui::Color32::from_rgb(25, 25, 25);
 const FACE: egui::Color32 = egui::Color32::from_rgb(245, 242, 232);
 const WRONG: egui::Color32 = egui::Color32::from_rgb(255, 90, 80);
+const TAKES: egui::Color32 = egui::Color32::from_rgb(120, 220, 140);
+const FELT: egui::Color32 = egui::Color32::from_rgb(30, 86, 52);
+const SLOT: egui::Color32 = egui::Color32::from_rgb(120, 170, 135);
+const LABEL: egui::Color32 = egui::Color32::from_rgb(225, 230, 220);
 
 /// A pile of the table, as the position writes it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -32,6 +39,18 @@ impl Pile {
             Pile::Waste(p) => format!("player {}'s waste", p + 1),
             Pile::Tableau(n) => format!("T{}", n + 1),
             Pile::Foundation(n) => format!("F{}", n + 1),
+        }
+    }
+
+    /// Where the game lays it out.
+    fn place(self) -> Place {
+        let player = |p: usize| if p == 0 { Player::ONE } else { Player::TWO };
+        match self {
+            Pile::Reserve(p) => Place::Reserve(player(p)),
+            Pile::Hand(p) => Place::Hand(player(p)),
+            Pile::Waste(p) => Place::Waste(player(p)),
+            Pile::Tableau(n) => Place::Tableau(n as u8 + 1),
+            Pile::Foundation(n) => Place::Foundation(n as u8 + 1),
         }
     }
 
@@ -140,9 +159,8 @@ fn broken(deal: &FixedDeal, pile: Pile) -> bool {
     (0..pile.cards(deal).len()).any(|i| misplaced(deal, pile, i))
 }
 
-/// The builder: the palette and the table. The position as changed, if a
-/// card was dropped or taken back; `refused` says why a drop was not taken.
-pub fn builder(ui: &mut egui::Ui, deal: &FixedDeal, refused: &mut Option<String>) -> Option<FixedDeal> {
+/// Who moves first in the position; the position as changed, if changed.
+pub fn to_move(ui: &mut egui::Ui, deal: &FixedDeal) -> Option<FixedDeal> {
     let mut changed = None;
     ui.horizontal(|ui| {
         ui.label("To move:");
@@ -152,208 +170,185 @@ pub fn builder(ui: &mut egui::Ui, deal: &FixedDeal, refused: &mut Option<String>
             }
         }
     });
-    ui.label(egui::RichText::new("Drag a card onto a pile; click a pile's top card to take it back.").weak());
-    for suit in Suit::ALL {
-        ui.horizontal(|ui| {
-            for rank in 1..=13 {
-                let card = Card::new(rank, suit);
-                let left = 2 - used(deal, card).min(2);
-                let id = palette_id(card);
-                if left == 0 {
-                    ui.add_enabled(false, egui::Button::new(card.name()).small());
-                } else {
-                    ui.dnd_drag_source(id, card, |ui| card_label(ui, card, false, false));
-                }
-            }
-        });
-    }
-    ui.separator();
-    let mut row = |ui: &mut egui::Ui, piles: &[Pile]| {
-        ui.horizontal_wrapped(|ui| {
-            for &pile in piles {
-                let (zone, dropped) = ui.dnd_drop_zone::<Card, ()>(egui::Frame::group(ui.style()), |ui| {
-                    ui.horizontal_wrapped(|ui| {
-                        ui.label(egui::RichText::new(pile.name()).strong());
-                        let cards = pile.cards(deal);
-                        if cards.is_empty() {
-                            ui.label(egui::RichText::new("empty").weak());
-                        }
-                        for (i, &card) in cards.iter().enumerate() {
-                            let top = i + 1 == cards.len();
-                            let wrong = misplaced(deal, pile, i);
-                            if card_label(ui, card, top, wrong).clicked() && top {
-                                let mut next = deal.clone();
-                                pile.cards_mut(&mut next).pop();
-                                changed = Some(next);
-                            }
-                        }
-                    });
-                });
-                // The drop zone paints its own frame, so a pile out of order
-                // is outlined over it.
-                if broken(deal, pile) {
-                    let stroke = egui::Stroke::new(2.0, WRONG);
-                    ui.painter().rect_stroke(zone.response.rect, 4.0, stroke, egui::StrokeKind::Inside);
-                }
-                ui.ctx().data_mut(|d| d.insert_temp(pile_id(pile), zone.response.rect));
-                if let Some(card) = dropped {
-                    match refusal(deal, pile, *card) {
-                        Some(why) => *refused = Some(why),
-                        None => {
-                            let mut next = deal.clone();
-                            pile.cards_mut(&mut next).push(*card);
-                            changed = Some(next);
-                        }
-                    }
-                }
-            }
-        });
-    };
-    // A player's piles a line each: a hand may hold many cards.
-    for p in 0..2 {
-        for pile in [Pile::Reserve(p), Pile::Hand(p), Pile::Waste(p)] {
-            row(ui, &[pile]);
-        }
-    }
-    row(ui, &(0..8).map(Pile::Tableau).collect::<Vec<_>>());
-    row(ui, &(0..8).map(Pile::Foundation).collect::<Vec<_>>());
     changed
 }
 
-/// A card as a small face: its rank and suit in its colour.
-/// A misplaced card is lit: its face drawn in the warning colour.
-fn card_label(ui: &mut egui::Ui, card: Card, clickable: bool, misplaced: bool) -> egui::Response {
+/// The two decks, each face twice, to drag cards from; a card used up
+/// greys out.
+pub fn palette(ui: &mut egui::Ui, deal: &FixedDeal) {
+    ui.label(egui::RichText::new("The two decks: drag a card onto a pile of the table.").weak());
+    for suit in Suit::ALL {
+        ui.horizontal(|ui| {
+            ui.spacing_mut().item_spacing.x = 3.0;
+            for rank in 1..=13 {
+                let card = Card::new(rank, suit);
+                let left = 2 - used(deal, card).min(2);
+                if left == 0 {
+                    ui.add_enabled(
+                        false,
+                        egui::Button::new(egui::RichText::new(card.name()).monospace().size(16.0))
+                            .frame(false),
+                    );
+                } else {
+                    ui.dnd_drag_source(palette_id(card), card, |ui| card_label(ui, card));
+                }
+            }
+        });
+    }
+}
+
+/// The table as the game lays it out (player 1's row at the bottom, the
+/// foundations in two columns in the middle, tableau piles fanning out to
+/// either side), every pile a place to drop a card on; a click on a pile
+/// takes its top card back. The position as changed, if a card was dropped
+/// or taken back; `refused` says why a drop was not taken.
+pub fn table(
+    ui: &mut egui::Ui,
+    size: egui::Vec2,
+    deal: &FixedDeal,
+    refused: &mut Option<String>,
+) -> Option<FixedDeal> {
+    let (area, _) = ui.allocate_exact_size(size, egui::Sense::hover());
+    let scale = (area.width() / TABLE.x).min(area.height() / TABLE.y);
+    let felt = egui::Rect::from_center_size(area.center(), egui::vec2(TABLE.x, TABLE.y) * scale);
+    let painter = ui.painter_at(area);
+    painter.rect_filled(felt, 6.0, FELT);
+    let on_screen = |v: bevy::math::Vec2| felt.center() + egui::vec2(v.x, -v.y) * scale;
+    let card_size = egui::vec2(CARD.x, CARD.y) * scale;
+    let card_rect =
+        |place: Place, i: usize| egui::Rect::from_center_size(on_screen(card_position(place, i)), card_size);
+    let dragged = egui::DragAndDrop::payload::<Card>(ui.ctx()).map(|c| *c);
+    let mut changed = None;
+    for pile in every_pile() {
+        let place = pile.place();
+        let cards = pile.cards(deal);
+        let last = cards.len().saturating_sub(1);
+        let rect = card_rect(place, 0).union(card_rect(place, last));
+        let response = ui.interact(rect, pile_id(pile), egui::Sense::click());
+        ui.ctx().data_mut(|d| d.insert_temp(pile_id(pile), rect));
+        // The empty slot, as the game shows a pile's place.
+        painter.rect_stroke(card_rect(place, 0), 4.0, egui::Stroke::new(1.0, SLOT), egui::StrokeKind::Inside);
+        let shown = match pile {
+            // A foundation, a reserve, a hand and a waste show their top card.
+            Pile::Tableau(_) => 0..cards.len(),
+            _ => last..cards.len(),
+        };
+        for i in shown {
+            face(&painter, card_rect(place, i), cards[i], scale, misplaced(deal, pile, i));
+        }
+        let label = match pile {
+            Pile::Reserve(_) => Some(format!("Reserve {}", cards.len())),
+            Pile::Hand(_) => Some(format!("Hand {}", cards.len())),
+            Pile::Waste(_) => Some(format!("Waste {}", cards.len())),
+            Pile::Foundation(_) if !cards.is_empty() => None,
+            Pile::Tableau(_) | Pile::Foundation(_) => Some(pile.name()),
+        };
+        if let Some(label) = label {
+            let slot = card_rect(place, 0);
+            let (at, align) = match pile {
+                Pile::Foundation(_) => (slot.center(), egui::Align2::CENTER_CENTER),
+                // Beside the pile's first card, on the foundations' side, as in the game.
+                Pile::Tableau(n) if n < 4 => {
+                    (slot.right_center() + egui::vec2(3.0, 0.0), egui::Align2::LEFT_CENTER)
+                }
+                Pile::Tableau(_) => (slot.left_center() - egui::vec2(3.0, 0.0), egui::Align2::RIGHT_CENTER),
+                _ => (slot.center_bottom() + egui::vec2(0.0, 4.0), egui::Align2::CENTER_TOP),
+            };
+            painter.text(at, align, label, egui::FontId::monospace(12.0), LABEL);
+        }
+        if broken(deal, pile) {
+            painter.rect_stroke(
+                rect.expand(3.0),
+                5.0,
+                egui::Stroke::new(2.0, WRONG),
+                egui::StrokeKind::Outside,
+            );
+        }
+        // Where a dragged card would land, lit green if it may go there.
+        if let Some(card) = dragged
+            && response.contains_pointer()
+        {
+            let color = if refusal(deal, pile, card).is_none() { TAKES } else { WRONG };
+            painter.rect_stroke(
+                rect.expand(3.0),
+                5.0,
+                egui::Stroke::new(3.0, color),
+                egui::StrokeKind::Outside,
+            );
+        }
+        if let Some(card) = response.dnd_release_payload::<Card>() {
+            match refusal(deal, pile, *card) {
+                Some(why) => *refused = Some(why),
+                None => {
+                    let mut next = deal.clone();
+                    pile.cards_mut(&mut next).push(*card);
+                    changed = Some(next);
+                }
+            }
+        } else if response.clicked() && !cards.is_empty() {
+            let mut next = deal.clone();
+            pile.cards_mut(&mut next).pop();
+            changed = Some(next);
+        }
+        if !cards.is_empty() && dragged.is_none() {
+            let list: Vec<String> = cards.iter().map(|c| c.name()).collect();
+            response.on_hover_text(format!(
+                "{}, bottom to top: {}\nClick to take back the top card.",
+                pile.name(),
+                list.join(" ")
+            ));
+        }
+    }
+    for p in 0..2 {
+        let row = base_position(Pile::Waste(p).place());
+        let at = on_screen(bevy::math::Vec2::new(row.x.signum() * NAME_X, row.y));
+        let moving = deal.to_move as usize == p + 1;
+        painter.text(
+            at,
+            egui::Align2::CENTER_BOTTOM,
+            format!("player {}", p + 1),
+            egui::FontId::proportional(15.0),
+            LABEL,
+        );
+        if moving {
+            painter.text(at, egui::Align2::CENTER_TOP, "to move", egui::FontId::proportional(12.0), TAKES);
+        }
+    }
+    changed
+}
+
+/// A card face up on the table: its rank and suit in the corner and a large
+/// suit in the middle; a misplaced card outlined in the warning colour.
+fn face(painter: &egui::Painter, rect: egui::Rect, card: Card, scale: f32, misplaced: bool) {
+    painter.rect_filled(rect, 4.0, FACE);
+    let (width, outline) = if misplaced { (3.0, WRONG) } else { (1.0, egui::Color32::from_gray(90)) };
+    painter.rect_stroke(rect, 4.0, egui::Stroke::new(width, outline), egui::StrokeKind::Inside);
     let color = if card.is_red() { RED } else { BLACK };
-    let face = if misplaced { WRONG } else { FACE };
-    let text = egui::RichText::new(card.name()).color(color).background_color(face).monospace();
-    let sense = if clickable { egui::Sense::click() } else { egui::Sense::hover() };
-    ui.add(egui::Label::new(text).sense(sense))
+    let corner = (CARD.x * scale * 0.3).clamp(9.0, 20.0);
+    painter.text(
+        rect.left_top() + egui::vec2(3.0, 1.0),
+        egui::Align2::LEFT_TOP,
+        card.name(),
+        egui::FontId::proportional(corner),
+        color,
+    );
+    let pip = card.name().chars().last().map(String::from).unwrap_or_default();
+    painter.text(
+        rect.center() + egui::vec2(0.0, rect.height() * 0.12),
+        egui::Align2::CENTER_CENTER,
+        pip,
+        egui::FontId::proportional(corner * 1.6),
+        color,
+    );
+}
+
+/// A card of the decks: its rank and suit in its colour.
+fn card_label(ui: &mut egui::Ui, card: Card) -> egui::Response {
+    let color = if card.is_red() { RED } else { BLACK };
+    let text = egui::RichText::new(card.name()).color(color).background_color(FACE).monospace().size(16.0);
+    ui.add(egui::Label::new(text).sense(egui::Sense::hover()))
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// One frame of the builder in a bare egui context, given the pointer's
-    /// events as a person's mouse would send them; the position it hands
-    /// back, if any.
-    fn frame(
-        ctx: &egui::Context,
-        deal: &FixedDeal,
-        events: Vec<egui::Event>,
-        refused: &mut Option<String>,
-    ) -> Option<FixedDeal> {
-        let input = egui::RawInput {
-            screen_rect: Some(egui::Rect::from_min_size(egui::Pos2::ZERO, egui::vec2(1280.0, 1600.0))),
-            events,
-            ..Default::default()
-        };
-        let mut changed = None;
-        // Nothing draws here: the textures egui would upload are let go.
-        ctx.run_ui(input, |ui| changed = builder(ui, deal, refused)).textures_delta.clear();
-        changed
-    }
-
-    fn button(pos: egui::Pos2, pressed: bool) -> egui::Event {
-        egui::Event::PointerButton {
-            pos,
-            button: egui::PointerButton::Primary,
-            pressed,
-            modifiers: egui::Modifiers::NONE,
-        }
-    }
-
-    /// Presses on `card` in the decks, moves the pointer to `pile` in a few
-    /// frames and lets go there, as a hand with a mouse does.
-    fn drag(
-        ctx: &egui::Context,
-        deal: &FixedDeal,
-        card: Card,
-        pile: Pile,
-        refused: &mut Option<String>,
-    ) -> Option<FixedDeal> {
-        frame(ctx, deal, vec![], refused);
-        let from = ctx.read_response(palette_id(card)).expect("the card is in the decks").rect.center();
-        let to = ctx.data(|d| d.get_temp::<egui::Rect>(pile_id(pile))).expect("the pile is drawn").center();
-        let mut changed =
-            frame(ctx, deal, vec![egui::Event::PointerMoved(from), button(from, true)], refused);
-        for step in 1..=5 {
-            let at = from + (to - from) * step as f32 / 5.0;
-            changed = changed.or(frame(ctx, deal, vec![egui::Event::PointerMoved(at)], refused));
-        }
-        changed = changed.or(frame(ctx, deal, vec![button(to, false)], refused));
-        changed.or(frame(ctx, deal, vec![], refused))
-    }
-
-    #[test]
-    fn cards_dragged_from_the_decks_land_on_their_pile_or_are_refused_saying_why() {
-        let ctx = egui::Context::default();
-        let mut refused = None;
-        let (ace, two, three) =
-            (Card::new(1, Suit::Hearts), Card::new(2, Suit::Hearts), Card::new(3, Suit::Hearts));
-        let deal = empty_deal();
-        let deal = drag(&ctx, &deal, ace, Pile::Foundation(2), &mut refused).expect("the ace lands on F3");
-        assert_eq!((deal.foundations[2].as_slice(), refused.as_deref()), (&[ace][..], None));
-        assert_eq!(drag(&ctx, &deal, three, Pile::Foundation(2), &mut refused), None, "a gap in the suit");
-        assert!(refused.take().unwrap().contains("goes up in one suit"));
-        let deal = drag(&ctx, &deal, two, Pile::Foundation(2), &mut refused).expect("the 2 follows the ace");
-        assert_eq!(deal.foundations[2], vec![ace, two]);
-
-        let (king, queen) = (Card::new(13, Suit::Clubs), Card::new(12, Suit::Hearts));
-        let deal =
-            drag(&ctx, &deal, king, Pile::Tableau(0), &mut refused).expect("any card on an empty pile");
-        let deal = drag(&ctx, &deal, queen, Pile::Tableau(0), &mut refused).expect("down, red on black");
-        assert_eq!(drag(&ctx, &deal, Card::new(11, Suit::Diamonds), Pile::Tableau(0), &mut refused), None);
-        assert!(refused.take().unwrap().contains("alternating colours"));
-        let deal =
-            drag(&ctx, &deal, three, Pile::Reserve(1), &mut refused).expect("a reserve takes any card");
-        let deal = drag(&ctx, &deal, three, Pile::Hand(0), &mut refused).expect("a face twice");
-        assert_eq!(
-            (deal.players[1].reserve.as_slice(), deal.players[0].hand.as_slice()),
-            (&[three][..], &[three][..])
-        );
-        frame(&ctx, &deal, vec![], &mut refused);
-        frame(&ctx, &deal, vec![], &mut refused);
-        assert!(
-            ctx.read_response(palette_id(three)).is_none(),
-            "both 3♥s are used: it can no longer be dragged"
-        );
-        assert_eq!(refused, None);
-    }
-
-    #[test]
-    fn drops_keep_the_levels_rules_and_say_why_not() {
-        let mut deal = empty_deal();
-        let ace = Card::new(1, Suit::Hearts);
-        assert!(
-            refusal(&deal, Pile::Foundation(0), Card::new(2, Suit::Hearts))
-                .unwrap()
-                .contains("starts with an ace")
-        );
-        assert_eq!(refusal(&deal, Pile::Foundation(0), ace), None);
-        deal.foundations[0].push(ace);
-        assert!(
-            refusal(&deal, Pile::Foundation(0), Card::new(2, Suit::Spades)).unwrap().contains("one suit")
-        );
-        assert_eq!(refusal(&deal, Pile::Foundation(0), Card::new(2, Suit::Hearts)), None);
-        deal.tableau[0].push(Card::new(7, Suit::Clubs));
-        assert!(
-            refusal(&deal, Pile::Tableau(0), Card::new(6, Suit::Spades)).unwrap().contains("alternating")
-        );
-        assert_eq!(refusal(&deal, Pile::Tableau(0), Card::new(6, Suit::Hearts)), None);
-        deal.players[0].reserve.push(ace);
-        assert!(
-            refusal(&deal, Pile::Waste(1), ace).unwrap().contains("both"),
-            "two decks hold two aces of hearts"
-        );
-        assert!(!broken(&deal, Pile::Tableau(0)));
-        deal.tableau[1] = vec![Card::new(7, Suit::Clubs), Card::new(6, Suit::Clubs)];
-        assert!(broken(&deal, Pile::Tableau(1)), "a pile written by hand out of order is outlined");
-        assert!(
-            !misplaced(&deal, Pile::Tableau(1), 0) && misplaced(&deal, Pile::Tableau(1), 1),
-            "and its card lit"
-        );
-        deal.foundations[2] = vec![Card::new(3, Suit::Spades)];
-        assert!(misplaced(&deal, Pile::Foundation(2), 0), "a foundation not starting with its ace");
-    }
-}
+#[path = "cards_tests.rs"]
+mod tests;

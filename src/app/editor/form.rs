@@ -11,11 +11,10 @@ use tabula_engine::core::history::{Edit, History};
 use tabula_engine::format;
 use tabula_engine::level::{self, LevelFile};
 use tabula_engine::mancala::{Capture, Mancala};
-use tabula_engine::nim::{Ending, Nim, NimLevel};
+use tabula_engine::nim::{Ending, Nim};
 use tabula_engine::russian_bank::{Deal, FixedPosition, RussianBank};
 
 use crate::app::hud::root_ui;
-use crate::app::menu::pictures;
 use crate::app::session::{Controller, SeatSetup, SessionPlan, SessionRequest, StatusLine};
 use crate::app::settings::Settings;
 use crate::app::{BackTo, Screen};
@@ -200,38 +199,9 @@ pub(super) fn form(
     let mut leave = keys.just_pressed(KeyCode::Escape) && !typing;
     editing.hold(ctx.input(|i| i.pointer.any_down()));
     let mut refused = None;
+    // The verbs and the status line stay at the bottom, whatever the form holds.
     egui::Panel::bottom("form-status").show(&mut root, |ui| {
-        let color = if status.error { ERROR_COLOR } else { ui.visuals().text_color() };
-        ui.label(egui::RichText::new(&status.text).color(color));
-        ui.label(
-            egui::RichText::new("Ctrl+Z undo · Ctrl+Y redo · Ctrl+S save · F5 test-play · Esc menu").weak(),
-        );
-    });
-    egui::CentralPanel::default_margins().show(&mut root, |ui| {
-        let star = if editing.unsaved() { " *" } else { "" };
-        ui.heading(format!("Editing · {}{star}", editing.level().name()));
-        ui.label(egui::RichText::new(editing.path.display().to_string()).monospace().weak());
-        match &editing.problem {
-            Some(p) => ui.label(egui::RichText::new(format!("Cannot be played yet: {p}")).color(ERROR_COLOR)),
-            None => ui.label(egui::RichText::new("Ready to play: every rule holds").color(OK_COLOR)),
-        };
-        ui.add_space(8.0);
-        ui.columns(2, |cols| {
-            let size = egui::vec2(cols[0].available_width(), 280.0);
-            let changed = match editing.level().get::<Nim>() {
-                Some(nim) => drag_piles(&mut cols[0], size, nim),
-                None => {
-                    let (rect, _) = cols[0].allocate_exact_size(size, egui::Sense::hover());
-                    pictures::draw(cols[0].painter(), rect, editing.level());
-                    None
-                }
-            };
-            let changed = fields(&mut cols[1], editing.level(), &mut refused).or(changed);
-            if let Some(level) = changed {
-                editing.edit(level);
-            }
-        });
-        ui.add_space(8.0);
+        ui.add_space(4.0);
         ui.horizontal(|ui| {
             if ui.button("Undo (Ctrl+Z)").clicked() {
                 editing.undo();
@@ -242,7 +212,43 @@ pub(super) fn form(
             save |= ui.button("Save (Ctrl+S)").clicked();
             play |= ui.button("Test-play (F5)").clicked();
             leave |= ui.button("Menu (Esc)").clicked();
+            ui.label(egui::RichText::new(super::edits_left(editing.history.depth())).weak());
         });
+        let color = if status.error { ERROR_COLOR } else { ui.visuals().text_color() };
+        ui.label(egui::RichText::new(&status.text).color(color));
+        ui.label(
+            egui::RichText::new("Ctrl+Z undo · Ctrl+Y redo · Ctrl+S save · F5 test-play · Esc menu").weak(),
+        );
+    });
+    egui::Panel::top("form-top").show(&mut root, |ui| {
+        ui.add_space(4.0);
+        ui.horizontal(|ui| {
+            let star = if editing.unsaved() { " *" } else { "" };
+            ui.heading(format!("Editing · {}{star}", editing.level().name()));
+            ui.label(egui::RichText::new(editing.path.display().to_string()).monospace().weak());
+        });
+        match &editing.problem {
+            Some(p) => ui.label(egui::RichText::new(format!("Cannot be played yet: {p}")).color(ERROR_COLOR)),
+            None => ui.label(egui::RichText::new("Ready to play: every rule holds").color(OK_COLOR)),
+        };
+        ui.add_space(4.0);
+    });
+    egui::CentralPanel::default_margins().show(&mut root, |ui| {
+        let before = editing.history.depth();
+        ui.columns(2, |cols| {
+            let changed = super::picture::picture(&mut cols[0], editing.level(), &mut refused);
+            let changed = egui::ScrollArea::vertical()
+                .show(&mut cols[1], |ui| fields(ui, editing.level()))
+                .inner
+                .or(changed);
+            if let Some(level) = changed {
+                editing.edit(level);
+            }
+        });
+        // An edit made, a refusal or failure shown before is out of date.
+        if editing.history.depth() != before && status.error && refused.is_none() {
+            status.info("");
+        }
     });
     if let Some(why) = refused {
         status.error(format!("Not there: {why}"));
@@ -268,35 +274,8 @@ pub(super) fn form(
     Ok(())
 }
 
-/// Nim's piles drawn with room for a dozen stones a row, so a row keeps its
-/// place while its count changes; pressing or dragging on a row makes that
-/// pile end with the stone under the pointer (dragged out to the left of its
-/// first stone: empty). The level
-/// as changed, if a pile did.
-fn drag_piles(ui: &mut egui::Ui, size: egui::Vec2, nim: &NimLevel) -> Option<LevelFile> {
-    let (rect, response) = ui.allocate_exact_size(size, egui::Sense::click_and_drag());
-    pictures::nim_rows(ui.painter(), rect, nim, pictures::NIM_SHOWN);
-    let pointer = response.interact_pointer_pos().filter(|_| response.is_pointer_button_down_on())?;
-    let (area, cell) = pictures::nim_layout(rect, nim.piles.len(), pictures::NIM_SHOWN);
-    // The row the press began on, wherever the drag wanders.
-    let origin = ui.input(|i| i.pointer.press_origin()).unwrap_or(pointer);
-    let row = ((origin.y - area.top()) / cell).floor();
-    let pile = (row >= 0.0).then_some(row as usize).filter(|&i| i < nim.piles.len().min(8))?;
-    // The pile ends with the stone under the pointer; dragged out past the
-    // first stone, it is empty.
-    let x = (pointer.x - area.left()) / cell;
-    let count = if x < 0.0 { 0 } else { (x.floor() as u32 + 1).min(pictures::NIM_SHOWN) };
-    let mut next = nim.clone();
-    // A pile longer than the row shows keeps its count until dragged inside.
-    if nim.piles[pile] > pictures::NIM_SHOWN && count == pictures::NIM_SHOWN {
-        return None;
-    }
-    next.piles[pile] = count;
-    (next.piles != nim.piles).then(|| LevelFile::new::<Nim>(next))
-}
-
 /// The level's fields; the level as changed, if a field changed.
-fn fields(ui: &mut egui::Ui, level: &LevelFile, refused: &mut Option<String>) -> Option<LevelFile> {
+fn fields(ui: &mut egui::Ui, level: &LevelFile) -> Option<LevelFile> {
     if let Some(nim) = level.get::<Nim>() {
         let mut nim = nim.clone();
         heading(ui, &mut nim.name, &mut nim.description, &mut nim.group);
@@ -349,7 +328,10 @@ fn fields(ui: &mut egui::Ui, level: &LevelFile, refused: &mut Option<String>) ->
             (Deal::Fixed(_), false) => b.deal = Deal::Shuffled,
             (Deal::Shuffled, true) => b.deal = Deal::Fixed(FixedPosition(super::cards::empty_deal())),
             (Deal::Fixed(FixedPosition(deal)), true) => {
-                if let Some(next) = super::cards::builder(ui, deal, refused) {
+                let next = super::cards::to_move(ui, deal);
+                super::cards::palette(ui, deal);
+                ui.separator();
+                if let Some(next) = next {
                     b.deal = Deal::Fixed(FixedPosition(next));
                 }
             }

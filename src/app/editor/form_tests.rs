@@ -3,6 +3,7 @@
 
 use super::*;
 use crate::app::editor::{Opened, open};
+use crate::app::menu::pictures;
 
 #[test]
 fn a_piles_count_follows_a_drag_along_its_row_and_the_drag_is_undone_as_one_edit() {
@@ -22,7 +23,9 @@ fn a_piles_count_follows_a_drag_along_its_row_and_the_drag_is_undone_as_one_edit
         let mut output = ctx.run_ui(input, |ui| {
             editing.hold(ui.ctx().input(|i| i.pointer.any_down()));
             drawn = egui::Rect::from_min_size(ui.cursor().min, size);
-            if let Some(level) = drag_piles(ui, size, editing.level().get::<Nim>().unwrap()) {
+            if let Some(level) =
+                super::super::picture::drag_piles(ui, size, editing.level().get::<Nim>().unwrap())
+            {
                 editing.edit(level);
             }
         });

@@ -14,6 +14,7 @@ mod cards;
 pub mod form;
 mod input;
 mod panel;
+mod picture;
 mod watch;
 
 use std::path::{Path, PathBuf};
@@ -73,6 +74,8 @@ impl Editing {
         lost_comments: Vec<(usize, String)>,
     ) -> Editing {
         let finding = diagnose(&level);
+        // Robots first on a board without them; painting otherwise.
+        let tool = if level.robots.is_empty() { Tool::Robot } else { Tool::Tile('.') };
         let robot = RobotSpec { id: 'A', at: (0, 0), facing: Dir::South, rule: RuleSet::A, player: 1 };
         Editing {
             path,
@@ -81,7 +84,7 @@ impl Editing {
             drop_confirmed: false,
             saved: level.clone(),
             history: History::new(level),
-            tool: Tool::Tile('#'),
+            tool,
             robot,
             finding,
             revision: 0,
@@ -194,20 +197,21 @@ impl Editing {
     }
 }
 
-/// A new level to start from: two players, each a rule A and a rule B robot.
+/// What undo and redo have left, as the editors show it.
+pub(super) fn edits_left((undo, redo): (usize, usize)) -> String {
+    let edits = if undo == 1 { "edit" } else { "edits" };
+    format!("{undo} {edits} to undo, {redo} to redo")
+}
+
+/// A new level to start from: a plain 12 x 8 board, no robots yet (the
+/// editor opens it with the robot tool chosen).
 pub fn new_level() -> RobotsLevel {
-    let robot = |id, at, rule, player| RobotSpec { id, at, facing: Dir::South, rule, player };
     RobotsLevel {
         name: "New level".into(),
         description: String::new(),
         group: Default::default(),
-        board: vec!["........".into(), ".a....c.".into(), ".d....b.".into(), "........".into()],
-        robots: vec![
-            robot('A', (0, 0), RuleSet::A, 1),
-            robot('B', (7, 0), RuleSet::B, 1),
-            robot('C', (7, 3), RuleSet::A, 2),
-            robot('D', (0, 3), RuleSet::B, 2),
-        ],
+        board: vec![".".repeat(12); 8],
+        robots: Vec::new(),
         swaps: 0,
         move_cap: tabula_engine::robots::level::DEFAULT_MOVE_CAP,
         homes: Default::default(),
@@ -274,7 +278,7 @@ pub fn plugin(app: &mut App) {
     app.add_message::<RequestEdit>()
         .init_resource::<watch::EditorWatch>()
         .add_systems(Update, (open_requested, start_from_command_line.run_if(resource_exists::<StartEdit>)))
-        .add_systems(OnEnter(Screen::Editor), board::spawn_board)
+        .add_systems(OnEnter(Screen::Editor), (board::spawn_board, greet))
         .add_systems(OnExit(Screen::Editor), zoom::unframe)
         .add_systems(Update, (watch::watch_file, watch::follow_file).chain().run_if(in_state(Screen::Editor)))
         .add_systems(
@@ -287,11 +291,21 @@ pub fn plugin(app: &mut App) {
                 zoom::zoom_with_keys.run_if(super::board::keys_free),
                 board::redraw,
                 zoom::frame_board,
+                zoom::pin_labels,
             )
                 .chain()
                 .run_if(in_state(Screen::Editor).and_then(resource_exists::<Editing>)),
         )
         .add_systems(EguiPrimaryContextPass, (panel::panel, form::form).run_if(in_state(Screen::Editor)));
+}
+
+/// Entering the editor (opened, or back from a test-play), the status line
+/// says what is edited, not what the game last said.
+fn greet(robots: Option<Res<Editing>>, form: Option<Res<form::FormEditing>>, mut status: ResMut<StatusLine>) {
+    let path = robots.map(|e| e.path.clone()).or(form.map(|e| e.path.clone()));
+    if let Some(path) = path {
+        status.info(format!("Editing {}", path.display()));
+    }
 }
 
 fn start_from_command_line(

@@ -37,8 +37,16 @@ pub(super) fn panel(
     mut camera: Single<&mut Camera, With<BoardCamera>>,
     window: Single<&Window, With<PrimaryWindow>>,
     mut preview: Local<Option<Preview>>,
+    mut seen: Local<u64>,
 ) -> Result {
     let Some(mut editing) = editing else { return Ok(()) };
+    // An edit made, a refusal or failure shown before is out of date.
+    if editing.revision != *seen {
+        *seen = editing.revision;
+        if status.error {
+            status.info("");
+        }
+    }
     let ctx = contexts.ctx_mut()?.clone();
     let mut root = root_ui(&ctx);
     let top = egui::Panel::top("editor-top").show(&mut root, |ui| {
@@ -57,7 +65,31 @@ pub(super) fn panel(
         };
         ui.add_space(4.0);
     });
+    // The verbs and the status line stay at the bottom, whatever the side
+    // panel holds.
     let bottom = egui::Panel::bottom("editor-status").show(&mut root, |ui| {
+        ui.add_space(4.0);
+        ui.horizontal(|ui| {
+            if ui.button("Undo (Ctrl+Z)").clicked() {
+                editing.undo();
+            }
+            if ui.button("Redo (Ctrl+Y)").clicked() {
+                editing.redo();
+            }
+            if ui.button("Save (Ctrl+S)").clicked() {
+                match editing.save() {
+                    Ok(done) => status.info(done),
+                    Err(why) => status.error(why),
+                }
+            }
+            if ui.button("Test-play (F5)").clicked() {
+                super::test_play(&mut editing, &settings, &mut requests, &mut back, &mut status);
+            }
+            if ui.button("Menu (Esc)").clicked() {
+                next.set(Screen::Menu);
+            }
+            ui.label(egui::RichText::new(super::edits_left(editing.history.depth())).weak());
+        });
         let color = if status.error { ERROR_COLOR } else { ui.visuals().text_color() };
         ui.label(egui::RichText::new(&status.text).color(color));
         ui.label(egui::RichText::new("1-7 tools · drag paints, Shift+drag fills · right click turns · Ctrl+Z undo · Ctrl+Y redo · Ctrl+S save · F5 test-play · Esc menu").weak());
@@ -86,29 +118,6 @@ pub(super) fn panel(
                     }
                 });
             }
-            ui.separator();
-            ui.horizontal_wrapped(|ui| {
-                if ui.button("Undo (Ctrl+Z)").clicked() {
-                    editing.undo();
-                }
-                if ui.button("Redo (Ctrl+Y)").clicked() {
-                    editing.redo();
-                }
-                if ui.button("Save (Ctrl+S)").clicked() {
-                    match editing.save() {
-                        Ok(done) => status.info(done),
-                        Err(why) => status.error(why),
-                    }
-                }
-                if ui.button("Test-play (F5)").clicked() {
-                    super::test_play(&mut editing, &settings, &mut requests, &mut back, &mut status);
-                }
-                if ui.button("Menu (Esc)").clicked() {
-                    next.set(Screen::Menu);
-                }
-            });
-            let (undo, redo) = editing.history.depth();
-            ui.label(egui::RichText::new(format!("{undo} edits to undo, {redo} to redo")).weak());
         });
     });
     let scale = window.scale_factor();

@@ -24,11 +24,11 @@ const HAND_X: f32 = 105.0;
 const SHOWN_X: f32 = 215.0;
 const WASTE_X: f32 = 360.0;
 /// The player's name, beyond their waste.
-pub(super) const NAME_X: f32 = 540.0;
+pub const NAME_X: f32 = 540.0;
 /// Edges a face-down pile shows at most.
 const MAX_EDGES: usize = 5;
 /// Room around the table.
-pub(super) const TABLE: Vec2 = Vec2::new(1330.0, 2.0 * PLAYER_Y + CARD.y + 110.0);
+pub const TABLE: Vec2 = Vec2::new(1330.0, 2.0 * PLAYER_Y + CARD.y + 110.0);
 /// A face-down pile shows one edge for this many cards.
 pub(super) const CARDS_AN_EDGE: usize = 4;
 

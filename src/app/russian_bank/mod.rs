@@ -39,8 +39,9 @@ use crate::app::glide::{Glide, glide};
 use crate::app::registry;
 use crate::app::session::SessionSet;
 
+pub use art::CARD;
 pub use deals::BankMatch;
-pub use layout::{base_position, card_position, place_at, source_of, target_of};
+pub use layout::{NAME_X, TABLE, base_position, card_position, place_at, source_of, target_of};
 
 /// Seconds a card takes from pile to pile.
 const FLIGHT: f32 = 0.3;

@@ -1307,7 +1307,11 @@ impl Game for Robots {
                     let which = if own.len() == 1 { "the home" } else { "a candidate home" };
                     return Err(violation(
                         "homes",
-                        format!("robot {other} starts on {which} of robot {} at {}", spec.id, spot((x, y), height)),
+                        format!(
+                            "robot {other} starts on {which} of robot {} at {}",
+                            spec.id,
+                            spot((x, y), height)
+                        ),
                     ));
                 }
             }

@@ -394,9 +394,15 @@ fn levels_name_the_robot_tile_and_rule_they_break() {
     let robots = [('A', (1, 0), North, A, 1), ('B', (2, 0), North, B, 2)];
     let check = |board: &[&str], robots: &[Spec]| Robots::new(&level(board, robots, 0), 0).unwrap_err();
     let e = check(&["....", "####", "a..b"], &robots);
-    assert_eq!((e.rule, e.message.as_str()), ("unreachable-home", "robot A cannot reach its home at A1 (0, 2)"));
+    assert_eq!(
+        (e.rule, e.message.as_str()),
+        ("unreachable-home", "robot A cannot reach its home at A1 (0, 2)")
+    );
     let e = check(&["a>v.", ".^<b"], &[('A', (0, 1), North, A, 1), ('B', (3, 0), North, B, 2)]);
-    assert_eq!((e.rule, e.message.as_str()), ("belt-loop", "conveyors loop at B2 (1, 0), C2 (2, 0), C1 (2, 1), B1 (1, 1)"));
+    assert_eq!(
+        (e.rule, e.message.as_str()),
+        ("belt-loop", "conveyors loop at B2 (1, 0), C2 (2, 0), C1 (2, 1), B1 (1, 1)")
+    );
     let e = check(&["a..b", "..c."], &robots);
     assert_eq!((e.rule, e.message.as_str()), ("homes", "home 'c' at C1 (2, 1) has no robot C"));
     let e = check(&["a...", "...."], &robots);
