@@ -33,7 +33,7 @@ fn nim_match(c: &mut Criterion) {
     group.throughput(Throughput::Elements(GAMES));
     group.sample_size(10);
     for jobs in [1, 2] {
-        let config = MatchConfig { games: GAMES, seed: 1, jobs, record_moves: false };
+        let config = MatchConfig { games: GAMES, seed: 1, jobs, record_moves: false, ..Default::default() };
         group.bench_function(format!("jobs_{jobs}"), |b| {
             b.iter(|| run_match::<Nim>(&mcmorran(), &agents, &config, &mut |_| {}, &|_| {}).unwrap())
         });
@@ -117,7 +117,8 @@ mod mancala_benches {
         group.throughput(Throughput::Elements(GAMES));
         group.sample_size(10);
         for jobs in [1, 2] {
-            let config = MatchConfig { games: GAMES, seed: 1, jobs, record_moves: false };
+            let config =
+                MatchConfig { games: GAMES, seed: 1, jobs, record_moves: false, ..Default::default() };
             group.bench_function(format!("jobs_{jobs}"), |b| {
                 b.iter(|| run_match::<Mancala>(&kalah(4), &agents, &config, &mut |_| {}, &|_| {}).unwrap())
             });
@@ -278,7 +279,8 @@ mod robot_benches {
         group.throughput(Throughput::Elements(GAMES));
         group.sample_size(10);
         for jobs in [1, 2] {
-            let config = MatchConfig { games: GAMES, seed: 1, jobs, record_moves: false };
+            let config =
+                MatchConfig { games: GAMES, seed: 1, jobs, record_moves: false, ..Default::default() };
             group.bench_function(format!("jobs_{jobs}"), |b| {
                 b.iter(|| run_match::<Robots>(&race, &agents, &config, &mut |_| {}, &|_| {}).unwrap())
             });
@@ -380,7 +382,8 @@ mod bank_benches {
         group.throughput(Throughput::Elements(GAMES));
         group.sample_size(10);
         for jobs in [1, 2] {
-            let config = MatchConfig { games: GAMES, seed: 1, jobs, record_moves: false };
+            let config =
+                MatchConfig { games: GAMES, seed: 1, jobs, record_moves: false, ..Default::default() };
             group.bench_function(format!("jobs_{jobs}"), |b| {
                 b.iter(|| {
                     run_match::<RussianBank>(&shuffled, &agents, &config, &mut |_| {}, &|_| {}).unwrap()

@@ -37,6 +37,13 @@ pub struct MatchRecord {
     pub score: Vec<i64>,
     pub plies: u64,
     pub moves: serde_json::Value,
+    /// Which of the match's agents sat in each seat (`--out` names them by
+    /// spec in `seats`; an arena tells apart agents of one spec).
+    #[serde(skip)]
+    pub seat_agents: Vec<usize>,
+    /// How long the game took, in microseconds.
+    #[serde(skip)]
+    pub micros: u64,
 }
 
 /// One line of `replay --states`: a move, who made it, its steps as
@@ -230,6 +237,8 @@ fn to_record<M: Serialize>(agents: &[AgentSpec], r: &GameRecord<M>) -> MatchReco
         score: r.scores.clone(),
         plies: r.plies,
         moves: serde_json::to_value(&r.moves).expect("moves serialise"),
+        seat_agents: r.seats.clone(),
+        micros: r.micros,
     }
 }
 

@@ -2,6 +2,7 @@
 //!
 //! Nothing here knows about Bevy; the app mirrors what this crate decides.
 
+pub mod arena;
 mod catalog;
 pub mod core;
 pub mod format;

@@ -16,17 +16,31 @@ const SEARCH_CHUNK: u64 = 4;
 /// Chunks run between two deliveries of records, bounding memory.
 const BATCH: u64 = 64;
 
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Default)]
 pub struct MatchConfig {
+    /// Games `first..games` are played (all of them when `first` is 0).
     pub games: u64,
     pub seed: u64,
     pub jobs: usize,
     /// Keep each game's moves for the records.
     pub record_moves: bool,
+    /// The first game's index: a part of a match (an arena's shard, or
+    /// what is left of it after a stop) plays the games it would have.
+    pub first: u64,
+    /// Paired games: the n games of a round (n agents, each seat once)
+    /// share one seed, so each deal is played from every seat.
+    pub paired: bool,
+}
+
+impl MatchConfig {
+    /// The seed game `index` plays from.
+    pub fn game_seed(&self, index: u64, agents: usize) -> u64 {
+        derive_seed(self.seed, if self.paired { index / agents.max(1) as u64 } else { index })
+    }
 }
 
 /// One finished game of a match.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug)]
 pub struct GameRecord<M> {
     pub index: u64,
     pub seed: u64,
@@ -36,6 +50,17 @@ pub struct GameRecord<M> {
     pub scores: Vec<i64>,
     pub plies: u64,
     pub moves: Vec<M>,
+    /// How long the game took to play, in microseconds.
+    pub micros: u64,
+}
+
+/// The same game: the same seed, seats, moves and result, however long
+/// either took to play.
+impl<M: PartialEq> PartialEq for GameRecord<M> {
+    fn eq(&self, other: &Self) -> bool {
+        let key = |r: &Self| (r.index, r.seed, r.seats.clone(), r.outcome, r.scores.clone(), r.plies);
+        key(self) == key(other) && self.moves == other.moves
+    }
 }
 
 impl<M> GameRecord<M> {
@@ -179,7 +204,7 @@ pub fn run_match<G: AgentRegistry>(
         .num_threads(config.jobs.max(1))
         .build()
         .map_err(|e| MatchError::Setup(e.to_string()))?;
-    let chunks = config.games.div_ceil(chunk_games);
+    let chunks = config.games.saturating_sub(config.first).div_ceil(chunk_games);
     let mut summary = MatchSummary::new(agents.len());
     let mut batch_start = 0;
     while batch_start < chunks {
@@ -188,7 +213,7 @@ pub fn run_match<G: AgentRegistry>(
             (batch_start..batch_end)
                 .into_par_iter()
                 .map(|chunk| {
-                    let first = chunk * chunk_games;
+                    let first = config.first + chunk * chunk_games;
                     let last = (first + chunk_games).min(config.games);
                     let done = play_chunk::<G>(level, agents, config, first..last);
                     progress(last - first);
@@ -236,7 +261,9 @@ fn play_chunk<G: AgentRegistry>(
         if searches && index != games.start {
             agents = build();
         }
-        let seed = derive_seed(config.seed, index);
+        let seed = config.game_seed(index, n);
+        // Timed only when recorded: a Nim game takes less than a clock read.
+        let started = config.record_moves.then(std::time::Instant::now);
         let mut game = G::new(level, seed).map_err(|e| MatchError::Setup(e.message))?;
         let mut rng = rng_from_seed(derive_seed(seed, u64::MAX));
         // Who sits where, as `seating(n, index)` says.
@@ -324,6 +351,7 @@ fn play_chunk<G: AgentRegistry>(
                 scores: game.scores(),
                 plies,
                 moves: moves.clone(),
+                micros: started.map_or(0, |t| t.elapsed().as_micros() as u64),
             });
         }
     }
@@ -352,7 +380,7 @@ mod tests {
         agents: &[&str],
     ) -> (MatchSummary, Vec<GameRecord<crate::nim::Take>>) {
         let agents: Vec<AgentSpec> = agents.iter().map(|a| a.parse().unwrap()).collect();
-        let config = MatchConfig { games, seed, jobs, record_moves: true };
+        let config = MatchConfig { games, seed, jobs, record_moves: true, ..Default::default() };
         let mut records = Vec::new();
         let summary =
             run_match::<Nim>(&mcmorran(), &agents, &config, &mut |r| records.push(r.clone()), &|_| {})
@@ -368,6 +396,29 @@ mod tests {
         assert_eq!(one.0.games, 5000);
         assert!(one.1.iter().enumerate().all(|(i, r)| r.index == i as u64), "records in game order");
         assert_ne!(play(1, 5000, 43, &["optimal:0.7", "random"]).0, one.0, "the seed matters");
+    }
+
+    #[test]
+    fn a_part_of_a_match_plays_its_games_as_the_whole_would_and_paired_games_share_seeds() {
+        let agents: Vec<AgentSpec> = ["optimal:0.6", "random"].iter().map(|a| a.parse().unwrap()).collect();
+        let run = |config: MatchConfig| {
+            let mut records = Vec::new();
+            run_match::<Nim>(&mcmorran(), &agents, &config, &mut |r| records.push(r.clone()), &|_| {})
+                .unwrap();
+            records
+        };
+        let whole = MatchConfig { games: 3000, seed: 8, jobs: 2, record_moves: true, paired: true, first: 0 };
+        let all = run(whole.clone());
+        let tail = run(MatchConfig { first: 1234, ..whole.clone() });
+        assert_eq!(tail.len(), 3000 - 1234);
+        assert_eq!(tail, all[1234..], "game i is the same game whichever part plays it");
+        for pair in all.chunks(2) {
+            assert_eq!(pair[0].seed, pair[1].seed, "a seed played from both sides");
+            assert_eq!((pair[0].seats.clone(), pair[1].seats.clone()), (vec![0, 1], vec![1, 0]));
+        }
+        assert!(all.iter().all(|r| r.micros < 1_000_000), "each game timed");
+        let unpaired = run(MatchConfig { paired: false, ..whole });
+        assert_ne!(unpaired[0].seed, unpaired[1].seed);
     }
 
     #[test]
@@ -404,7 +455,7 @@ mod tests {
     fn random_play_outs_give_the_games_played_move_by_move() {
         // Records turn the runner's fast path off; the summaries must agree.
         let agents: Vec<AgentSpec> = ["random", "random"].iter().map(|a| a.parse().unwrap()).collect();
-        let fast = MatchConfig { games: 3000, seed: 5, jobs: 2, record_moves: false };
+        let fast = MatchConfig { games: 3000, seed: 5, jobs: 2, record_moves: false, ..Default::default() };
         let slow = MatchConfig { record_moves: true, ..fast.clone() };
         let summary = |config| run_match::<Nim>(&mcmorran(), &agents, config, &mut |_| {}, &|_| {}).unwrap();
         assert_eq!(summary(&fast), summary(&slow));
@@ -453,7 +504,7 @@ mod tests {
 
     #[test]
     fn bad_agents_are_refused_before_play() {
-        let config = MatchConfig { games: 10, seed: 0, jobs: 1, record_moves: false };
+        let config = MatchConfig { games: 10, seed: 0, jobs: 1, record_moves: false, ..Default::default() };
         let agents = vec!["optimal".parse().unwrap(), "minimax:3".parse().unwrap()];
         let err = run_match::<Nim>(&mcmorran(), &agents, &config, &mut |_| {}, &|_| {}).unwrap_err();
         assert!(err.to_string().contains("no agent 'minimax'"), "{err}");

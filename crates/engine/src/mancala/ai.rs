@@ -728,7 +728,7 @@ mod strength {
             move_cap: 2000,
         };
         let agents: Vec<AgentSpec> = ["minimax", opponent].iter().map(|a| a.parse().unwrap()).collect();
-        let config = MatchConfig { games, seed: 99, jobs: 2, record_moves: false };
+        let config = MatchConfig { games, seed: 99, jobs: 2, record_moves: false, ..Default::default() };
         let summary = run_match::<Mancala>(&level, &agents, &config, &mut |_| {}, &|_| {}).unwrap();
         summary.wins[0] as f64 / games as f64
     }
@@ -755,7 +755,7 @@ mod search_matches {
     fn a_match_of_searching_agents_gives_the_same_games_for_any_jobs() {
         let agents: Vec<AgentSpec> = ["minimax:3", "mcts:30"].iter().map(|a| a.parse().unwrap()).collect();
         let play = |jobs| {
-            let config = MatchConfig { games: 40, seed: 12, jobs, record_moves: true };
+            let config = MatchConfig { games: 40, seed: 12, jobs, record_moves: true, ..Default::default() };
             let mut records = Vec::new();
             let level = level(4, 3, Capture::Standard, true);
             let summary =

@@ -234,7 +234,7 @@ fn the_sleuth_beats_the_scout_on_the_hidden_home_levels() {
     for name in ["12-hidden-homes.ron", "13-fog-and-belts.ron", "14-scattered-hints.ron"] {
         let level = shipped(name);
         let agents: Vec<AgentSpec> = ["sleuth", "scout"].iter().map(|a| a.parse().unwrap()).collect();
-        let config = MatchConfig { games: 400, seed: 7, jobs: 2, record_moves: false };
+        let config = MatchConfig { games: 400, seed: 7, jobs: 2, record_moves: false, ..Default::default() };
         let summary = run_match::<Robots>(&level, &agents, &config, &mut |_| {}, &|_| {}).unwrap();
         let share = summary.wins[0] as f64 / summary.games as f64;
         assert!(share >= 0.8, "{name}: the sleuth won {:.1}%", 100.0 * share);
@@ -250,7 +250,7 @@ fn equal_agents_win_alike_when_seats_are_balanced_over_orders_of_play() {
     let level = shipped("10-four-player-race.ron");
     let agents: Vec<AgentSpec> =
         ["planner", "scout", "planner", "random"].iter().map(|a| a.parse().unwrap()).collect();
-    let config = MatchConfig { games: 96, seed: 3, jobs: 2, record_moves: false };
+    let config = MatchConfig { games: 96, seed: 3, jobs: 2, record_moves: false, ..Default::default() };
     let summary = run_match::<Robots>(&level, &agents, &config, &mut |_| {}, &|_| {}).unwrap();
     let (first, second) = (summary.wins[0] as i64, summary.wins[2] as i64);
     assert!(first + second > 60, "the planners win most games: {summary:?}");

@@ -643,7 +643,7 @@ mod agents {
         let dir = crate::manifest_dir().join("../../levels/robots/07-hints.ron");
         let file = crate::level::load(&dir).unwrap();
         let level = file.get::<Robots>().unwrap();
-        let config = MatchConfig { games: 60, seed: 4, jobs: 2, record_moves: false };
+        let config = MatchConfig { games: 60, seed: 4, jobs: 2, record_moves: false, ..Default::default() };
         let wins = |a: &str, b: &str| {
             let agents = [a.parse().unwrap(), b.parse().unwrap()];
             run_match::<Robots>(level, &agents, &config, &mut |_| {}, &|_| {}).unwrap().wins[0]
