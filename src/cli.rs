@@ -97,6 +97,11 @@ pub enum Command {
         #[arg(long)]
         out: Option<PathBuf>,
     },
+    /// Rate agents against each other over several levels, maybe of
+    /// several games: `tabula arena arenas/small.ron`. Every game is a row
+    /// in SQLite; a stopped run resumes; `--shard I/N` plays a part and
+    /// `tabula arena merge` joins the parts.
+    Arena(crate::arena::ArenaArgs),
     /// Open the level editor on a Robot board level (a new level when the
     /// file does not exist yet).
     Edit { level: PathBuf },
@@ -240,6 +245,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
         Some(Command::Fmt { paths, check }) => fmt_levels(&paths, check),
+        Some(Command::Arena(args)) => crate::arena::run_command(args),
         Some(Command::Edit { level }) => crate::app::run(None, Some(crate::app::editor::StartEdit(level))),
         Some(Command::Check { levels }) => {
             let mut bad = 0;
@@ -376,7 +382,7 @@ fn run_match(
         )),
         None => None,
     };
-    let config = MatchConfig { games, seed, jobs, record_moves: writer.is_some() };
+    let config = MatchConfig { games, seed, jobs, record_moves: writer.is_some(), ..Default::default() };
     let bar = ProgressBar::new(games).with_style(
         ProgressStyle::with_template("{bar:40} {pos}/{len} games  {per_sec}  eta {eta}")
             .expect("valid template"),

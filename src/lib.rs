@@ -1,6 +1,7 @@
 //! The tabula app: the command line and the Bevy window.
 
 pub mod app;
+pub mod arena;
 pub mod cli;
 
 /// When the process started, for the first-frame measurement.

@@ -445,3 +445,101 @@ fn fmt_lays_levels_out_as_the_editor_saves_them_and_check_names_the_rest() {
     assert!(!bad.status.success());
     assert!(text(&bad.stderr).contains("broken.ron:1:"), "{}", text(&bad.stderr));
 }
+
+/// Every game of a finished arena database but how long each took.
+fn arena_rows(db: &Path) -> Vec<Vec<String>> {
+    let db = rusqlite::Connection::open(db).unwrap();
+    let mut query = db
+        .prepare(
+            "SELECT level, pairing, game, level_path, seed, seats, agents, winner_seat, scores, plies, moves
+             FROM games ORDER BY level, pairing, game",
+        )
+        .unwrap();
+    let rows = query
+        .query_map([], |r| {
+            (0..11).map(|i| r.get::<_, rusqlite::types::Value>(i).map(|v| format!("{v:?}"))).collect()
+        })
+        .unwrap();
+    rows.map(Result::unwrap).collect()
+}
+
+#[test]
+fn an_arena_killed_at_a_random_moment_resumes_and_ends_with_the_same_table_row_for_row() {
+    let dir = temp_dir("arena");
+    let (whole, killed) = (dir.join("whole.db"), dir.join("killed.db"));
+    let run = tabula(&["arena", "arenas/small.ron", "--db", whole.to_str().unwrap()]);
+    let stdout = text(&run.stdout);
+    assert!(run.status.success(), "{stdout}{}", text(&run.stderr));
+    assert!(stdout.contains("360 games played"), "{stdout}");
+    for line in ["Elo (two-seat games", "Crosstable", "mcmorran-5-6-7.ron (2 seats): 120/120 games"] {
+        assert!(stdout.contains(line), "{line}: {stdout}");
+    }
+    let expected = arena_rows(&whole);
+    assert_eq!(expected.len(), 360);
+    // A moment drawn from the clock: somewhere in the first 2 seconds.
+    let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().subsec_nanos();
+    let moment = std::time::Duration::from_millis(100 + u64::from(nanos) % 1900);
+    let mut child = Command::new(env!("CARGO_BIN_EXE_tabula"))
+        .args(["arena", "arenas/small.ron", "--db", killed.to_str().unwrap()])
+        .current_dir(manifest_dir())
+        .stdout(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(moment);
+    child.kill().unwrap(); // SIGKILL, as kill -9
+    child.wait().unwrap();
+    let before = if killed.exists() { arena_rows(&killed).len() } else { 0 };
+    let run = tabula(&["arena", "arenas/small.ron", "--db", killed.to_str().unwrap()]);
+    let stdout = text(&run.stdout);
+    assert!(run.status.success(), "{stdout}{}", text(&run.stderr));
+    assert!(
+        stdout.contains(&format!("{} games played", 360 - before))
+            && stdout.contains(&format!("{before} already in")),
+        "killed after {moment:?} with {before} games written: {stdout}"
+    );
+    assert_eq!(arena_rows(&killed), expected, "killed after {moment:?} with {before} games written");
+}
+
+#[test]
+fn arena_shards_merge_into_the_table_one_run_makes() {
+    let dir = temp_dir("arena-shards");
+    let whole = dir.join("whole.db");
+    assert!(tabula(&["arena", "arenas/small.ron", "--db", whole.to_str().unwrap()]).status.success());
+    let mut shards = Vec::new();
+    for i in 1..=3 {
+        let db = dir.join(format!("shard-{i}.db"));
+        let run = tabula(&[
+            "arena",
+            "arenas/small.ron",
+            "--shard",
+            &format!("{i}/3"),
+            "--db",
+            db.to_str().unwrap(),
+        ]);
+        assert!(run.status.success(), "{}", text(&run.stderr));
+        assert!(text(&run.stdout).contains(&format!("(shard {i}/3)")));
+        shards.push(db.to_str().unwrap().to_owned());
+    }
+    let merged = dir.join("merged.db");
+    let mut args = vec!["arena", "merge", "arenas/small.ron", "--into", merged.to_str().unwrap()];
+    args.extend(shards.iter().map(String::as_str));
+    let run = tabula(&args);
+    assert!(run.status.success(), "{}", text(&run.stderr));
+    assert_eq!(arena_rows(&merged), arena_rows(&whole));
+    // A database of another arena is refused, and changes nothing.
+    let other = dir.join("other.ron");
+    let small = std::fs::read_to_string(manifest_dir().join("arenas/small.ron")).unwrap();
+    std::fs::write(
+        &other,
+        small
+            .replace("seed: 1,", "seed: 2,")
+            .replace("../levels", &manifest_dir().join("levels").display().to_string()),
+    )
+    .unwrap();
+    let run = tabula(&["arena", other.to_str().unwrap(), "--db", merged.to_str().unwrap()]);
+    assert!(!run.status.success());
+    assert!(text(&run.stderr).contains("holds the games of another arena"), "{}", text(&run.stderr));
+    assert_eq!(arena_rows(&merged), arena_rows(&whole));
+    let run = tabula(&["arena", "arenas/small.ron", "--shard", "4/3"]);
+    assert!(text(&run.stderr).contains("a shard is I/N"), "{}", text(&run.stderr));
+}

@@ -1,0 +1,108 @@
+//! `tabula arena`'s command line: play an arena (or a shard of it) and
+//! report, or merge shards' databases.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use anyhow::{Context, bail};
+use tabula_engine::arena::Arena;
+
+use super::report::standings;
+use super::store::Store;
+
+#[derive(clap::Args, Debug)]
+#[command(args_conflicts_with_subcommands = true)]
+pub struct ArenaArgs {
+    #[command(subcommand)]
+    pub action: Option<ArenaAction>,
+    /// The arena file (docs/formats.md, "Arenas").
+    pub arena: Option<PathBuf>,
+    /// The results database (default: beside the arena file, `<name>.db`;
+    /// a shard's `<name>.shard-I-of-N.db`). A run stopped in any way goes on
+    /// where it stopped when started again with the same database.
+    #[arg(long)]
+    pub db: Option<PathBuf>,
+    /// Worker threads (default: all cores). Results do not depend on it.
+    #[arg(long)]
+    pub jobs: Option<usize>,
+    /// Play only part I of N (from 1), e.g. `--shard 2/4`: the parts of N
+    /// runs are disjoint and together the whole arena.
+    #[arg(long, value_parser = parse_shard)]
+    pub shard: Option<(u64, u64)>,
+    /// Play nothing: report what the database holds.
+    #[arg(long)]
+    pub report: bool,
+}
+
+#[derive(clap::Subcommand, Debug)]
+pub enum ArenaAction {
+    /// Join shards' databases into one and report: `tabula arena merge
+    /// <arena.ron> --into all.db a.db b.db ...`.
+    Merge {
+        arena: PathBuf,
+        #[arg(long)]
+        into: PathBuf,
+        #[arg(required = true)]
+        shards: Vec<PathBuf>,
+    },
+}
+
+/// `I/N` with 1 <= I <= N, as part I - 1 of N.
+fn parse_shard(text: &str) -> Result<(u64, u64), String> {
+    let bad = || format!("a shard is I/N with 1 <= I <= N, such as 2/4, not {text:?}");
+    let (i, n) = text.split_once('/').ok_or_else(bad)?;
+    let (i, n): (u64, u64) = (i.trim().parse().map_err(|_| bad())?, n.trim().parse().map_err(|_| bad())?);
+    if i == 0 || i > n {
+        return Err(bad());
+    }
+    Ok((i - 1, n))
+}
+
+pub fn run(args: ArenaArgs) -> anyhow::Result<ExitCode> {
+    if let Some(ArenaAction::Merge { arena, into, shards }) = args.action {
+        let arena = Arena::load(&arena)?;
+        let mut store = Store::open(&into, &super::identity(&arena), &arena.agents)?;
+        for shard in &shards {
+            let added = store.merge(shard)?;
+            say(&format!("{}: {added} games merged\n", shard.display()))?;
+        }
+        say(&standings(&arena, &store.outcomes()?).text(&arena))?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    let Some(path) = args.arena else { bail!("give an arena file: tabula arena <arena.ron>") };
+    let arena = Arena::load(&path)?;
+    let db = args.db.unwrap_or_else(|| super::default_db(&path, args.shard));
+    let mut store = Store::open(&db, &super::identity(&arena), &arena.agents)?;
+    if !args.report {
+        let parts = match args.shard {
+            Some((i, n)) => arena.shard(i, n),
+            None => arena.parts(),
+        };
+        let jobs = args.jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+        let live = std::io::IsTerminal::is_terminal(&std::io::stderr());
+        let played = super::play(&arena, &parts, &mut store, jobs, live)
+            .with_context(|| format!("arena {}", path.display()))?;
+        let shard = args.shard.map_or(String::new(), |(i, n)| format!(" (shard {}/{n})", i + 1));
+        say(&format!(
+            "{}{shard}: {} games played in {:.2} s ({:.0} games/s), {} already in {}\n",
+            arena.name,
+            played.played,
+            played.seconds,
+            played.played as f64 / played.seconds.max(1e-9),
+            played.resumed,
+            db.display()
+        ))?;
+    }
+    say(&standings(&arena, &store.outcomes()?).text(&arena))?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Writes to standard output; a reader that stopped reading (`| head`) is
+/// no error.
+fn say(text: &str) -> anyhow::Result<()> {
+    use std::io::Write;
+    match std::io::stdout().write_all(text.as_bytes()) {
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(e.into()),
+        _ => Ok(()),
+    }
+}

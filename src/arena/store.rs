@@ -1,0 +1,195 @@
+//! An arena's results in SQLite: a row a finished game, written in the
+//! order the games were played, many to a transaction. A transaction is
+//! all or nothing, so after a kill the table holds a prefix of each part's
+//! games: a resumed run starts after it, playing no game twice and losing
+//! none. The arena itself is written down too, so a database is never
+//! resumed or merged with another arena's games.
+
+use std::path::Path;
+
+use anyhow::{Context, bail};
+use rusqlite::{Connection, params};
+
+const SCHEMA: &str = "
+CREATE TABLE IF NOT EXISTS arena (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS games (
+    level INTEGER NOT NULL,      -- the level's place in the arena file, from 0
+    pairing INTEGER NOT NULL,    -- which agents met, as `Arena::levels[l].pairings`
+    game INTEGER NOT NULL,       -- the game's number in its pairing
+    level_path TEXT NOT NULL,
+    seed INTEGER NOT NULL,       -- the game's seed, its 64 bits as a signed integer
+    seats TEXT NOT NULL,         -- JSON: the agents' names, seat 1 first
+    agents TEXT NOT NULL,        -- JSON: what each seat played (agent specs)
+    winner_seat INTEGER,         -- from 1; NULL for a draw
+    scores TEXT NOT NULL,        -- JSON, a score a seat
+    plies INTEGER NOT NULL,
+    moves TEXT NOT NULL,         -- JSON, the game's moves in replay notation
+    micros INTEGER NOT NULL,     -- how long the game took
+    PRIMARY KEY (level, pairing, game)
+) WITHOUT ROWID;
+";
+
+/// A finished game, as a row.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Row {
+    pub level: usize,
+    pub pairing: usize,
+    pub game: u64,
+    pub level_path: String,
+    pub seed: u64,
+    /// Arena agent per seat, seat 1 first.
+    pub seats: Vec<usize>,
+    pub agents: Vec<String>,
+    pub winner_seat: Option<u8>,
+    pub scores: Vec<i64>,
+    pub plies: u64,
+    pub moves: String,
+    pub micros: u64,
+}
+
+/// A game's result, as the ratings read it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Outcome {
+    pub level: usize,
+    /// Arena agent per seat, seat 1 first.
+    pub seats: Vec<usize>,
+    /// From 1; `None` for a draw.
+    pub winner_seat: Option<u8>,
+}
+
+pub struct Store {
+    db: Connection,
+    /// The arena's agent names, to write and read seats by name.
+    names: Vec<String>,
+}
+
+impl Store {
+    /// Opens (or makes) the database of the arena described by `identity`,
+    /// refusing one that holds another arena's games.
+    pub fn open(path: &Path, identity: &str, names: &[String]) -> anyhow::Result<Store> {
+        let db = Connection::open(path).with_context(|| format!("cannot open {}", path.display()))?;
+        // WAL: a kill loses at most the transaction being written.
+        db.pragma_update(None, "journal_mode", "WAL")?;
+        db.pragma_update(None, "synchronous", "NORMAL")?;
+        db.execute_batch(SCHEMA).with_context(|| format!("{} is not an arena database", path.display()))?;
+        let known: Option<String> =
+            db.query_row("SELECT value FROM arena WHERE key = 'identity'", [], |r| r.get(0)).ok();
+        match known {
+            None => {
+                db.execute("INSERT INTO arena (key, value) VALUES ('identity', ?1)", [identity])?;
+            }
+            Some(known) if known == identity => {}
+            Some(_) => bail!(
+                "{} holds the games of another arena (or of this one before it was changed): give another --db",
+                path.display()
+            ),
+        }
+        Ok(Store { db, names: names.to_vec() })
+    }
+
+    /// How many games of a part are done: the length of the prefix
+    /// `first..` the table holds.
+    pub fn done_from(&self, level: usize, pairing: usize, first: u64, end: u64) -> anyhow::Result<u64> {
+        let mut query = self.db.prepare_cached(
+            "SELECT game FROM games WHERE level = ?1 AND pairing = ?2 AND game >= ?3 AND game < ?4 ORDER BY game",
+        )?;
+        let games = query
+            .query_map(params![level as i64, pairing as i64, first as i64, end as i64], |r| {
+                r.get::<_, i64>(0)
+            })?;
+        let mut next = first;
+        for game in games {
+            if game? as u64 != next {
+                break;
+            }
+            next += 1;
+        }
+        Ok(next - first)
+    }
+
+    /// Writes `rows` in one transaction: all of them, or none.
+    pub fn write(&mut self, rows: &[Row]) -> anyhow::Result<()> {
+        let tx = self.db.transaction()?;
+        {
+            let mut insert = tx.prepare_cached(
+                "INSERT OR IGNORE INTO games VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
+            )?;
+            for r in rows {
+                let seats: Vec<&str> = r.seats.iter().map(|&a| self.names[a].as_str()).collect();
+                insert.execute(params![
+                    r.level as i64,
+                    r.pairing as i64,
+                    r.game as i64,
+                    r.level_path,
+                    r.seed as i64,
+                    serde_json::to_string(&seats)?,
+                    serde_json::to_string(&r.agents)?,
+                    r.winner_seat,
+                    serde_json::to_string(&r.scores)?,
+                    r.plies as i64,
+                    r.moves,
+                    r.micros as i64,
+                ])?;
+            }
+        }
+        tx.commit()?;
+        Ok(())
+    }
+
+    /// Who played and who won each game, in (level, pairing, game) order:
+    /// what the ratings read, without the moves.
+    pub fn outcomes(&self) -> anyhow::Result<Vec<Outcome>> {
+        let mut query =
+            self.db.prepare("SELECT level, seats, winner_seat FROM games ORDER BY level, pairing, game")?;
+        let rows = query.query_map([], |r| {
+            Ok((r.get::<_, i64>(0)?, r.get::<_, String>(1)?, r.get::<_, Option<u8>>(2)?))
+        })?;
+        let mut out = Vec::new();
+        for row in rows {
+            let (level, seats, winner_seat) = row?;
+            out.push(Outcome { level: level as usize, seats: self.agents_of(&seats)?, winner_seat });
+        }
+        Ok(out)
+    }
+
+    /// The arena's agents a row's seats name.
+    fn agents_of(&self, seats: &str) -> anyhow::Result<Vec<usize>> {
+        let seats: Vec<&str> = serde_json::from_str(seats)?;
+        seats
+            .iter()
+            .map(|s| self.names.iter().position(|n| n == s).context("a seat names no agent of the arena"))
+            .collect()
+    }
+
+    /// Copies every game of `other` (a shard of the same arena) in; a game
+    /// both hold must be the same game.
+    pub fn merge(&mut self, other: &Path) -> anyhow::Result<u64> {
+        let before: i64 = self.db.query_row("SELECT count(*) FROM games", [], |r| r.get(0))?;
+        let theirs = Connection::open(other).with_context(|| format!("cannot open {}", other.display()))?;
+        let identity: String = theirs
+            .query_row("SELECT value FROM arena WHERE key = 'identity'", [], |r| r.get(0))
+            .with_context(|| format!("{} is not an arena database", other.display()))?;
+        let mine: String =
+            self.db.query_row("SELECT value FROM arena WHERE key = 'identity'", [], |r| r.get(0))?;
+        if identity != mine {
+            bail!("{} holds the games of another arena", other.display());
+        }
+        drop(theirs);
+        self.db.execute("ATTACH DATABASE ?1 AS shard", [other.display().to_string()])?;
+        // A game both hold differs in something other than its time: refused.
+        let clash: i64 = self.db.query_row(
+            "SELECT count(*) FROM games a JOIN shard.games b USING (level, pairing, game)
+             WHERE a.seed != b.seed OR a.seats != b.seats OR a.winner_seat IS NOT b.winner_seat OR a.moves != b.moves",
+            [],
+            |r| r.get(0),
+        )?;
+        if clash > 0 {
+            self.db.execute("DETACH DATABASE shard", [])?;
+            bail!("{} disagrees with the games already merged on {clash} game(s)", other.display());
+        }
+        self.db.execute("INSERT OR IGNORE INTO games SELECT * FROM shard.games", [])?;
+        self.db.execute("DETACH DATABASE shard", [])?;
+        let after: i64 = self.db.query_row("SELECT count(*) FROM games", [], |r| r.get(0))?;
+        Ok((after - before) as u64)
+    }
+}
