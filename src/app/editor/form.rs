@@ -14,12 +14,12 @@ use tabula_engine::mancala::{Capture, Mancala};
 use tabula_engine::nim::{Ending, Nim};
 use tabula_engine::russian_bank::{Deal, FixedPosition, RussianBank};
 
+use super::ERROR_COLOR;
 use crate::app::hud::root_ui;
 use crate::app::session::{Controller, SeatSetup, SessionPlan, SessionRequest, StatusLine};
 use crate::app::settings::Settings;
 use crate::app::{BackTo, Screen};
 
-const ERROR_COLOR: egui::Color32 = egui::Color32::from_rgb(255, 110, 100);
 const OK_COLOR: egui::Color32 = egui::Color32::from_rgb(120, 220, 140);
 
 /// A whole level put in place of another: these levels are small.
@@ -199,27 +199,17 @@ pub(super) fn form(
     let mut leave = keys.just_pressed(KeyCode::Escape) && !typing;
     editing.hold(ctx.input(|i| i.pointer.any_down()));
     let mut refused = None;
-    // The verbs and the status line stay at the bottom, whatever the form holds.
-    egui::Panel::bottom("form-status").show(&mut root, |ui| {
-        ui.add_space(4.0);
-        ui.horizontal(|ui| {
-            if ui.button("Undo (Ctrl+Z)").clicked() {
-                editing.undo();
-            }
-            if ui.button("Redo (Ctrl+Y)").clicked() {
-                editing.redo();
-            }
-            save |= ui.button("Save (Ctrl+S)").clicked();
-            play |= ui.button("Test-play (F5)").clicked();
-            leave |= ui.button("Menu (Esc)").clicked();
-            ui.label(egui::RichText::new(super::edits_left(editing.history.depth())).weak());
-        });
-        let color = if status.error { ERROR_COLOR } else { ui.visuals().text_color() };
-        ui.label(egui::RichText::new(&status.text).color(color));
-        ui.label(
-            egui::RichText::new("Ctrl+Z undo · Ctrl+Y redo · Ctrl+S save · F5 test-play · Esc menu").weak(),
-        );
-    });
+    let keys = "Ctrl+Z undo · Ctrl+Y redo · Ctrl+S save · F5 test-play · Esc menu";
+    let (verbs, _) = super::bottom_bar(&mut root, "form-status", editing.history.depth(), &status, keys);
+    if verbs.undo {
+        editing.undo();
+    }
+    if verbs.redo {
+        editing.redo();
+    }
+    save |= verbs.save;
+    play |= verbs.play;
+    leave |= verbs.leave;
     egui::Panel::top("form-top").show(&mut root, |ui| {
         ui.add_space(4.0);
         ui.horizontal(|ui| {

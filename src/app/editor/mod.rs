@@ -197,6 +197,47 @@ impl Editing {
     }
 }
 
+/// What the editors say is wrong, in red.
+pub(super) const ERROR_COLOR: bevy_egui::egui::Color32 = bevy_egui::egui::Color32::from_rgb(255, 110, 100);
+
+/// The verbs both editors show at the bottom: which were clicked.
+#[derive(Default)]
+pub(super) struct Verbs {
+    pub undo: bool,
+    pub redo: bool,
+    pub save: bool,
+    pub play: bool,
+    pub leave: bool,
+}
+
+/// The verbs as buttons, what undo and redo have left, the status line and
+/// the keys, in a panel that stays at the bottom whatever the editor holds.
+pub(super) fn bottom_bar(
+    root: &mut bevy_egui::egui::Ui,
+    id: &str,
+    depth: (usize, usize),
+    status: &StatusLine,
+    keys: &str,
+) -> (Verbs, bevy_egui::egui::Rect) {
+    use bevy_egui::egui;
+    let mut verbs = Verbs::default();
+    let panel = egui::Panel::bottom(id.to_owned()).show(root, |ui| {
+        ui.add_space(4.0);
+        ui.horizontal(|ui| {
+            verbs.undo = ui.button("Undo (Ctrl+Z)").clicked();
+            verbs.redo = ui.button("Redo (Ctrl+Y)").clicked();
+            verbs.save = ui.button("Save (Ctrl+S)").clicked();
+            verbs.play = ui.button("Test-play (F5)").clicked();
+            verbs.leave = ui.button("Menu (Esc)").clicked();
+            ui.label(egui::RichText::new(edits_left(depth)).weak());
+        });
+        let color = if status.error { ERROR_COLOR } else { ui.visuals().text_color() };
+        ui.label(egui::RichText::new(&status.text).color(color));
+        ui.label(egui::RichText::new(keys).weak());
+    });
+    (verbs, panel.response.rect)
+}
+
 /// What undo and redo have left, as the editors show it.
 pub(super) fn edits_left((undo, redo): (usize, usize)) -> String {
     let edits = if undo == 1 { "edit" } else { "edits" };

@@ -12,8 +12,8 @@ use tabula_engine::robots::edit::{RobotEdit, Settings as LevelSettings};
 use tabula_engine::robots::generate::Plan;
 use tabula_engine::robots::{Dir, Homes, RuleSet};
 
-use super::Editing;
 use super::input::Tool;
+use super::{ERROR_COLOR, Editing};
 use crate::app::board::seat_color32;
 use crate::app::hud::root_ui;
 use crate::app::session::{SessionRequest, StatusLine};
@@ -21,7 +21,6 @@ use crate::app::settings::Settings;
 use crate::app::{BackTo, BoardCamera, Screen};
 
 const PANEL_WIDTH: f32 = 300.0;
-const ERROR_COLOR: egui::Color32 = egui::Color32::from_rgb(255, 110, 100);
 const OK_COLOR: egui::Color32 = egui::Color32::from_rgb(120, 220, 140);
 const AGENTS: [Option<&str>; 5] = [None, Some("planner"), Some("sleuth"), Some("scout"), Some("random")];
 
@@ -65,35 +64,27 @@ pub(super) fn panel(
         };
         ui.add_space(4.0);
     });
-    // The verbs and the status line stay at the bottom, whatever the side
-    // panel holds.
-    let bottom = egui::Panel::bottom("editor-status").show(&mut root, |ui| {
-        ui.add_space(4.0);
-        ui.horizontal(|ui| {
-            if ui.button("Undo (Ctrl+Z)").clicked() {
-                editing.undo();
-            }
-            if ui.button("Redo (Ctrl+Y)").clicked() {
-                editing.redo();
-            }
-            if ui.button("Save (Ctrl+S)").clicked() {
-                match editing.save() {
-                    Ok(done) => status.info(done),
-                    Err(why) => status.error(why),
-                }
-            }
-            if ui.button("Test-play (F5)").clicked() {
-                super::test_play(&mut editing, &settings, &mut requests, &mut back, &mut status);
-            }
-            if ui.button("Menu (Esc)").clicked() {
-                next.set(Screen::Menu);
-            }
-            ui.label(egui::RichText::new(super::edits_left(editing.history.depth())).weak());
-        });
-        let color = if status.error { ERROR_COLOR } else { ui.visuals().text_color() };
-        ui.label(egui::RichText::new(&status.text).color(color));
-        ui.label(egui::RichText::new("1-7 tools · drag paints, Shift+drag fills · right click turns · Ctrl+Z undo · Ctrl+Y redo · Ctrl+S save · F5 test-play · Esc menu").weak());
-    });
+    let keys = "1-7 tools · drag paints, Shift+drag fills · right click turns · Ctrl+Z undo · Ctrl+Y redo · Ctrl+S save · F5 test-play · Esc menu";
+    let (verbs, bottom) =
+        super::bottom_bar(&mut root, "editor-status", editing.history.depth(), &status, keys);
+    if verbs.undo {
+        editing.undo();
+    }
+    if verbs.redo {
+        editing.redo();
+    }
+    if verbs.save {
+        match editing.save() {
+            Ok(done) => status.info(done),
+            Err(why) => status.error(why),
+        }
+    }
+    if verbs.play {
+        super::test_play(&mut editing, &settings, &mut requests, &mut back, &mut status);
+    }
+    if verbs.leave {
+        next.set(Screen::Menu);
+    }
     let side = egui::Panel::right("editor-side").exact_size(PANEL_WIDTH).show(&mut root, |ui| {
         egui::ScrollArea::vertical().show(ui, |ui| {
             tools(ui, &mut editing);
@@ -124,7 +115,7 @@ pub(super) fn panel(
     let left_top = UVec2::new(0, (top.response.rect.height() * scale) as u32);
     let reserved = UVec2::new(
         (side.response.rect.width() * scale) as u32,
-        ((top.response.rect.height() + bottom.response.rect.height()) * scale) as u32,
+        ((top.response.rect.height() + bottom.height()) * scale) as u32,
     );
     let full = UVec2::new(window.physical_width(), window.physical_height());
     if full.x > reserved.x + 50 && full.y > reserved.y + 50 {
