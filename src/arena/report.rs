@@ -1,6 +1,11 @@
 //! What an arena's table of results says: Elo ratings with 95% intervals
 //! from every two-seat game (maximum likelihood over the whole table), a
-//! crosstable of scores between agents, and each level's wins by agent.
+//! crosstable of scores between agents, Weng-Lin ratings from the games of
+//! more than two seats (the winner first, the others tied behind), and each
+//! level's wins by agent.
+
+use skillratings::MultiTeamOutcome;
+use skillratings::weng_lin::{WengLinConfig, WengLinRating, weng_lin_multi_team};
 
 use tabula_engine::arena::Arena;
 use tabula_engine::core::ratings::{self, PairResults, Rating};
@@ -18,7 +23,13 @@ pub struct Standings {
     pub games: Vec<Vec<u64>>,
     /// By level: games played of those planned, and wins by agent.
     pub levels: Vec<LevelResults>,
+    /// Weng-Lin rating (mean, and the half-width of its 95% interval) by
+    /// agent from games of more than two seats; `None` without such games.
+    pub multi: Option<Vec<(f64, f64)>>,
 }
+
+/// 95% of a normal distribution lies within this many standard deviations.
+const Z95: f64 = 1.96;
 
 pub struct LevelResults {
     pub path: String,
@@ -45,8 +56,27 @@ pub fn standings(arena: &Arena, rows: &[Outcome]) -> Standings {
             draws: 0,
         })
         .collect();
+    let mut weng_lin = vec![WengLinRating::new(); n];
+    let mut multi_games = 0;
     for row in rows {
         let Some(level) = levels.get_mut(row.level) else { continue };
+        if row.seats.len() > 2 {
+            // Games in the table's order (level, pairing, game), whoever
+            // played them first: the same table gives the same ratings.
+            multi_games += 1;
+            let teams: Vec<[WengLinRating; 1]> = row.seats.iter().map(|&a| [weng_lin[a]]).collect();
+            let ranked: Vec<(&[WengLinRating], MultiTeamOutcome)> = teams
+                .iter()
+                .enumerate()
+                .map(|(seat, team)| {
+                    let first = row.winner_seat.is_none_or(|w| w as usize == seat + 1);
+                    (&team[..], MultiTeamOutcome::new(if first { 1 } else { 2 }))
+                })
+                .collect();
+            for (&a, new) in row.seats.iter().zip(weng_lin_multi_team(&ranked, &WengLinConfig::new())) {
+                weng_lin[a] = new[0];
+            }
+        }
         level.played += 1;
         let winner = row.winner_seat.map(|s| row.seats[s as usize - 1]);
         match winner {
@@ -79,7 +109,8 @@ pub fn standings(arena: &Arena, rows: &[Outcome]) -> Standings {
             PairResults { a, b, wins, draws, losses }
         })
         .collect();
-    Standings { agents: arena.agents.clone(), ratings: ratings::elo(n, &pairs), points, games, levels }
+    let multi = (multi_games > 0).then(|| weng_lin.iter().map(|r| (r.rating, Z95 * r.uncertainty)).collect());
+    Standings { agents: arena.agents.clone(), ratings: ratings::elo(n, &pairs), points, games, levels, multi }
 }
 
 impl Standings {
@@ -131,6 +162,20 @@ impl Standings {
                 out += "\n";
             }
         }
+        if let Some(multi) = &self.multi {
+            out += "\nWeng-Lin (games of more than two seats, the winner first and the rest tied; 95% interval; 25 to start):\n";
+            let mut order: Vec<usize> = (0..self.agents.len()).collect();
+            order.sort_by(|&x, &y| multi[y].0.total_cmp(&multi[x].0));
+            for (place, &a) in order.iter().enumerate() {
+                out += &format!(
+                    "  {:>2}. {:width$}  {:7.2} ± {:5.2}\n",
+                    place + 1,
+                    self.agents[a],
+                    multi[a].0,
+                    multi[a].1
+                );
+            }
+        }
         out += "\nLevels (wins by agent):\n";
         for level in &self.levels {
             let wins: Vec<String> = self
@@ -150,5 +195,55 @@ impl Standings {
             );
         }
         out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::Path;
+
+    use super::*;
+
+    fn arena() -> Arena {
+        let text = r#"Arena(name: "t", games: 2,
+            agents: [(name: "a", agent: "random"), (name: "b", agent: "random"), (name: "c", agent: "random"), (name: "d", agent: "random")],
+            levels: ["levels/nim/mcmorran-5-6-7.ron", "levels/robots/10-four-player-race.ron"])"#;
+        let file = std::env::temp_dir().join(format!("tabula-report-{}.ron", std::process::id()));
+        let root = std::env::var("CARGO_MANIFEST_DIR").unwrap();
+        std::fs::write(&file, text.replace("levels/", &format!("{root}/levels/"))).unwrap();
+        let arena = Arena::load(Path::new(&file)).unwrap();
+        std::fs::remove_file(file).unwrap();
+        arena
+    }
+
+    #[test]
+    fn the_table_rates_two_seat_games_by_elo_and_more_seats_by_weng_lin() {
+        let arena = arena();
+        let two = |a, b, winner_seat| Outcome { level: 0, seats: vec![a, b], winner_seat };
+        let four = |seats: [usize; 4], winner: usize| Outcome {
+            level: 1,
+            seats: seats.to_vec(),
+            winner_seat: Some(seats.iter().position(|&s| s == winner).unwrap() as u8 + 1),
+        };
+        // a beats b 3 games of 4 from either seat, one drawn; c wins every four-seat game.
+        let mut rows = vec![two(0, 1, Some(1)), two(1, 0, Some(2)), two(0, 1, Some(1)), two(1, 0, None)];
+        rows.extend([[0, 1, 2, 3], [3, 2, 1, 0], [1, 3, 0, 2]].map(|seats| four(seats, 2)));
+        let s = standings(&arena, &rows);
+        assert_eq!((s.points[0][1], s.games[0][1]), (3.5, 4), "a draw is half a point");
+        assert_eq!((s.points[1][0], s.games[1][0]), (0.5, 4));
+        assert!(s.ratings[0].elo > s.ratings[1].elo && s.ratings[0].elo > 0.0);
+        assert_eq!(s.levels[0].played, 4);
+        assert_eq!((s.levels[0].wins[0], s.levels[0].draws), (3, 1));
+        let multi = s.multi.clone().expect("four-seat games are rated");
+        assert!(
+            multi[2].0 > 25.0 && (0..4).filter(|&a| a != 2).all(|a| multi[a].0 < multi[2].0),
+            "{multi:?}"
+        );
+        assert_eq!(s.levels[1].wins[2], 3);
+        let text = s.text(&arena);
+        assert!(
+            text.contains("Weng-Lin") && text.contains("Crosstable") && text.contains("87.5% /4"),
+            "{text}"
+        );
     }
 }
