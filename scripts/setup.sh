@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Installs what building, testing and running tabula need on Debian/Ubuntu.
-# Usage: scripts/setup.sh [build|window|screenshots]   (default: build)
+# Usage: scripts/setup.sh [build|window|screenshots|report]   (default: build)
 #   build        compilers' system libraries (ALSA headers, pkg-config)
 #   window       + the X11 and Vulkan libraries the window loads at run time
 #   screenshots  + Xvfb, Mesa's software Vulkan, xdotool and ImageMagick
+#   report       + headless Chromium, to look at an arena's HTML report
 # Does nothing when everything is already installed.
 set -euo pipefail
 
@@ -13,7 +14,8 @@ case "${1:-build}" in
   window) packages+=(libx11-6 libxcursor1 libxrandr2 libxi6 libxkbcommon-x11-0 libvulkan1 mesa-vulkan-drivers) ;;
   screenshots) packages+=(libx11-6 libxcursor1 libxrandr2 libxi6 libxkbcommon-x11-0 libvulkan1 mesa-vulkan-drivers
                           xvfb xdotool imagemagick) ;;
-  *) echo "usage: $0 [build|window|screenshots]" >&2; exit 2 ;;
+  report) packages+=(chromium) ;;
+  *) echo "usage: $0 [build|window|screenshots|report]" >&2; exit 2 ;;
 esac
 
 missing=()

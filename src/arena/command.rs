@@ -32,6 +32,10 @@ pub struct ArenaArgs {
     /// Play nothing: report what the database holds.
     #[arg(long)]
     pub report: bool,
+    /// Write the report as an HTML page too: the ratings plotted with their
+    /// intervals (SVG), the crosstable and the levels.
+    #[arg(long)]
+    pub html: Option<PathBuf>,
 }
 
 #[derive(clap::Subcommand, Debug)]
@@ -93,7 +97,13 @@ pub fn run(args: ArenaArgs) -> anyhow::Result<ExitCode> {
             db.display()
         ))?;
     }
-    say(&standings(&arena, &store.outcomes()?).text(&arena))?;
+    let standings = standings(&arena, &store.outcomes()?);
+    say(&standings.text(&arena))?;
+    if let Some(html) = args.html {
+        tabula_engine::level::write_atomically(&html, &super::html::page(&arena, &standings))
+            .with_context(|| format!("cannot write {}", html.display()))?;
+        say(&format!("\nThe report: {}\n", html.display()))?;
+    }
     Ok(ExitCode::SUCCESS)
 }
 

@@ -3,6 +3,7 @@
 //! off; then rates the agents from the whole table (`report`).
 
 mod command;
+pub mod html;
 pub mod report;
 pub mod store;
 
