@@ -234,7 +234,9 @@ pub fn table(
             _ => last..cards.len(),
         };
         for i in shown {
-            face(&painter, card_rect(place, i), cards[i], scale, misplaced(deal, pile, i));
+            // T1 to T4 fan out to the left, over their cards' left corners.
+            let right = matches!(pile, Pile::Tableau(n) if n < 4);
+            face(&painter, card_rect(place, i), cards[i], scale, misplaced(deal, pile, i), right);
         }
         let label = match pile {
             Pile::Reserve(_) => Some(format!("Reserve {}", cards.len())),
@@ -317,22 +319,24 @@ pub fn table(
     changed
 }
 
-/// A card face up on the table: its rank and suit in the corner and a large
-/// suit in the middle; a misplaced card outlined in the warning colour.
-fn face(painter: &egui::Painter, rect: egui::Rect, card: Card, scale: f32, misplaced: bool) {
+/// A card face up on the table: its rank and suit in the corner (the right
+/// one when `right`: the corner a fan leaves in sight) and a large suit in
+/// the middle; a misplaced card outlined in the warning colour.
+fn face(painter: &egui::Painter, rect: egui::Rect, card: Card, scale: f32, misplaced: bool, right: bool) {
     painter.rect_filled(rect, 4.0, FACE);
     let (width, outline) = if misplaced { (3.0, WRONG) } else { (1.0, egui::Color32::from_gray(90)) };
     painter.rect_stroke(rect, 4.0, egui::Stroke::new(width, outline), egui::StrokeKind::Inside);
     let color = if card.is_red() { RED } else { BLACK };
     let corner = (CARD.x * scale * 0.3).clamp(9.0, 20.0);
-    painter.text(
-        rect.left_top() + egui::vec2(3.0, 1.0),
-        egui::Align2::LEFT_TOP,
-        card.name(),
-        egui::FontId::proportional(corner),
-        color,
-    );
-    let pip = card.name().chars().last().map(String::from).unwrap_or_default();
+    let (at, align) = match right {
+        true => (rect.right_top() + egui::vec2(-2.0, 1.0), egui::Align2::RIGHT_TOP),
+        false => (rect.left_top() + egui::vec2(2.0, 1.0), egui::Align2::LEFT_TOP),
+    };
+    // Rank over suit, as a card's index: narrow enough for the strip a fan
+    // leaves in sight.
+    let name = card.name();
+    let (rank, pip) = name.split_at(name.char_indices().last().map_or(0, |(i, _)| i));
+    painter.text(at, align, format!("{rank}\n{pip}"), egui::FontId::proportional(corner), color);
     painter.text(
         rect.center() + egui::vec2(0.0, rect.height() * 0.12),
         egui::Align2::CENTER_CENTER,
