@@ -313,6 +313,32 @@ mod robot_benches {
                 black_box(diagnose(history.level()))
             })
         });
+        // The same with every robot walled in by broken robots: the check
+        // then finds each stranded robot and the tiles it can reach.
+        let mut walls = Vec::new();
+        for robot in &history.level().robots.clone() {
+            let (x, y) = (robot.at.0 as i32, robot.at.1 as i32);
+            for (dx, dy) in [(0, -1), (1, 0), (0, 1), (-1, 0)] {
+                let (wx, wy) = (x + dx, y + dy);
+                if (0..256).contains(&wx) && (0..256).contains(&wy) {
+                    walls.push(((wx as u16, wy as u16), '#'));
+                }
+            }
+        }
+        history.edit(RobotEdit::Tiles(walls));
+        assert_eq!(diagnose(history.level()).map(|f| f.rule), Some("unreachable-home"));
+        group.bench_function("paint_one_tile_and_check_eight_robots_stranded", |b| {
+            b.iter(|| {
+                // Past the walls: painting one away would free its robot.
+                x = (x + 1) % 256;
+                while history.level().board[128].as_bytes()[x as usize] == b'#' {
+                    x = (x + 1) % 256;
+                }
+                let c = if history.level().board[128].as_bytes()[x as usize] == b'?' { '.' } else { '?' };
+                history.edit(RobotEdit::Tiles(vec![((x, 128), c)]));
+                black_box(diagnose(history.level()))
+            })
+        });
         group.finish();
     }
 

@@ -2,7 +2,7 @@
 //! draw: the rule the engine's own check finds broken (`Robots::new`), and
 //! where on the board it is broken.
 
-use super::edit::{positions, tile_at};
+use super::edit::tile_at;
 use super::level::{RobotsLevel, home_char, robot_of_home};
 use super::rules::{Pos, Robots, belt_loop, reachable_tiles};
 use crate::core::Game;
@@ -26,17 +26,28 @@ pub fn diagnose(level: &RobotsLevel) -> Option<Finding> {
     let violation = Robots::new(level, 0).err()?;
     let mut finding =
         Finding { rule: violation.rule, message: violation.message, lit: Vec::new(), shaded: Vec::new() };
-    let homes_of = |id: char| positions(level).filter(move |&p| tile_at(level, p) == Some(home_char(id)));
+    // Every home on the board, found in one pass: reading a tile by its
+    // place walks its row, and a 256 x 256 board has 65,536 places.
+    let homes: Vec<(Pos, char)> = level
+        .board
+        .iter()
+        .enumerate()
+        .flat_map(|(y, row)| row.chars().enumerate().map(move |(x, c)| ((x as u16, y as u16), c)))
+        .filter(|&(_, c)| robot_of_home(c).is_some())
+        .collect();
+    let homes_of = |id: char| homes.iter().filter(move |&&(_, c)| c == home_char(id)).map(|&(p, _)| p);
     match finding.rule {
         "belt-loop" => finding.lit = belt_loop(level).unwrap_or_default(),
         "unreachable-home" => {
             // Every stranded robot, not only the first the rule names: each
             // with the home it cannot reach, the tiles it can reach shaded.
+            let starts: Vec<Pos> = level.robots.iter().map(|r| r.at).collect();
             let stranded: Vec<(char, Pos, Pos, Vec<Pos>)> = level
                 .robots
                 .iter()
-                .filter_map(|r| {
-                    let reached = reachable_tiles(level, r.at)?;
+                .zip(reachable_tiles(level, &starts))
+                .filter_map(|(r, reached)| {
+                    let reached = reached?;
                     let home = homes_of(r.id).find(|h| !reached.contains(h))?;
                     Some((r.id, r.at, home, reached))
                 })
@@ -58,12 +69,10 @@ pub fn diagnose(level: &RobotsLevel) -> Option<Finding> {
         "homes" => {
             // Homes whose robot is missing, robots without a home, robots
             // standing on a home.
-            finding.lit = positions(level)
-                .filter(|&p| {
-                    tile_at(level, p)
-                        .and_then(robot_of_home)
-                        .is_some_and(|id| level.robots.iter().all(|r| r.id != id))
-                })
+            finding.lit = homes
+                .iter()
+                .filter(|&&(_, c)| robot_of_home(c).is_some_and(|id| level.robots.iter().all(|r| r.id != id)))
+                .map(|&(p, _)| p)
                 .chain(level.robots.iter().filter(|r| homes_of(r.id).next().is_none()).map(|r| r.at))
                 .chain(
                     level

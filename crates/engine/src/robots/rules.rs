@@ -470,23 +470,28 @@ fn plain_board(level: &RobotsLevel) -> Option<(u16, u16, Vec<Tile>)> {
     Some((width, height, tiles))
 }
 
-/// Every tile a robot at `from` could come to stand on, by the level's
-/// reachability rule (robots and rule sets aside): what the level editor
-/// shades for a robot that cannot reach its home. `None` when the board
-/// cannot be read or `from` is off it.
-pub fn reachable_tiles(level: &RobotsLevel, from: Pos) -> Option<Vec<Pos>> {
-    let (width, height, tiles) = plain_board(level)?;
-    if from.0 >= width || from.1 >= height {
-        return None;
-    }
+/// For each tile of `from`, every tile a robot there could come to stand
+/// on, by the level's reachability rule (robots and rule sets aside): what
+/// the level editor shades for robots that cannot reach their homes. The
+/// board is read once for them all. `None` for a tile off the board, and
+/// for every tile when the board cannot be read.
+pub fn reachable_tiles(level: &RobotsLevel, from: &[Pos]) -> Vec<Option<Vec<Pos>>> {
+    let Some((width, height, tiles)) = plain_board(level) else { return vec![None; from.len()] };
     let layout = Layout { width, height, tiles: &tiles };
-    let reached = layout.reachable_from(from);
-    Some(
-        (0..tiles.len())
-            .filter(|&i| reached[i])
-            .map(|i| ((i % width as usize) as u16, (i / width as usize) as u16))
-            .collect(),
-    )
+    from.iter()
+        .map(|&start| {
+            if start.0 >= width || start.1 >= height {
+                return None;
+            }
+            let reached = layout.reachable_from(start);
+            Some(
+                (0..tiles.len())
+                    .filter(|&i| reached[i])
+                    .map(|i| ((i % width as usize) as u16, (i / width as usize) as u16))
+                    .collect(),
+            )
+        })
+        .collect()
 }
 
 /// A loop of conveyors on the level's board, as its tiles.
