@@ -413,7 +413,7 @@ fn run_match(
     let seating = match specs.len() {
         2 => "sides swapped every game".to_string(),
         n => {
-            let orders: u64 = (1..=n as u64).product();
+            let orders = tabula_engine::core::runner::round(n);
             let balanced = if summary.games % orders == 0 { "" } else { " (not a whole number of times)" };
             format!("seats balanced over every order of play, {orders} games a round{balanced}")
         }

@@ -540,6 +540,16 @@ fn arena_shards_merge_into_the_table_one_run_makes() {
     assert!(!run.status.success());
     assert!(text(&run.stderr).contains("holds the games of another arena"), "{}", text(&run.stderr));
     assert_eq!(arena_rows(&merged), arena_rows(&whole));
+    let missing = dir.join("missing.db");
+    let run = tabula(&[
+        "arena",
+        "merge",
+        "arenas/small.ron",
+        "--into",
+        merged.to_str().unwrap(),
+        missing.to_str().unwrap(),
+    ]);
+    assert!(!run.status.success() && !missing.exists(), "a shard named wrongly is refused, not made");
     let run = tabula(&["arena", "arenas/small.ron", "--shard", "4/3"]);
     assert!(text(&run.stderr).contains("a shard is I/N"), "{}", text(&run.stderr));
 }

@@ -15,10 +15,13 @@ fn escape(text: &str) -> String {
     text.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
 }
 
-/// Points with whiskers, one row an agent, strongest at the top, on a scale
-/// that holds every interval (the heading above names the scale); ticks
-/// carry a sign when `signed` (Elo's are about 0).
-fn plot(names: &[&str], values: &[(f64, f64)], signed: bool) -> String {
+/// Points with whiskers, one row an agent in `order` (strongest at the
+/// top), on a scale that holds every interval (the heading above names the
+/// scale); `values[a]` is agent a's rating and interval. Ticks carry a sign
+/// when `signed` (Elo's are about 0).
+fn plot(agents: &[String], order: &[usize], values: &[(f64, f64)], signed: bool) -> String {
+    let names: Vec<&str> = order.iter().map(|&a| agents[a].as_str()).collect();
+    let values: Vec<(f64, f64)> = order.iter().map(|&a| values[a]).collect();
     let lo = values.iter().map(|(v, i)| v - i).fold(f64::INFINITY, f64::min);
     let hi = values.iter().map(|(v, i)| v + i).fold(f64::NEG_INFINITY, f64::max);
     let (lo, hi) = if hi > lo { (lo, hi) } else { (lo - 1.0, hi + 1.0) };
@@ -43,7 +46,7 @@ fn plot(names: &[&str], values: &[(f64, f64)], signed: bool) -> String {
         );
         tick += step;
     }
-    for (row, (name, &(value, interval))) in names.iter().zip(values).enumerate() {
+    for (row, (name, &(value, interval))) in names.iter().zip(&values).enumerate() {
         let y = 20.0 + row as f64 * ROW;
         svg += &format!(
             "<text x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"end\">{}</text>\n",
@@ -96,11 +99,9 @@ pub fn page(arena: &Arena, s: &Standings) -> String {
         escape(&arena.description)
     );
     if s.games.iter().flatten().any(|&g| g > 0) {
-        let names: Vec<&str> = order.iter().map(|&a| s.agents[a].as_str()).collect();
-        let values: Vec<(f64, f64)> =
-            order.iter().map(|&a| (s.ratings[a].elo, s.ratings[a].interval)).collect();
+        let elo: Vec<(f64, f64)> = s.ratings.iter().map(|r| (r.elo, r.interval)).collect();
         html += "<h2>Elo ratings, with 95% intervals</h2>\n<p>Maximum likelihood over every two-seat game of every level; the mean is 0.</p>\n";
-        html += &plot(&names, &values, true);
+        html += &plot(&s.agents, &order, &elo, true);
         html += "<h2>Crosstable</h2>\n<p>The row's score against the column (a draw is half a point), and the games.</p>\n<table><tr><th></th>";
         for &b in &order {
             html += &format!("<th>{}</th>", escape(&s.agents[b]));
@@ -121,12 +122,9 @@ pub fn page(arena: &Arena, s: &Standings) -> String {
         html += "</table>\n";
     }
     if let Some(multi) = &s.multi {
-        let mut order: Vec<usize> = (0..s.agents.len()).collect();
-        order.sort_by(|&x, &y| multi[y].0.total_cmp(&multi[x].0));
-        let names: Vec<&str> = order.iter().map(|&a| s.agents[a].as_str()).collect();
-        let values: Vec<(f64, f64)> = order.iter().map(|&a| multi[a]).collect();
+        let order = super::report::strongest_first(&multi.iter().map(|m| m.0).collect::<Vec<_>>());
         html += "<h2>Weng-Lin ratings, games of more than two seats</h2>\n<p>The winner first, the others tied behind; every agent starts at 25.</p>\n";
-        html += &plot(&names, &values, false);
+        html += &plot(&s.agents, &order, multi, false);
     }
     html += "<h2>Levels</h2>\n<table><tr><th>level</th><th>seats</th><th>games</th>";
     for &a in &order {

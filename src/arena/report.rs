@@ -8,7 +8,7 @@ use skillratings::MultiTeamOutcome;
 use skillratings::weng_lin::{WengLinConfig, WengLinRating, weng_lin_multi_team};
 
 use tabula_engine::arena::Arena;
-use tabula_engine::core::ratings::{self, PairResults, Rating};
+use tabula_engine::core::ratings::{self, PairResults, Rating, Z95};
 
 use super::store::Outcome;
 
@@ -27,9 +27,6 @@ pub struct Standings {
     /// agent from games of more than two seats; `None` without such games.
     pub multi: Option<Vec<(f64, f64)>>,
 }
-
-/// 95% of a normal distribution lies within this many standard deviations.
-const Z95: f64 = 1.96;
 
 pub struct LevelResults {
     pub path: String,
@@ -114,11 +111,9 @@ pub fn standings(arena: &Arena, rows: &[Outcome]) -> Standings {
 }
 
 impl Standings {
-    /// Agents, strongest first.
+    /// Agents, strongest first by Elo.
     pub fn order(&self) -> Vec<usize> {
-        let mut order: Vec<usize> = (0..self.agents.len()).collect();
-        order.sort_by(|&x, &y| self.ratings[y].elo.total_cmp(&self.ratings[x].elo));
-        order
+        strongest_first(&self.ratings.iter().map(|r| r.elo).collect::<Vec<_>>())
     }
 
     /// The ratings, the crosstable and the levels, as the terminal shows them.
@@ -164,9 +159,9 @@ impl Standings {
         }
         if let Some(multi) = &self.multi {
             out += "\nWeng-Lin (games of more than two seats, the winner first and the rest tied; 95% interval; 25 to start):\n";
-            let mut order: Vec<usize> = (0..self.agents.len()).collect();
-            order.sort_by(|&x, &y| multi[y].0.total_cmp(&multi[x].0));
-            for (place, &a) in order.iter().enumerate() {
+            for (place, &a) in
+                strongest_first(&multi.iter().map(|m| m.0).collect::<Vec<_>>()).iter().enumerate()
+            {
                 out += &format!(
                     "  {:>2}. {:width$}  {:7.2} ± {:5.2}\n",
                     place + 1,
@@ -196,6 +191,13 @@ impl Standings {
         }
         out
     }
+}
+
+/// Agents by `rating`, highest first.
+pub fn strongest_first(rating: &[f64]) -> Vec<usize> {
+    let mut order: Vec<usize> = (0..rating.len()).collect();
+    order.sort_by(|&x, &y| rating[y].total_cmp(&rating[x]));
+    order
 }
 
 #[cfg(test)]

@@ -8,7 +8,7 @@
 use std::path::Path;
 
 use anyhow::{Context, bail};
-use rusqlite::{Connection, params};
+use rusqlite::{Connection, OptionalExtension, params};
 
 const SCHEMA: &str = "
 CREATE TABLE IF NOT EXISTS arena (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -57,6 +57,11 @@ pub struct Outcome {
     pub winner_seat: Option<u8>,
 }
 
+/// The arena a database holds the games of, as `super::identity` wrote it.
+fn identity_of(db: &Connection) -> rusqlite::Result<Option<String>> {
+    db.query_row("SELECT value FROM arena WHERE key = 'identity'", [], |r| r.get(0)).optional()
+}
+
 pub struct Store {
     db: Connection,
     /// The arena's agent names, to write and read seats by name.
@@ -72,9 +77,7 @@ impl Store {
         db.pragma_update(None, "journal_mode", "WAL")?;
         db.pragma_update(None, "synchronous", "NORMAL")?;
         db.execute_batch(SCHEMA).with_context(|| format!("{} is not an arena database", path.display()))?;
-        let known: Option<String> =
-            db.query_row("SELECT value FROM arena WHERE key = 'identity'", [], |r| r.get(0)).ok();
-        match known {
+        match identity_of(&db)? {
             None => {
                 db.execute("INSERT INTO arena (key, value) VALUES ('identity', ?1)", [identity])?;
             }
@@ -165,16 +168,16 @@ impl Store {
     /// both hold must be the same game.
     pub fn merge(&mut self, other: &Path) -> anyhow::Result<u64> {
         let before: i64 = self.db.query_row("SELECT count(*) FROM games", [], |r| r.get(0))?;
-        let theirs = Connection::open(other).with_context(|| format!("cannot open {}", other.display()))?;
-        let identity: String = theirs
-            .query_row("SELECT value FROM arena WHERE key = 'identity'", [], |r| r.get(0))
+        // Read only: a shard named wrongly is not made, empty, by opening it.
+        let theirs = Connection::open_with_flags(other, rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY)
+            .with_context(|| format!("cannot open {}", other.display()))?;
+        let theirs = identity_of(&theirs)
+            .ok()
+            .flatten()
             .with_context(|| format!("{} is not an arena database", other.display()))?;
-        let mine: String =
-            self.db.query_row("SELECT value FROM arena WHERE key = 'identity'", [], |r| r.get(0))?;
-        if identity != mine {
+        if Some(theirs) != identity_of(&self.db)? {
             bail!("{} holds the games of another arena", other.display());
         }
-        drop(theirs);
         self.db.execute("ATTACH DATABASE ?1 AS shard", [other.display().to_string()])?;
         // A game both hold differs in something other than its time: refused.
         let clash: i64 = self.db.query_row(

@@ -15,6 +15,7 @@ use std::path::Path;
 
 use serde::Deserialize;
 
+use crate::core::runner::round;
 use crate::core::{AgentSpec, derive_seed};
 use crate::level::{self, LevelError, LevelFile};
 
@@ -28,7 +29,7 @@ pub struct ArenaFile {
     #[serde(default)]
     pub seed: u64,
     /// Games each pairing plays on each level, rounded up to whole rounds
-    /// (see [`Arena::round`]).
+    /// (`runner::round`: 2 for two seats, n! for n).
     pub games: u64,
     pub agents: Vec<ArenaAgent>,
     /// Level files, relative to the arena file.
@@ -86,28 +87,19 @@ pub struct Part {
     pub games: Range<u64>,
 }
 
+/// What is wrong with an arena: its file as a level file's would be (read,
+/// syntax at line and column), a level it names, or a rule of arenas.
 #[derive(Debug, thiserror::Error)]
 pub enum ArenaError {
     #[error("{file}: {message}")]
-    Io { file: String, message: String },
-    #[error("{file}:{line}:{column}: {message}")]
-    Syntax { file: String, line: usize, column: usize, message: String },
-    #[error("{file}: {message}")]
     Invalid { file: String, message: String },
     #[error(transparent)]
-    Level(#[from] LevelError),
+    File(#[from] LevelError),
 }
 
 /// RON as level files are read, and `agent: "random"` without `Some(...)`.
 fn ron_options() -> ron::Options {
     level::ron_options().with_default_extension(ron::extensions::Extensions::IMPLICIT_SOME)
-}
-
-/// Seats at a table of `seats`: how many games make one round, in which
-/// every agent of a pairing sits in every seat and (with more than two
-/// seats) every order of play is met, `runner::seating`'s cycle.
-pub fn round(seats: usize) -> u64 {
-    (1..=seats as u64).product::<u64>().max(2)
 }
 
 /// Every choice of `k` of `n` agents, in lexicographic order.
@@ -133,13 +125,8 @@ impl Arena {
     pub fn load(path: &Path) -> Result<Arena, ArenaError> {
         let file = path.display().to_string();
         let text = std::fs::read_to_string(path)
-            .map_err(|e| ArenaError::Io { file: file.clone(), message: e.to_string() })?;
-        let raw: ArenaFile = ron_options().from_str(&text).map_err(|e| ArenaError::Syntax {
-            file: file.clone(),
-            line: e.span.start.line,
-            column: e.span.start.col,
-            message: e.code.to_string(),
-        })?;
+            .map_err(|e| LevelError::Io { file: file.clone(), message: e.to_string() })?;
+        let raw: ArenaFile = ron_options().from_str(&text).map_err(|e| level::syntax_error(&file, &e))?;
         let base = path.parent().unwrap_or(Path::new("."));
         Arena::check(raw, &file, |name| level::load(&base.join(name)))
     }

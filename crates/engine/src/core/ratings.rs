@@ -7,7 +7,7 @@
 /// odds of 10 to 1.
 const ELO: f64 = 400.0 / std::f64::consts::LN_10;
 /// 95% of a normal distribution lies within this many standard deviations.
-const Z95: f64 = 1.959_963_984_540_054;
+pub const Z95: f64 = 1.959_963_984_540_054;
 /// Virtual draws added to each pair that met (BayesElo's prior): without
 /// them an agent that won every game would have no finite rating.
 const PRIOR_DRAWS: f64 = 1.0;

@@ -176,6 +176,12 @@ pub fn seating(n: usize, index: u64) -> Vec<usize> {
     (0..n).map(|s| order[(s + turn) % n]).collect()
 }
 
+/// Games in one round of `seating` for `n` agents: each sits in each seat
+/// and, with more than two, every order of play is met once (n!).
+pub fn round(n: usize) -> u64 {
+    (1..=n as u64).product::<u64>().max(1)
+}
+
 /// Plays `config.games` games of `level` between `agents` (one per seat;
 /// game i seats them as `seating(n, i)` says). Records reach `sink` in game
 /// order; `progress` is told how many games each finished chunk held.
