@@ -154,6 +154,14 @@ impl Arena {
         if raw.games == 0 {
             return Err(invalid("games must be at least 1".into()));
         }
+        for agent in &raw.agents {
+            if let Some(game) = agent.by_game.keys().find(|g| crate::games::find(g).is_none()) {
+                return Err(invalid(format!(
+                    "agent {:?}: no game is called {game:?} (Nim, Mancala, RussianBank, Robots)",
+                    agent.name
+                )));
+            }
+        }
         let mut levels = Vec::new();
         for path in &raw.levels {
             let level = load(path)?;
@@ -191,14 +199,6 @@ impl Arena {
                 pairings: choices(raw.agents.len(), seats),
                 games: raw.games.div_ceil(round) * round,
             });
-        }
-        for agent in &raw.agents {
-            if let Some(game) = agent.by_game.keys().find(|g| crate::games::find(g).is_none()) {
-                return Err(invalid(format!(
-                    "agent {:?}: no game is called {game:?} (Nim, Mancala, RussianBank, Robots)",
-                    agent.name
-                )));
-            }
         }
         Ok(Arena {
             name: raw.name,
