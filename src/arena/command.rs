@@ -84,8 +84,10 @@ pub fn run(args: ArenaArgs) -> anyhow::Result<ExitCode> {
         };
         let jobs = args.jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
         let live = std::io::IsTerminal::is_terminal(&std::io::stderr());
-        let played = super::play(&arena, &parts, &mut store, jobs, live)
+        let bar = super::progress_bar(parts.iter().map(|p| p.games.end - p.games.start).sum(), live);
+        let played = super::play(&arena, &parts, &mut store, jobs, &bar, None)
             .with_context(|| format!("arena {}", path.display()))?;
+        bar.finish_and_clear();
         let shard = args.shard.map_or(String::new(), |(i, n)| format!(" (shard {}/{n})", i + 1));
         say(&format!(
             "{}{shard}: {} games played in {:.2} s ({:.0} games/s), {} already in {}\n",

@@ -10,6 +10,9 @@ pub mod store;
 pub use command::{ArenaArgs, run as run_command};
 
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::SyncSender;
 use std::time::{Duration, Instant};
 
 use anyhow::Context;
@@ -19,12 +22,14 @@ use tabula_engine::core::runner::MatchConfig;
 use tabula_engine::games::{self, MatchRecord};
 use tabula_engine::level;
 
-use store::{Row, Store};
+use store::{Row, Seating, Store};
 
 /// Rows written together: one transaction each, or sooner when this long
 /// has passed since the last (a kill loses at most that much play).
 const BATCH_ROWS: usize = 20_000;
 const BATCH_TIME: Duration = Duration::from_millis(500);
+/// Games played between two looks at a run's stop flag.
+const STOP_SLICE: u64 = 256;
 
 /// What a run did.
 pub struct Played {
@@ -58,29 +63,67 @@ pub fn default_db(arena_file: &Path, shard: Option<(u64, u64)>) -> PathBuf {
     arena_file.with_file_name(name)
 }
 
-/// Plays `parts` of `arena` not yet in `store`, in order, each game a row.
-pub fn play(
-    arena: &Arena,
-    parts: &[Part],
-    store: &mut Store,
-    jobs: usize,
-    live: bool,
-) -> anyhow::Result<Played> {
-    let total: u64 = parts.iter().map(|p| p.games.end - p.games.start).sum();
-    let mut done = Vec::with_capacity(parts.len());
-    for part in parts {
-        done.push(store.done_from(part.level, part.pairing, part.games.start, part.games.end)?);
-    }
-    let resumed: u64 = done.iter().sum();
+/// The live table of a run: games done of `total`, the rate, the time
+/// left, and what is being played (hidden when `live` is false).
+pub fn progress_bar(total: u64, live: bool) -> ProgressBar {
     let bar = if live { ProgressBar::new(total) } else { ProgressBar::hidden() };
     bar.set_style(
         ProgressStyle::with_template("{bar:30} {pos}/{len} games  {per_sec}  eta {eta}  {msg}")
             .expect("valid template"),
     );
-    bar.set_position(resumed);
+    bar
+}
+
+/// Plays `parts` of `arena` not yet in `store`, in order, each game a row,
+/// counting the games on `bar` (those already stored too). With `stop`, it
+/// stops soon after `stop` is set (every game played by then is written).
+pub fn play(
+    arena: &Arena,
+    parts: &[Part],
+    store: &mut Store,
+    jobs: usize,
+    bar: &ProgressBar,
+    stop: Option<&AtomicBool>,
+) -> anyhow::Result<Played> {
+    let mut done = Vec::with_capacity(parts.len());
+    for part in parts {
+        done.push(store.done_from(part.level, part.pairing, part.games.start, part.games.end)?);
+    }
+    let resumed: u64 = done.iter().sum();
+    bar.inc(resumed);
     let start = Instant::now();
+    // SQLite writes on a thread of its own while the games are played and
+    // turned into rows; a batch or two wait at most, so memory stays bounded.
+    let (batches, written) = std::sync::mpsc::sync_channel::<Vec<Row>>(2);
+    let played = std::thread::scope(|scope| {
+        let writer = scope.spawn(move || {
+            for rows in written {
+                store.write(&rows)?;
+            }
+            anyhow::Ok(())
+        });
+        let played = play_parts(arena, parts, &done, jobs, bar, stop, &batches);
+        drop(batches);
+        // A failed write is what stopped the play, if anything did.
+        writer.join().expect("the writer does not panic")?;
+        played
+    })?;
+    Ok(Played { resumed, played, seconds: start.elapsed().as_secs_f64() })
+}
+
+/// Plays each part from its first game not `done`, handing the rows to
+/// `batches` in order; the number of games played.
+fn play_parts(
+    arena: &Arena,
+    parts: &[Part],
+    done: &[u64],
+    jobs: usize,
+    bar: &ProgressBar,
+    stop: Option<&AtomicBool>,
+    batches: &SyncSender<Vec<Row>>,
+) -> anyhow::Result<u64> {
     let mut played = 0;
-    for (part, &done) in parts.iter().zip(&done) {
+    for (part, &done) in parts.iter().zip(done) {
         let first = part.games.start + done;
         if first >= part.games.end {
             continue;
@@ -90,7 +133,7 @@ pub fn play(
         let names: Vec<&str> = pairing.iter().map(|&a| arena.agents[a].as_str()).collect();
         bar.set_message(format!("{} on {}", names.join(" vs "), level.path));
         let specs: Vec<_> = pairing.iter().map(|&a| level.specs[a].clone()).collect();
-        let config = MatchConfig {
+        let mut config = MatchConfig {
             games: part.games.end,
             first,
             seed: arena.pairing_seed(part.level, part.pairing),
@@ -98,38 +141,67 @@ pub fn play(
             record_moves: true,
             paired: true,
         };
-        let mut rows = Vec::new();
-        let mut last_write = Instant::now();
-        let mut failed = None;
-        let mut sink = |r: &MatchRecord| {
-            rows.push(Row {
-                level: part.level,
-                pairing: part.pairing,
-                game: r.game,
-                level_path: level.path.clone(),
-                seed: r.seed,
-                seats: r.seat_agents.iter().map(|&k| pairing[k]).collect(),
-                agents: r.seats.clone(),
-                winner_seat: r.winner_seat,
-                scores: r.score.clone(),
-                plies: r.plies,
-                moves: r.moves.to_string(),
-                micros: r.micros,
-            });
-            if failed.is_none() && (rows.len() >= BATCH_ROWS || last_write.elapsed() >= BATCH_TIME) {
-                failed = store.write(&rows).err();
-                rows.clear();
-                last_write = Instant::now();
+        // The seats' names and specs as JSON, made once a seating.
+        let mut seatings: Vec<(Vec<usize>, Arc<Seating>)> = Vec::new();
+        let mut seating = |seat_agents: &[usize]| {
+            if let Some((_, known)) = seatings.iter().find(|(s, _)| s == seat_agents) {
+                return known.clone();
             }
+            let agents: Vec<usize> = seat_agents.iter().map(|&k| pairing[k]).collect();
+            let made = Arc::new(Seating {
+                level_path: level.path.clone(),
+                seats: json(&agents.iter().map(|&a| &arena.agents[a]).collect::<Vec<_>>()),
+                agents: json(&agents.iter().map(|&a| level.specs[a].to_string()).collect::<Vec<_>>()),
+            });
+            seatings.push((seat_agents.to_vec(), made.clone()));
+            made
         };
-        games::play_match(&level.level, &specs, &config, &mut sink, &|n| bar.inc(n))
-            .with_context(|| format!("{} on {}", names.join(" vs "), level.path))?;
-        if let Some(e) = failed {
-            return Err(e);
+        // A run that may be stopped plays a part a slice at a time, asking
+        // between slices; a game's seed and seats come from its number
+        // alone, so the slices play exactly the games the whole part would.
+        while config.first < part.games.end {
+            if stop.is_some_and(|s| s.load(Ordering::Relaxed)) {
+                return Ok(played);
+            }
+            config.games = match stop {
+                Some(_) => (config.first + STOP_SLICE).min(part.games.end),
+                None => part.games.end,
+            };
+            let mut rows = Vec::with_capacity(BATCH_ROWS);
+            let mut last_sent = Instant::now();
+            // A closed channel: the writer failed, and says why when joined.
+            let mut closed = false;
+            let mut sink = |r: &MatchRecord| {
+                rows.push(Row {
+                    level: part.level,
+                    pairing: part.pairing,
+                    game: r.game,
+                    seed: r.seed,
+                    seating: seating(&r.seat_agents),
+                    winner_seat: r.winner_seat,
+                    scores: r.score.clone(),
+                    plies: r.plies,
+                    moves: r.moves.clone(),
+                    micros: r.micros,
+                });
+                if !closed && (rows.len() >= BATCH_ROWS || last_sent.elapsed() >= BATCH_TIME) {
+                    closed = batches.send(std::mem::replace(&mut rows, Vec::with_capacity(BATCH_ROWS))).is_err();
+                    last_sent = Instant::now();
+                }
+            };
+            games::play_match(&level.level, &specs, &config, &mut sink, &|n| bar.inc(n))
+                .with_context(|| format!("{} on {}", names.join(" vs "), level.path))?;
+            if closed || batches.send(rows).is_err() {
+                return Ok(played);
+            }
+            played += config.games - config.first;
+            config.first = config.games;
         }
-        store.write(&rows)?;
-        played += part.games.end - first;
     }
-    bar.finish_and_clear();
-    Ok(Played { resumed, played, seconds: start.elapsed().as_secs_f64() })
+    Ok(played)
+}
+
+/// Names or specs as a JSON list.
+fn json(items: &[impl serde::Serialize]) -> String {
+    serde_json::to_string(items).expect("strings serialise")
 }

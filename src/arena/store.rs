@@ -6,9 +6,11 @@
 //! resumed or merged with another arena's games.
 
 use std::path::Path;
+use std::sync::Arc;
 
 use anyhow::{Context, bail};
 use rusqlite::{Connection, OptionalExtension, params};
+use serde_json::value::RawValue;
 
 const SCHEMA: &str = "
 CREATE TABLE IF NOT EXISTS arena (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -30,21 +32,30 @@ CREATE TABLE IF NOT EXISTS games (
 ";
 
 /// A finished game, as a row.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug)]
 pub struct Row {
     pub level: usize,
     pub pairing: usize,
     pub game: u64,
-    pub level_path: String,
     pub seed: u64,
-    /// Arena agent per seat, seat 1 first.
-    pub seats: Vec<usize>,
-    pub agents: Vec<String>,
+    pub seating: Arc<Seating>,
     pub winner_seat: Option<u8>,
     pub scores: Vec<i64>,
     pub plies: u64,
-    pub moves: String,
+    /// JSON, the game's moves in replay notation.
+    pub moves: Box<RawValue>,
     pub micros: u64,
+}
+
+/// What every game of a level seated alike writes the same: made once and
+/// shared, not once a game.
+#[derive(Debug, PartialEq)]
+pub struct Seating {
+    pub level_path: String,
+    /// JSON: the agents' names, seat 1 first.
+    pub seats: String,
+    /// JSON: what each seat played (agent specs).
+    pub agents: String,
 }
 
 /// A game's result, as the ratings read it.
@@ -90,6 +101,19 @@ impl Store {
         Ok(Store { db, names: names.to_vec() })
     }
 
+    /// Opens the database of the arena described by `identity` only to
+    /// read it, while a run may be writing it (WAL lets both): what the
+    /// window's Arena screen rates as the games come in.
+    pub fn open_read_only(path: &Path, identity: &str, names: &[String]) -> anyhow::Result<Store> {
+        let db = Connection::open_with_flags(path, rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY)
+            .with_context(|| format!("cannot open {}", path.display()))?;
+        match identity_of(&db) {
+            Ok(Some(known)) if known == identity => Ok(Store { db, names: names.to_vec() }),
+            Ok(Some(_)) => bail!("{} holds the games of another arena", path.display()),
+            _ => bail!("{} is not an arena database", path.display()),
+        }
+    }
+
     /// How many games of a part are done: the length of the prefix
     /// `first..` the table holds.
     pub fn done_from(&self, level: usize, pairing: usize, first: u64, end: u64) -> anyhow::Result<u64> {
@@ -118,19 +142,18 @@ impl Store {
                 "INSERT OR IGNORE INTO games VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
             )?;
             for r in rows {
-                let seats: Vec<&str> = r.seats.iter().map(|&a| self.names[a].as_str()).collect();
                 insert.execute(params![
                     r.level as i64,
                     r.pairing as i64,
                     r.game as i64,
-                    r.level_path,
+                    r.seating.level_path,
                     r.seed as i64,
-                    serde_json::to_string(&seats)?,
-                    serde_json::to_string(&r.agents)?,
+                    r.seating.seats,
+                    r.seating.agents,
                     r.winner_seat,
                     serde_json::to_string(&r.scores)?,
                     r.plies as i64,
-                    r.moves,
+                    r.moves.get(),
                     r.micros as i64,
                 ])?;
             }

@@ -36,7 +36,9 @@ pub struct MatchRecord {
     pub winner_seat: Option<u8>,
     pub score: Vec<i64>,
     pub plies: u64,
-    pub moves: serde_json::Value,
+    /// The moves in replay notation, as JSON text: made once, written as
+    /// it is (a JSON line of `--out`, an arena's row).
+    pub moves: Box<serde_json::value::RawValue>,
     /// Which of the match's agents sat in each seat (`--out` names them by
     /// spec in `seats`; an arena tells apart agents of one spec).
     #[serde(skip)]
@@ -236,7 +238,7 @@ fn to_record<M: Serialize>(agents: &[AgentSpec], r: &GameRecord<M>) -> MatchReco
         winner_seat: r.outcome.winner().map(|p| p.0 + 1),
         score: r.scores.clone(),
         plies: r.plies,
-        moves: serde_json::to_value(&r.moves).expect("moves serialise"),
+        moves: serde_json::value::to_raw_value(&r.moves).expect("moves serialise"),
         seat_agents: r.seats.clone(),
         micros: r.micros,
     }
