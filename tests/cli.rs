@@ -553,3 +553,54 @@ fn arena_shards_merge_into_the_table_one_run_makes() {
     let run = tabula(&["arena", "arenas/small.ron", "--shard", "4/3"]);
     assert!(text(&run.stderr).contains("a shard is I/N"), "{}", text(&run.stderr));
 }
+
+#[test]
+fn a_sequential_test_stops_early_on_the_side_the_games_show_and_plays_the_arenas_own_games() {
+    let dir = temp_dir("arena-sprt");
+    let level = manifest_dir().join("levels/nim/mcmorran-5-6-7.ron");
+    let arena = dir.join("duel.ron");
+    std::fs::write(
+        &arena,
+        format!(
+            "Arena(name: \"Duel\", seed: 3, games: 2000, levels: [{:?}], agents: [
+                (name: \"perfect\", agent: \"optimal\"),
+                (name: \"coin\", agent: \"random\"),
+                (name: \"other coin\", agent: \"random\"),
+            ])",
+            level.display().to_string()
+        ),
+    )
+    .unwrap();
+    let (arena, tested, whole) = (arena.to_str().unwrap(), dir.join("tested.db"), dir.join("whole.db"));
+    let sprt = |test: &str, more: &[&str]| {
+        let mut args = vec!["arena", arena, "--db", tested.to_str().unwrap(), "--sprt", test];
+        args.extend(more);
+        let run = tabula(&args);
+        assert!(run.status.success(), "{}", text(&run.stderr));
+        text(&run.stdout)
+    };
+    // Perfect play against coin flips: decided on the first 32 pairs.
+    let stronger = sprt("perfect:coin:50", &[]);
+    assert!(stronger.contains("H1 accepted: perfect is at least +50 Elo stronger than coin"), "{stronger}");
+    assert!(stronger.contains("32 pairs (64 games)"), "{stronger}");
+    assert_eq!(arena_rows(&tested).len(), 64, "stopped early, not at 2000 games");
+    // Two coins: not 50 Elo apart, found well before their 2000 games.
+    let even = sprt("coin:other coin:50", &[]);
+    assert!(even.contains("H0 accepted: coin is not more than +0 Elo stronger than other coin"), "{even}");
+    let rows = arena_rows(&tested).len();
+    assert!(rows < 64 + 2000, "{rows} rows: {even}");
+    // Reported again without playing: the same, and nothing added.
+    assert_eq!(sprt("perfect:coin:50", &["--report"]), stronger);
+    assert_eq!(arena_rows(&tested).len(), rows);
+    // The tests played the arena's own games: the whole arena resumed on
+    // their database is the table of one uninterrupted run.
+    assert!(tabula(&["arena", arena, "--db", tested.to_str().unwrap()]).status.success());
+    assert!(tabula(&["arena", arena, "--db", whole.to_str().unwrap()]).status.success());
+    assert_eq!(arena_rows(&tested), arena_rows(&whole));
+    assert_eq!(arena_rows(&whole).len(), 6000);
+    // Faults are named.
+    let run = tabula(&["arena", arena, "--db", whole.to_str().unwrap(), "--sprt", "perfect:nobody:50"]);
+    assert!(text(&run.stderr).contains("the arena has no agent \"nobody\""), "{}", text(&run.stderr));
+    let run = tabula(&["arena", arena, "--sprt", "perfect:coin"]);
+    assert!(text(&run.stderr).contains("--sprt is A:B:E"), "{}", text(&run.stderr));
+}

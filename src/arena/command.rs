@@ -8,6 +8,7 @@ use anyhow::{Context, bail};
 use tabula_engine::arena::Arena;
 
 use super::report::standings;
+use super::sprt::{self, SprtArgs};
 use super::store::Store;
 
 #[derive(clap::Args, Debug)]
@@ -29,6 +30,18 @@ pub struct ArenaArgs {
     /// runs are disjoint and together the whole arena.
     #[arg(long, value_parser = parse_shard)]
     pub shard: Option<(u64, u64)>,
+    /// A sequential test instead of the whole arena: `A:B:E` plays only
+    /// agent A against agent B (on the two-seat levels, in paired games)
+    /// until "A is at least E Elo stronger than B" or "A is not stronger"
+    /// is decided at --alpha and --beta; `A:B:E0:E1` refutes E0 instead of 0.
+    #[arg(long, value_parser = super::sprt::parse, conflicts_with = "shard", value_name = "A:B:E")]
+    pub sprt: Option<(String, String, f64, f64)>,
+    /// The chance the test finds A stronger when it is not.
+    #[arg(long, default_value_t = 0.05, value_parser = parse_chance, requires = "sprt")]
+    pub alpha: f64,
+    /// The chance the test finds A not stronger when it is.
+    #[arg(long, default_value_t = 0.05, value_parser = parse_chance, requires = "sprt")]
+    pub beta: f64,
     /// Play nothing: report what the database holds.
     #[arg(long)]
     pub report: bool,
@@ -62,6 +75,14 @@ fn parse_shard(text: &str) -> Result<(u64, u64), String> {
     Ok((i - 1, n))
 }
 
+/// An error rate strictly between 0 and 0.5.
+fn parse_chance(text: &str) -> Result<f64, String> {
+    match text.trim().parse::<f64>() {
+        Ok(p) if p > 0.0 && p < 0.5 => Ok(p),
+        _ => Err(format!("an error rate is a number between 0 and 0.5 (such as 0.05), not {text:?}")),
+    }
+}
+
 pub fn run(args: ArenaArgs) -> anyhow::Result<ExitCode> {
     if let Some(ArenaAction::Merge { arena, into, shards }) = args.action {
         let arena = Arena::load(&arena)?;
@@ -77,26 +98,36 @@ pub fn run(args: ArenaArgs) -> anyhow::Result<ExitCode> {
     let arena = Arena::load(&path)?;
     let db = args.db.unwrap_or_else(|| super::default_db(&path, args.shard));
     let mut store = Store::open(&db, &super::identity(&arena), &arena.agents)?;
+    let jobs = args.jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    let live = std::io::IsTerminal::is_terminal(&std::io::stderr());
+    if let Some((a, b, elo0, elo1)) = args.sprt {
+        let test = SprtArgs { a, b, elo0, elo1, alpha: args.alpha, beta: args.beta };
+        let bar = super::progress_bar(0, live);
+        let standing = sprt::run(&arena, &mut store, &test, jobs, &bar, !args.report)
+            .with_context(|| format!("arena {}", path.display()))?;
+        bar.finish_and_clear();
+        say(&sprt::text(&test, &standing))?;
+        return Ok(ExitCode::SUCCESS);
+    }
     if !args.report {
         let parts = match args.shard {
             Some((i, n)) => arena.shard(i, n),
             None => arena.parts(),
         };
-        let jobs = args.jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
-        let live = std::io::IsTerminal::is_terminal(&std::io::stderr());
         let bar = super::progress_bar(parts.iter().map(|p| p.games.end - p.games.start).sum(), live);
         let played = super::play(&arena, &parts, &mut store, jobs, &bar, None)
             .with_context(|| format!("arena {}", path.display()))?;
         bar.finish_and_clear();
         let shard = args.shard.map_or(String::new(), |(i, n)| format!(" (shard {}/{n})", i + 1));
         say(&format!(
-            "{}{shard}: {} games played in {:.2} s ({:.0} games/s), {} already in {}\n",
+            "{}{shard}: {} games played in {:.2} s ({:.0} games/s), {} already in {}{}\n",
             arena.name,
             played.played,
             played.seconds,
             played.played as f64 / played.seconds.max(1e-9),
             played.resumed,
-            db.display()
+            db.display(),
+            if played.resumed > 0 { format!(" (found in {:.3} s)", played.resume_seconds) } else { String::new() }
         ))?;
     }
     let standings = standings(&arena, &store.outcomes()?);

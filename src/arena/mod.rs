@@ -5,6 +5,7 @@
 mod command;
 pub mod html;
 pub mod report;
+pub mod sprt;
 pub mod store;
 
 pub use command::{ArenaArgs, run as run_command};
@@ -35,6 +36,8 @@ const STOP_SLICE: u64 = 256;
 pub struct Played {
     /// Games the database held for the run's parts before it started.
     pub resumed: u64,
+    /// Seconds spent finding where each part stopped.
+    pub resume_seconds: f64,
     pub played: u64,
     pub seconds: f64,
 }
@@ -85,11 +88,13 @@ pub fn play(
     bar: &ProgressBar,
     stop: Option<&AtomicBool>,
 ) -> anyhow::Result<Played> {
+    let looking = Instant::now();
     let mut done = Vec::with_capacity(parts.len());
     for part in parts {
         done.push(store.done_from(part.level, part.pairing, part.games.start, part.games.end)?);
     }
     let resumed: u64 = done.iter().sum();
+    let resume_seconds = looking.elapsed().as_secs_f64();
     bar.inc(resumed);
     let start = Instant::now();
     // SQLite writes on a thread of its own while the games are played and
@@ -108,7 +113,7 @@ pub fn play(
         writer.join().expect("the writer does not panic")?;
         played
     })?;
-    Ok(Played { resumed, played, seconds: start.elapsed().as_secs_f64() })
+    Ok(Played { resumed, resume_seconds, played, seconds: start.elapsed().as_secs_f64() })
 }
 
 /// Plays each part from its first game not `done`, handing the rows to

@@ -178,6 +178,24 @@ impl Store {
         Ok(out)
     }
 
+    /// The games of one pairing on one level, in order: each game's number,
+    /// its agents by seat, and the winning seat (what a sequential test
+    /// counts pairs from).
+    pub fn games_of(&self, level: usize, pairing: usize) -> anyhow::Result<Vec<(u64, Outcome)>> {
+        let mut query = self.db.prepare_cached(
+            "SELECT game, seats, winner_seat FROM games WHERE level = ?1 AND pairing = ?2 ORDER BY game",
+        )?;
+        let rows = query.query_map(params![level as i64, pairing as i64], |r| {
+            Ok((r.get::<_, i64>(0)?, r.get::<_, String>(1)?, r.get::<_, Option<u8>>(2)?))
+        })?;
+        let mut out = Vec::new();
+        for row in rows {
+            let (game, seats, winner_seat) = row?;
+            out.push((game as u64, Outcome { level, seats: self.agents_of(&seats)?, winner_seat }));
+        }
+        Ok(out)
+    }
+
     /// The arena's agents a row's seats name.
     fn agents_of(&self, seats: &str) -> anyhow::Result<Vec<usize>> {
         let seats: Vec<&str> = serde_json::from_str(seats)?;

@@ -196,6 +196,23 @@ impl Pentanomial {
         self.0.iter().sum()
     }
 
+    /// How much stronger A is than B by the pairs, in Elo, and the half-width
+    /// of its 95% interval (the normal approximation of a pair's mean score,
+    /// mapped through the Elo curve); `None` before two pairs.
+    pub fn elo(&self) -> Option<(f64, f64)> {
+        if self.pairs() < 2 {
+            return None;
+        }
+        let (mean, variance) = self.moments();
+        let spread = Z95 * (variance / self.pairs() as f64).sqrt();
+        // A score of 0 or 1 is an infinite difference: kept just inside.
+        let to_elo = |score: f64| {
+            let score = score.clamp(1e-6, 1.0 - 1e-6);
+            -400.0 * (1.0 / score - 1.0).log10()
+        };
+        Some((to_elo(mean), (to_elo(mean + spread) - to_elo(mean - spread)) / 2.0))
+    }
+
     /// A's mean score a game and the variance of a pair's mean score.
     fn moments(&self) -> (f64, f64) {
         let n = self.pairs() as f64;
@@ -323,6 +340,23 @@ mod tests {
         assert_eq!(ratings[2].elo, 0.0);
         assert!(ratings[2].interval.is_infinite(), "agent 2 met nobody");
         assert!(ratings[0].interval.is_finite());
+    }
+
+    #[test]
+    fn pairs_give_the_elo_their_mean_score_means() {
+        // Ten pairs, five of 1 point and five of 1.5: a mean score of 0.625,
+        // -400 log10(1 / 0.625 - 1) = 88.7 Elo; a pair's mean score varies
+        // by 0.015625, so the mean's 95% spread is 1.96 * 0.0395 = 0.0775:
+        // scores 0.5475 to 0.7025, 33.1 to 149.2 Elo, a half-width of 58.1.
+        let (elo, interval) = Pentanomial([0, 0, 5, 5, 0]).elo().unwrap();
+        assert!((elo - 88.74).abs() < 0.01, "{elo}");
+        assert!((interval - 58.06).abs() < 0.01, "{interval}");
+        // An even score is no difference; B's side is A's turned over.
+        let (even, _) = Pentanomial([1, 2, 4, 2, 1]).elo().unwrap();
+        assert!(even.abs() < 1e-9);
+        let (turned, turned_interval) = Pentanomial([0, 5, 5, 0, 0]).elo().unwrap();
+        assert!((turned + elo).abs() < 1e-9 && (turned_interval - interval).abs() < 1e-9);
+        assert_eq!(Pentanomial([0, 0, 1, 0, 0]).elo(), None, "one pair tells no spread");
     }
 
     #[test]
