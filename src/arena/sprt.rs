@@ -174,10 +174,11 @@ pub fn text(args: &SprtArgs, s: &Standing) -> String {
         // + 0.0: an even score prints as +0.0, not -0.0.
         let _ = writeln!(out, "  {a} - {b}: {:+.1} ± {interval:.1} Elo (95%)", elo + 0.0);
     }
-    if s.pairs.pairs() > 1 && p.iter().filter(|&&c| c > 0).count() == 1 {
+    if s.pairs.pairs() > 1 && p[2] == s.pairs.pairs() {
         let _ = writeln!(
             out,
-            "  Every pair scored alike: agents without chance on a level without it play one game over and over."
+            "  Every pair split its points: agents without chance on a level without it may be playing one \
+             game over and over."
         );
     }
     let _ = match s.verdict {
