@@ -127,7 +127,11 @@ pub fn run(args: ArenaArgs) -> anyhow::Result<ExitCode> {
             played.played as f64 / played.seconds.max(1e-9),
             played.resumed,
             db.display(),
-            if played.resumed > 0 { format!(" (found in {:.3} s)", played.resume_seconds) } else { String::new() }
+            if played.resumed > 0 {
+                format!(" (found in {:.3} s)", played.resume_seconds)
+            } else {
+                String::new()
+            }
         ))?;
     }
     let standings = standings(&arena, &store.outcomes()?);

@@ -52,7 +52,9 @@ pub fn parse(text: &str) -> Result<(String, String, f64, f64), String> {
         return Err(format!("--sprt needs two different agents, not {a:?} twice"));
     }
     if elo1 <= elo0 {
-        return Err(format!("--sprt {text:?}: the Elo to show ({elo1}) must be above the one to refute ({elo0})"));
+        return Err(format!(
+            "--sprt {text:?}: the Elo to show ({elo1}) must be above the one to refute ({elo0})"
+        ));
     }
     Ok((a.to_owned(), b.to_owned(), elo0, elo1))
 }
@@ -121,7 +123,11 @@ pub fn run(
     let (a, b) = (agent(&args.a)?, agent(&args.b)?);
     let parts = parts(arena, a, b);
     if parts.is_empty() {
-        anyhow::bail!("--sprt: no level of the arena seats two players, so {} never meets {} alone", args.a, args.b);
+        anyhow::bail!(
+            "--sprt: no level of the arena seats two players, so {} never meets {} alone",
+            args.a,
+            args.b
+        );
     }
     let sprt = Sprt { elo0: args.elo0, elo1: args.elo1, alpha: args.alpha, beta: args.beta };
     bar.set_length(parts.iter().map(|p| p.games.end).sum());
@@ -182,7 +188,9 @@ pub fn text(args: &SprtArgs, s: &Standing) -> String {
         );
     }
     let _ = match s.verdict {
-        Verdict::Stronger => writeln!(out, "H1 accepted: {a} is at least {:+} Elo stronger than {b}.", args.elo1),
+        Verdict::Stronger => {
+            writeln!(out, "H1 accepted: {a} is at least {:+} Elo stronger than {b}.", args.elo1)
+        }
         Verdict::NotStronger => {
             writeln!(out, "H0 accepted: {a} is not more than {:+} Elo stronger than {b}.", args.elo0)
         }
@@ -203,7 +211,8 @@ mod tests {
     fn a_test_is_two_agents_and_the_elo_to_show() {
         assert_eq!(parse("best:searcher:50"), Ok(("best".into(), "searcher".into(), 0.0, 50.0)));
         assert_eq!(parse("a : b : -5 : 5"), Ok(("a".into(), "b".into(), -5.0, 5.0)));
-        for bad in ["best:searcher", "best:searcher:x", "best::5", "a:b:5:0", "a:a:5", "a:b:1:2:3", "a:b:inf"] {
+        for bad in ["best:searcher", "best:searcher:x", "best::5", "a:b:5:0", "a:a:5", "a:b:1:2:3", "a:b:inf"]
+        {
             assert!(parse(bad).is_err(), "{bad}");
         }
     }
