@@ -185,7 +185,8 @@ fn play_parts(
                     micros: r.micros,
                 });
                 if !closed && (rows.len() >= BATCH_ROWS || last_sent.elapsed() >= BATCH_TIME) {
-                    closed = batches.send(std::mem::replace(&mut rows, Vec::with_capacity(BATCH_ROWS))).is_err();
+                    closed =
+                        batches.send(std::mem::replace(&mut rows, Vec::with_capacity(BATCH_ROWS))).is_err();
                     last_sent = Instant::now();
                 }
             };
