@@ -140,6 +140,10 @@ fn start_run(
                 status.error(format!("Cannot run it: {e}"));
                 continue;
             }
+            (Ok(arena), Ok(held)) if *held >= arena.total_games() => {
+                status.info(format!("Nothing left to play: all {held} games are in {}", entry.db.display()));
+                continue;
+            }
             (Ok(arena), Ok(_)) => arena.clone(),
         };
         if live.writing(&entry.db) {

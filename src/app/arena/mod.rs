@@ -10,15 +10,16 @@
 //!
 //! This file holds the plugin, the screen's requests and an arena opened
 //! from the command line; `files` the list of arena files, `run` a run on
-//! its threads, `live` the screen's verbs on the run, `tables` and `plot`
-//! the standings as the screen shows them, `ui` its drawing, `keys` its
-//! keyboard.
+//! its threads, `live` the screen's verbs on the run, `tables`, `plot` and
+//! `standings` the standings as the screen shows them, `ui` its drawing,
+//! `keys` its keyboard.
 
 mod files;
 mod keys;
 mod live;
 mod plot;
 pub mod run;
+mod standings;
 pub mod tables;
 mod ui;
 

@@ -8,7 +8,7 @@ use crate::arena::html::{format_tick, nice_step};
 
 /// A row's height, the room under the rows for the tick labels, and the
 /// widest the plot is drawn (wider only spreads the same whiskers).
-const ROW: f32 = 26.0;
+const ROW: f32 = 22.0;
 const TICK_ROOM: f32 = 24.0;
 const MAX_WIDTH: f32 = 640.0;
 /// Pixels between two ticks, about.

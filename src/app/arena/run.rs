@@ -4,6 +4,7 @@
 //! rows come in, a reading at a time, and hands them to the screen. A run
 //! may also only read: the standings of games played earlier.
 
+use std::collections::VecDeque;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
@@ -25,6 +26,11 @@ pub const REFRESH: Duration = Duration::from_millis(500);
 const READ_SHARE: u32 = 3;
 /// How often a waiting run looks whether the play has ended.
 const LOOK: Duration = Duration::from_millis(20);
+/// The rate shown is of the games of the level being played, over about
+/// this last while: games of different levels take very different times
+/// (a Nim game microseconds, a Russian Bank deal with lookahead a good part
+/// of a second), and the time left should follow the games played now.
+const RATE_WINDOW: Duration = Duration::from_secs(5);
 
 /// What the run's threads have found so far, for the screen.
 #[derive(Clone, Default)]
@@ -58,7 +64,7 @@ pub struct Progress {
     pub total: u64,
     /// Of those, the games the database held when the run started.
     pub resumed: u64,
-    /// Games played a second by this run, since it started.
+    /// Games played a second, lately, of the level being played.
     pub per_second: f64,
     /// Time left at that rate; `None` before a game is played.
     pub left: Option<Duration>,
@@ -78,7 +84,8 @@ pub struct Run {
     /// Games the database held of the arena when the run started.
     pub resumed: u64,
     pub total: u64,
-    started: Instant,
+    /// What the rate is measured over.
+    seen: Mutex<Seen>,
     bar: ProgressBar,
     stop: Arc<AtomicBool>,
     news: Arc<Mutex<News>>,
@@ -152,7 +159,10 @@ impl Run {
             db: db.to_owned(),
             plays,
             resumed,
-            started: Instant::now(),
+            seen: Mutex::new(Seen {
+                level: String::new(),
+                done: VecDeque::from([(Instant::now(), resumed)]),
+            }),
             bar,
             stop: Arc::default(),
             news: Arc::default(),
@@ -184,7 +194,9 @@ impl Run {
     /// counts on (the games already held counted at its start).
     pub fn progress(&self) -> Progress {
         let done = self.bar.position().max(self.resumed);
-        progress(done, self.total, self.resumed, self.started.elapsed(), self.bar.message())
+        let pairing = self.bar.message();
+        let recent = self.seen.lock().unwrap_or_else(PoisonError::into_inner).add(&pairing, done);
+        progress(done, self.total, self.resumed, recent, pairing)
     }
 }
 
@@ -198,13 +210,39 @@ impl Drop for Run {
     }
 }
 
-/// Where a run stands with `done` of `total` games in the database after
-/// `elapsed`, `resumed` of them held before it started; what is left at the
-/// rate so far.
-pub fn progress(done: u64, total: u64, resumed: u64, elapsed: Duration, pairing: String) -> Progress {
-    let seconds = elapsed.as_secs_f64();
-    let played = done.saturating_sub(resumed);
-    let per_second = if seconds > 0.0 { played as f64 / seconds } else { 0.0 };
+/// Games done when, over the last `RATE_WINDOW` and one sample before, of
+/// the level being played.
+struct Seen {
+    level: String,
+    done: VecDeque<(Instant, u64)>,
+}
+
+impl Seen {
+    /// `done` games now, playing `pairing` ("a vs b on level"); the games
+    /// played lately and in how long.
+    fn add(&mut self, pairing: &str, done: u64) -> (u64, Duration) {
+        let now = Instant::now();
+        let level = pairing.rsplit_once(" on ").map_or("", |(_, level)| level);
+        if level != self.level {
+            // Another level's games: its rate is not this one's.
+            self.level = level.to_owned();
+            self.done.clear();
+        }
+        self.done.push_back((now, done));
+        while self.done.len() > 2 && now - self.done[1].0 >= RATE_WINDOW {
+            self.done.pop_front();
+        }
+        let (then, before) = self.done[0];
+        (done - before, now - then)
+    }
+}
+
+/// Where a run stands with `done` of `total` games in the database,
+/// `resumed` of them held before it started, `recent` games played in the
+/// last while; what is left at that rate.
+pub fn progress(done: u64, total: u64, resumed: u64, recent: (u64, Duration), pairing: String) -> Progress {
+    let seconds = recent.1.as_secs_f64();
+    let per_second = if seconds > 0.0 { recent.0 as f64 / seconds } else { 0.0 };
     let left =
         (per_second > 0.0).then(|| Duration::from_secs_f64(total.saturating_sub(done) as f64 / per_second));
     Progress { done, total, resumed, per_second, left, pairing }
@@ -262,13 +300,23 @@ mod tests {
     use super::*;
 
     #[test]
-    fn the_time_left_is_at_the_rate_of_this_runs_games() {
-        let p = progress(150, 350, 50, Duration::from_secs(2), "a vs b on x".into());
+    fn the_time_left_is_at_the_rate_of_the_latest_games() {
+        let p = progress(150, 350, 50, (100, Duration::from_secs(2)), "a vs b on x".into());
         assert_eq!(p.per_second, 50.0);
         assert_eq!(p.left, Some(Duration::from_secs(4)), "200 games left at 50 a second");
-        let resumed = progress(150, 350, 150, Duration::from_secs(2), String::new());
+        let resumed = progress(150, 350, 150, (0, Duration::from_secs(2)), String::new());
         assert_eq!((resumed.per_second, resumed.left), (0.0, None), "games held before are no rate");
-        let at_once = progress(0, 350, 0, Duration::ZERO, String::new());
+        let at_once = progress(0, 350, 0, (0, Duration::ZERO), String::new());
         assert_eq!(at_once.left, None);
+    }
+
+    #[test]
+    fn the_rate_starts_again_with_each_level() {
+        let mut seen = Seen { level: String::new(), done: VecDeque::new() };
+        assert_eq!(seen.add("a vs b on nim.ron", 10), (0, Duration::ZERO));
+        std::thread::sleep(Duration::from_millis(2));
+        let (games, time) = seen.add("a vs c on nim.ron", 30);
+        assert!(games == 20 && time > Duration::ZERO, "{games} {time:?}");
+        assert_eq!(seen.add("a vs b on bank.ron", 31).0, 0, "the Nim games are no measure of Russian Bank's");
     }
 }

@@ -106,6 +106,7 @@ pub fn duration_text(d: Duration) -> String {
 /// The progress line under the bar: the rate, the time left, the pairing.
 pub fn progress_text(p: &Progress) -> String {
     let left = match p.left {
+        Some(left) if p.done < p.total && left < Duration::from_secs(1) => "under a second left".to_owned(),
         Some(left) if p.done < p.total => format!("about {} left", duration_text(left)),
         _ if p.done >= p.total => "every game played".to_owned(),
         _ => "time left: after the first games".to_owned(),
@@ -120,7 +121,10 @@ pub fn ending_text(ending: &Ending, resumed: u64, total: u64, db: &Path) -> Stri
         Ending::Played { played, seconds, stopped } => {
             let held = resumed + played;
             let rate = *played as f64 / seconds.max(1e-9);
-            let games = format!("{played} games played in {seconds:.1} s ({rate:.0} games/s)");
+            let games = match played {
+                0 => "no game played".to_owned(),
+                _ => format!("{played} games played in {seconds:.1} s ({rate:.0} games/s)"),
+            };
             if *stopped {
                 format!("Stopped: {games}; {held} of {total} are in {}: Resume plays the rest", db.display())
             } else {
@@ -180,6 +184,11 @@ mod tests {
         );
         let finished = Ending::Played { played: 260, seconds: 2.0, stopped: false };
         assert!(ending_text(&finished, 100, 360, db).starts_with("Finished: 260 games played"));
+        let at_once = Ending::Played { played: 0, seconds: 0.0, stopped: true };
+        assert_eq!(
+            ending_text(&at_once, 100, 360, db),
+            "Stopped: no game played; 100 of 360 are in a.db: Resume plays the rest"
+        );
         assert_eq!(duration_text(Duration::from_secs(185)), "3 min 05 s");
         assert_eq!(duration_text(Duration::from_secs(7800)), "2 h 10 min");
     }

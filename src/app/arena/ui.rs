@@ -2,25 +2,21 @@
 //! left (each a card: name, description, agents, levels, games, and what
 //! its database holds, or what is wrong with it); beside them the chosen
 //! arena with Run (or Resume) and Stop, the progress of its run, and its
-//! standings: the Elo plot beside the Elo table, the crosstable, the
-//! Weng-Lin plot and table, and each level's wins.
+//! standings (`standings`).
 
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 
-use super::plot::{PlotRow, ratings_plot};
 use super::run::Ending;
+use super::standings::standings;
 use super::tables::{self, arena_summary};
 use super::{ArenaEntry, ArenaRequest, Arenas, Live, Phase, Shown};
 use crate::app::Screen;
 use crate::app::hud::root_ui;
 use crate::app::session::StatusLine;
-use crate::arena::report::{Standings, strongest_first};
 
 /// The column of arena files.
 const FILES_WIDTH: f32 = 270.0;
-/// From this width on, a plot and its table stand side by side.
-const SIDE_BY_SIDE: f32 = 860.0;
 const ERROR_COLOR: egui::Color32 = egui::Color32::from_rgb(255, 110, 100);
 const KEYS: &str = "Keys: Up/Down choose an arena · R run or resume · S stop · Esc menu";
 
@@ -47,7 +43,9 @@ fn arena_ui(
         ui.add_space(3.0);
     });
     egui::Panel::left("arena-files").exact_size(FILES_WIDTH).show(&mut root, |ui| {
-        files_column(ui, &arenas, playing, &mut requests);
+        // The chosen arena's count follows its run.
+        let done = shown.progress.as_ref().filter(|_| playing).map(|p| p.done);
+        files_column(ui, &arenas, playing, done, &mut requests);
     });
     egui::CentralPanel::default_margins().show(&mut root, |ui| match arenas.current() {
         None => {
@@ -67,6 +65,7 @@ fn files_column(
     ui: &mut egui::Ui,
     arenas: &Arenas,
     playing: bool,
+    done: Option<u64>,
     requests: &mut MessageWriter<ArenaRequest>,
 ) {
     ui.add_space(6.0);
@@ -74,20 +73,29 @@ fn files_column(
     ui.label(egui::RichText::new(arenas.folder.display().to_string()).monospace().weak());
     ui.add_space(4.0);
     egui::ScrollArea::vertical().id_salt("arena-files").show(ui, |ui| {
-        // While a run plays, the others wait: it is stopped first.
-        ui.add_enabled_ui(!playing, |ui| {
-            for (i, entry) in arenas.files.iter().enumerate() {
-                if file_card(ui, entry, i == arenas.chosen).clicked() && i != arenas.chosen {
-                    requests.write(ArenaRequest::Choose(i));
-                }
+        for (i, entry) in arenas.files.iter().enumerate() {
+            let chosen = i == arenas.chosen;
+            let card = file_card(ui, entry, chosen, !playing, done.filter(|_| chosen));
+            // While a run plays, the others wait: it is stopped first.
+            let card =
+                if playing { card.on_hover_text("Stop the run to choose another arena") } else { card };
+            if card.clicked() && i != arenas.chosen {
+                requests.write(ArenaRequest::Choose(i));
             }
-        });
+        }
     });
 }
 
 /// An arena file as a card; the chosen one lit. The whole card takes the
-/// click.
-fn file_card(ui: &mut egui::Ui, entry: &ArenaEntry, chosen: bool) -> egui::Response {
+/// click, when `choosable`. `done`: the games in its database now, as its
+/// run counts them.
+fn file_card(
+    ui: &mut egui::Ui,
+    entry: &ArenaEntry,
+    chosen: bool,
+    choosable: bool,
+    done: Option<u64>,
+) -> egui::Response {
     let fill = if chosen { ui.visuals().selection.bg_fill } else { ui.visuals().faint_bg_color };
     let frame = egui::Frame::group(ui.style()).fill(fill).inner_margin(6.0).show(ui, |ui| {
         ui.set_width(ui.available_width());
@@ -97,8 +105,8 @@ fn file_card(ui: &mut egui::Ui, entry: &ArenaEntry, chosen: bool) -> egui::Respo
                 if !arena.description.is_empty() {
                     ui.label(egui::RichText::new(&arena.description).size(13.0));
                 }
-                ui.label(egui::RichText::new(arena_summary(arena)).size(13.0).weak());
-                held_line(ui, entry, arena.total_games());
+                ui.label(egui::RichText::new(arena_summary(arena)).size(13.0));
+                held_line(ui, entry, arena.total_games(), done);
             }
             Err(e) => {
                 ui.label(egui::RichText::new(format!("{} (invalid)", entry.file_name())).size(17.0));
@@ -107,15 +115,16 @@ fn file_card(ui: &mut egui::Ui, entry: &ArenaEntry, chosen: bool) -> egui::Respo
         }
     });
     ui.add_space(2.0);
-    let response = ui.interact(frame.response.rect, ui.id().with(&entry.path), egui::Sense::click());
-    response.on_hover_cursor(egui::CursorIcon::PointingHand)
+    let sense = if choosable { egui::Sense::click() } else { egui::Sense::hover() };
+    let response = ui.interact(frame.response.rect, ui.id().with(&entry.path), sense);
+    if choosable { response.on_hover_cursor(egui::CursorIcon::PointingHand) } else { response }
 }
 
 /// What the database holds of the arena's games, or why it cannot be read.
-fn held_line(ui: &mut egui::Ui, entry: &ArenaEntry, total: u64) {
+fn held_line(ui: &mut egui::Ui, entry: &ArenaEntry, total: u64, done: Option<u64>) {
     let db = entry.db.file_name().unwrap_or_default().to_string_lossy();
-    match &entry.held {
-        Ok(0) => ui.label(egui::RichText::new(format!("{db}: no games played yet")).size(13.0).weak()),
+    match &done.map_or_else(|| entry.held.clone(), Ok) {
+        Ok(0) => ui.label(egui::RichText::new(format!("{db}: no games played yet")).size(13.0)),
         Ok(held) => ui.label(egui::RichText::new(format!("{db}: {held} of {total} games")).size(13.0)),
         Err(e) => ui.label(egui::RichText::new(e).size(13.0).color(ERROR_COLOR)),
     };
@@ -163,6 +172,9 @@ fn chosen_arena(
         ui.label(egui::RichText::new(problem).color(ERROR_COLOR));
     }
     ui.separator();
+    if entry.held.is_err() {
+        return;
+    }
     egui::ScrollArea::both().id_salt("standings").auto_shrink([false, false]).show(ui, |ui| match &shown.standings {
         Some(s) if shown.rated > 0 => standings(ui, s, shown.rated),
         _ if shown.phase == Phase::Reading => {
@@ -217,9 +229,13 @@ fn verbs(
 /// being played; or how the run ended.
 fn progress(ui: &mut egui::Ui, entry: &ArenaEntry, total: u64, shown: &Shown) {
     let Some(p) = &shown.progress else {
-        if let Ok(held) = entry.held {
-            ui.label(format!("{held} of {total} games in {}", entry.db.display()));
-        }
+        match &entry.held {
+            Ok(held) => ui.label(format!("{held} of {total} games in {}", entry.db.display())),
+            Err(e) => ui.label(egui::RichText::new(format!(
+                "{e}: move it away to run the arena here, or run it from the command line with another --db"
+            ))
+            .color(ERROR_COLOR)),
+        };
         return;
     };
     let fraction = if p.total > 0 { p.done as f32 / p.total as f32 } else { 0.0 };
@@ -245,156 +261,4 @@ fn progress(ui: &mut egui::Ui, entry: &ArenaEntry, total: u64, shown: &Shown) {
             ui.label(tables::progress_text(p));
         }
     }
-}
-
-fn standings(ui: &mut egui::Ui, s: &Standings, rated: u64) {
-    let side_by_side = ui.available_width() >= SIDE_BY_SIDE;
-    if tables::rated(s) {
-        ui.heading("Elo ratings, with 95% intervals");
-        ui.label(
-            egui::RichText::new(format!(
-                "Maximum likelihood over every two-seat game of every level ({rated} games in the database); the mean is 0."
-            ))
-            .weak(),
-        );
-        let elo: Vec<PlotRow> = s
-            .order()
-            .into_iter()
-            .map(|a| PlotRow { name: &s.agents[a], value: s.ratings[a].elo, interval: s.ratings[a].interval })
-            .collect();
-        beside(ui, side_by_side, |ui| ratings_plot(ui, &elo, true), |ui| elo_table(ui, s));
-        ui.add_space(8.0);
-        ui.heading("Crosstable");
-        ui.label(
-            egui::RichText::new(
-                "The row's score against the column (a draw is half a point), and the games.",
-            )
-            .weak(),
-        );
-        crosstable(ui, s);
-        ui.add_space(8.0);
-    }
-    if let Some(rows) = tables::weng_lin_rows(s) {
-        let multi = s.multi.as_ref().expect("Weng-Lin rows come from it");
-        ui.heading("Weng-Lin ratings, games of more than two seats");
-        ui.label(
-            egui::RichText::new("The winner first, the others tied behind; every agent starts at 25.").weak(),
-        );
-        let order = strongest_first(&multi.iter().map(|m| m.0).collect::<Vec<_>>());
-        let plot: Vec<PlotRow> = order
-            .iter()
-            .map(|&a| PlotRow { name: &s.agents[a], value: multi[a].0, interval: multi[a].1 })
-            .collect();
-        beside(
-            ui,
-            side_by_side,
-            |ui| ratings_plot(ui, &plot, false),
-            |ui| {
-                egui::Grid::new("weng-lin").striped(true).show(ui, |ui| {
-                    ui.strong("#");
-                    ui.strong("Agent");
-                    ui.strong("Rating (95%)");
-                    ui.end_row();
-                    for (place, (a, rating)) in rows.iter().enumerate() {
-                        ui.label(format!("{}", place + 1));
-                        ui.label(&s.agents[*a]);
-                        ui.monospace(rating);
-                        ui.end_row();
-                    }
-                });
-            },
-        );
-        ui.add_space(8.0);
-    }
-    ui.heading("Levels");
-    levels(ui, s);
-}
-
-/// Two parts side by side when there is room, else one above the other.
-fn beside(
-    ui: &mut egui::Ui,
-    side_by_side: bool,
-    left: impl FnOnce(&mut egui::Ui),
-    right: impl FnOnce(&mut egui::Ui),
-) {
-    if side_by_side {
-        ui.horizontal_top(|ui| {
-            ui.allocate_ui(egui::vec2(ui.available_width() * 0.55, 0.0), left);
-            ui.add_space(16.0);
-            ui.vertical(right);
-        });
-    } else {
-        left(ui);
-        ui.add_space(6.0);
-        right(ui);
-    }
-}
-
-fn elo_table(ui: &mut egui::Ui, s: &Standings) {
-    let rows = tables::elo_rows(s);
-    let width = rows.iter().map(|r| r.rating.chars().count()).max().unwrap_or(0);
-    egui::Grid::new("elo").striped(true).show(ui, |ui| {
-        ui.strong("#");
-        ui.strong("Agent");
-        ui.strong("Elo (95%)");
-        ui.strong("Score");
-        ui.strong("Games");
-        ui.end_row();
-        for row in rows {
-            ui.label(row.place.to_string());
-            ui.label(&s.agents[row.agent]);
-            ui.monospace(format!("{:>width$}", row.rating));
-            ui.monospace(format!("{:>6}", row.score));
-            ui.monospace(format!("{:>6}", row.games));
-            ui.end_row();
-        }
-    });
-}
-
-fn crosstable(ui: &mut egui::Ui, s: &Standings) {
-    let order = s.order();
-    let cells = tables::crosstable(s);
-    let width = cells.iter().flatten().flatten().map(|c| c.chars().count()).max().unwrap_or(0);
-    egui::Grid::new("crosstable").striped(true).show(ui, |ui| {
-        ui.label("");
-        for &b in &order {
-            ui.strong(&s.agents[b]);
-        }
-        ui.end_row();
-        for (&a, row) in order.iter().zip(&cells) {
-            ui.strong(&s.agents[a]);
-            for cell in row {
-                match cell {
-                    Some(text) => ui.monospace(format!("{text:>width$}")),
-                    None => ui.monospace(format!("{:>width$}", "—")),
-                };
-            }
-            ui.end_row();
-        }
-    });
-}
-
-/// Each level's games played of those planned, and its wins by agent.
-fn levels(ui: &mut egui::Ui, s: &Standings) {
-    let order = s.order();
-    egui::Grid::new("levels").striped(true).show(ui, |ui| {
-        ui.strong("Level");
-        ui.strong("Seats");
-        ui.strong("Games");
-        for &a in &order {
-            ui.strong(format!("{} won", s.agents[a]));
-        }
-        ui.strong("Draws");
-        ui.end_row();
-        for level in &s.levels {
-            ui.label(&level.path);
-            ui.monospace(format!("{:>5}", level.seats));
-            ui.monospace(format!("{:>4} of {}", level.played, level.planned));
-            for &a in &order {
-                ui.monospace(format!("{:>6}", level.wins[a]));
-            }
-            ui.monospace(format!("{:>5}", level.draws));
-            ui.end_row();
-        }
-    });
 }
