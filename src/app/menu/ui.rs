@@ -72,8 +72,8 @@ pub(super) fn menu_ui(
             if ui.button("Open replay… (O)").clicked() {
                 browser.open = true;
             }
-            let arena = ui.button("Arena: AI against AI, rated (A)");
-            if arena.on_hover_text("Agents play many games on several levels; Elo ratings come in live").clicked() {
+            let arena = ui.button("Arena… (A)");
+            if arena.on_hover_text("AI against AI over many games and levels, the ratings live").clicked() {
                 next.set(crate::app::Screen::Arena);
             }
             if ui.button("Quit (Esc)").clicked() {
