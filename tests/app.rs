@@ -2338,4 +2338,29 @@ mod arena {
         assert!(status.error && status.text.contains("another arena"), "{status:?}");
         assert_eq!(phase(&app), Phase::Idle);
     }
+
+    /// `tabula arena <file> --window` reads the arena first and opens the
+    /// window on it: without a display it says so; with a shard (a part for
+    /// the command line) it is refused before.
+    #[test]
+    fn tabula_arena_window_opens_the_window_or_says_why_not() {
+        let run = |args: &[&str]| {
+            std::process::Command::new(env!("CARGO_BIN_EXE_tabula"))
+                .args(args)
+                .current_dir(manifest_dir())
+                .env_remove("DISPLAY")
+                .env_remove("WAYLAND_DISPLAY")
+                .output()
+                .expect("tabula runs")
+        };
+        let err = |out: &std::process::Output| String::from_utf8_lossy(&out.stderr).into_owned();
+        let no_display = run(&["arena", "arenas/small.ron", "--window"]);
+        assert_eq!(no_display.status.code(), Some(1));
+        assert!(err(&no_display).contains("DISPLAY is not set"), "{}", err(&no_display));
+        let sharded = run(&["arena", "arenas/small.ron", "--window", "--shard", "1/2"]);
+        assert!(err(&sharded).contains("cannot be used with"), "{}", err(&sharded));
+        let missing = run(&["arena", "arenas/no-such-arena.ron", "--window"]);
+        assert!(err(&missing).contains("no-such-arena.ron"), "{}", err(&missing));
+        assert!(!err(&missing).contains("panicked"));
+    }
 }
