@@ -249,3 +249,30 @@ cp levels/russian_bank/06-a-stop.ron "$work/bank.ron"
 launch edit "$work/bank.ron"
 shot editor-russian-bank
 quit
+
+# 17. The Arena screen, from the menu (A), started in a folder with copies
+#     of arenas/ (no database yet) and a link to the levels: the files
+#     listed; the small arena with ten times its games run (R), caught
+#     mid-run and stopped (S, then Resume offers the rest); the Robot board
+#     arena run to its end, Weng-Lin ratings for its four-seat level too.
+mkdir -p "$work/arenas"
+ln -s "$PWD/levels" "$work/levels"
+cp arenas/*.ron "$work/arenas/"
+sed -e 's/games: 20,/games: 200,/' -e 's/name: "Small"/name: "Small, ten times the games"/' \
+  arenas/small.ron > "$work/arenas/small-200.ron"
+pushd "$work" >/dev/null
+launch
+popd >/dev/null
+keys a
+sleep 1
+shot arena-list
+keys Down Down r
+sleep 3
+shot arena-running
+keys s
+sleep 8
+shot arena-stopped
+keys Up Up r
+sleep 8
+shot arena-window
+quit

@@ -170,7 +170,7 @@ impl Seats {
 
 pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     match cli.command {
-        None => crate::app::run(None, None),
+        None => crate::app::run(None, None, None),
         Some(Command::Play { level, seats }) => {
             let file = level::load(&level)?;
             let players = file.game().num_players(&file);
@@ -189,7 +189,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 })
             };
             let seats = seats.list().into_iter().map(seat).collect::<anyhow::Result<_>>()?;
-            crate::app::run(Some(crate::app::StartLevel { path: level, seats }), None)
+            crate::app::run(Some(crate::app::StartLevel { path: level, seats }), None, None)
         }
         Some(Command::Match { level, seats, games, seed, jobs, out }) => {
             run_match(&level, &seats.list(), games, seed, jobs, out)
@@ -246,7 +246,9 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         }
         Some(Command::Fmt { paths, check }) => fmt_levels(&paths, check),
         Some(Command::Arena(args)) => crate::arena::run_command(args),
-        Some(Command::Edit { level }) => crate::app::run(None, Some(crate::app::editor::StartEdit(level))),
+        Some(Command::Edit { level }) => {
+            crate::app::run(None, Some(crate::app::editor::StartEdit(level)), None)
+        }
         Some(Command::Check { levels }) => {
             let mut bad = 0;
             for path in &levels {

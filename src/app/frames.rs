@@ -93,6 +93,15 @@ pub fn wake() {
     }
 }
 
+/// Wakes the window for one frame, if it sleeps: for news from another
+/// thread that one frame shows whole (the Arena screen's, twice a second;
+/// [`wake`] would keep it drawing all the time).
+pub fn wake_for_one_frame() {
+    if let Some(wake) = WAKER.get() {
+        wake();
+    }
+}
+
 fn stay_awake_after_wake(time: Res<Time<Real>>, mut until: Local<Duration>, mut next: ResMut<NextFrame>) {
     if WOKEN.swap(false, Ordering::AcqRel) {
         *until = time.elapsed() + AWAKE_AFTER_WAKE;

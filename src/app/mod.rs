@@ -3,6 +3,7 @@
 //! these systems turn input into move requests and the engine's answers into
 //! entities, animations and messages.
 
+pub mod arena;
 pub mod board;
 mod clues;
 pub mod controls;
@@ -51,6 +52,8 @@ pub enum Screen {
     Game,
     /// The level editor.
     Editor,
+    /// An arena of AI agents run live, with its ratings.
+    Arena,
 }
 
 /// Where leaving a game goes: the menu, or the editor after a test-play.
@@ -83,7 +86,11 @@ fn display_problem(display: Option<std::ffi::OsString>) -> Option<String> {
 }
 
 /// Opens the window and runs until it is closed.
-pub fn run(start: Option<StartLevel>, edit: Option<editor::StartEdit>) -> anyhow::Result<ExitCode> {
+pub fn run(
+    start: Option<StartLevel>,
+    edit: Option<editor::StartEdit>,
+    arena: Option<arena::StartArena>,
+) -> anyhow::Result<ExitCode> {
     #[cfg(target_os = "linux")]
     if let Some(problem) = display_problem(std::env::var_os("DISPLAY")) {
         anyhow::bail!(problem);
@@ -108,13 +115,23 @@ pub fn run(start: Option<StartLevel>, edit: Option<editor::StartEdit>) -> anyhow
     .add_plugins(EguiPlugin::default())
     .insert_resource(ClearColor(BACKGROUND))
     .add_plugins(plugin)
-    .add_plugins((controls::plugin, hud::plugin, menu::plugin, sound::plugin, editor::plugin));
+    .add_plugins((
+        controls::plugin,
+        hud::plugin,
+        menu::plugin,
+        sound::plugin,
+        editor::plugin,
+        arena::plugin,
+    ));
     frames::reactive(&mut app);
     if let Some(start) = start {
         app.insert_resource(start);
     }
     if let Some(edit) = edit {
         app.insert_resource(edit);
+    }
+    if let Some(arena) = arena {
+        app.insert_resource(arena);
     }
     app.add_systems(Startup, spawn_camera);
     if let Some(frames) = std::env::var("TABULA_FRAME_REPORT").ok().and_then(|n| n.parse().ok()) {

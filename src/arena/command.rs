@@ -49,6 +49,10 @@ pub struct ArenaArgs {
     /// intervals (SVG), the crosstable and the levels.
     #[arg(long)]
     pub html: Option<PathBuf>,
+    /// Run it in the window's Arena screen instead, the ratings shown live
+    /// (with --report: show what the database holds).
+    #[arg(long, conflicts_with_all = ["shard", "html"])]
+    pub window: bool,
 }
 
 #[derive(clap::Subcommand, Debug)]
@@ -96,6 +100,10 @@ pub fn run(args: ArenaArgs) -> anyhow::Result<ExitCode> {
     }
     let Some(path) = args.arena else { bail!("give an arena file: tabula arena <arena.ron>") };
     let arena = Arena::load(&path)?;
+    if args.window {
+        let start = crate::app::arena::StartArena { path, db: args.db, jobs: args.jobs, play: !args.report };
+        return crate::app::run(None, None, Some(start));
+    }
     let db = args.db.unwrap_or_else(|| super::default_db(&path, args.shard));
     let mut store = Store::open(&db, &super::identity(&arena), &arena.agents)?;
     let jobs = args.jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));

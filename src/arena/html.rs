@@ -71,12 +71,12 @@ fn plot(agents: &[String], order: &[usize], values: &[(f64, f64)], signed: bool)
 }
 
 /// 1, 2 or 5 times a power of ten, near `raw`.
-fn nice_step(raw: f64) -> f64 {
+pub fn nice_step(raw: f64) -> f64 {
     let power = 10f64.powf(raw.abs().max(1e-9).log10().floor());
     [1.0, 2.0, 5.0, 10.0].into_iter().map(|m| m * power).find(|&s| s >= raw).unwrap_or(10.0 * power)
 }
 
-fn format_tick(v: f64, step: f64, signed: bool) -> String {
+pub fn format_tick(v: f64, step: f64, signed: bool) -> String {
     let digits = if step >= 1.0 { 0 } else { 1 };
     match signed && v.abs() >= step / 2.0 {
         true => format!("{v:+.digits$}"),

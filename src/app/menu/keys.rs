@@ -1,6 +1,6 @@
 //! The menu's keyboard: Left/Right the game, Up/Down the level, digits who
 //! plays each seat, Enter start, E edit the level, N a new level, O open a
-//! replay, M sound, Esc quit.
+//! replay, A the Arena screen, M sound, Esc quit.
 
 use bevy::prelude::*;
 
@@ -19,6 +19,7 @@ pub(super) fn menu_keys(
     mut status: ResMut<StatusLine>,
     mut exit: MessageWriter<AppExit>,
     mut edits: MessageWriter<RequestEdit>,
+    mut next: ResMut<NextState<crate::app::Screen>>,
 ) {
     let Some(mut menu) = menu else { return };
     let pressed = |k: KeyCode| keys.just_pressed(k);
@@ -47,6 +48,9 @@ pub(super) fn menu_keys(
     }
     if pressed(KeyCode::KeyO) {
         browser.open = true;
+    }
+    if pressed(KeyCode::KeyA) {
+        next.set(crate::app::Screen::Arena);
     }
     let edit = if pressed(KeyCode::KeyE) {
         Some(menu.edit_path())

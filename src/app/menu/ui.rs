@@ -29,6 +29,7 @@ pub(super) fn menu_ui(
     mut requests: MessageWriter<SessionRequest>,
     mut exit: MessageWriter<AppExit>,
     mut edits: MessageWriter<RequestEdit>,
+    mut next: ResMut<NextState<crate::app::Screen>>,
 ) -> Result {
     let Some(mut menu) = menu else { return Ok(()) };
     let ctx = contexts.ctx_mut()?.clone();
@@ -71,6 +72,10 @@ pub(super) fn menu_ui(
             if ui.button("Open replay… (O)").clicked() {
                 browser.open = true;
             }
+            let arena = ui.button("Arena… (A)");
+            if arena.on_hover_text("AI against AI over many games and levels, the ratings live").clicked() {
+                next.set(crate::app::Screen::Arena);
+            }
             if ui.button("Quit (Esc)").clicked() {
                 exit.write(AppExit::Success);
             }
@@ -82,7 +87,7 @@ pub(super) fn menu_ui(
             ui.label(egui::RichText::new(&status.text).color(egui::Color32::from_rgb(255, 110, 100)));
         }
         ui.label(
-            egui::RichText::new("Keys: Left/Right game · Up/Down level · 1 to 8 change who plays each seat · Enter start · E edit level · N new level · O open replay · Esc quit")
+            egui::RichText::new("Keys: Left/Right game · Up/Down level · 1 to 8 change who plays each seat · Enter start · E edit level · N new level · O open replay · A arena · Esc quit")
                 .weak(),
         );
     });

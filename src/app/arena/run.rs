@@ -1,0 +1,322 @@
+//! A run of an arena on threads of its own, so the window never waits on
+//! it: one thread plays (`arena::play`, every game a row in SQLite), and
+//! the run's own thread reads the standings back from the database as the
+//! rows come in, a reading at a time, and hands them to the screen. A run
+//! may also only read: the standings of games played earlier.
+
+use std::collections::VecDeque;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex, PoisonError};
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
+
+use indicatif::ProgressBar;
+use tabula_engine::arena::Arena;
+
+use crate::arena::report::{Standings, standings};
+use crate::arena::store::Store;
+
+/// How often the standings are read again while games are played: the
+/// screen shows them about twice a second.
+pub const REFRESH: Duration = Duration::from_millis(500);
+/// A reading waits at least this many times as long as the last one took,
+/// so reading a large table never takes more than a part of a core from
+/// the play.
+const READ_SHARE: u32 = 3;
+/// How often a waiting run looks whether the play has ended.
+const LOOK: Duration = Duration::from_millis(20);
+/// The rate shown is of the games of the level being played, over about
+/// this last while: games of different levels take very different times
+/// (a Nim game microseconds, a Russian Bank deal with lookahead a good part
+/// of a second), and the time left should follow the games played now.
+const RATE_WINDOW: Duration = Duration::from_secs(5);
+
+/// What the run's threads have found so far, for the screen.
+#[derive(Clone, Default)]
+pub struct News {
+    /// The standings as last read from the database.
+    pub standings: Option<Arc<Standings>>,
+    /// Games those standings were read from.
+    pub rated: u64,
+    /// Why the last reading of the database failed.
+    pub problem: Option<String>,
+    /// How the run ended; `None` while it goes on.
+    pub end: Option<Ending>,
+}
+
+/// How a run ended.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Ending {
+    /// Games were played: all those left, or fewer when stopped.
+    Played { played: u64, seconds: f64, stopped: bool },
+    /// The run only read the database.
+    Read,
+    /// The play failed (a database that could not be written): why.
+    Failed(String),
+}
+
+/// Where a playing run stands.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Progress {
+    /// Games in the database of all the arena's, played now or before.
+    pub done: u64,
+    pub total: u64,
+    /// Of those, the games the database held when the run started.
+    pub resumed: u64,
+    /// Games played a second, lately, of the level being played.
+    pub per_second: f64,
+    /// Time left at that rate; `None` before a game is played.
+    pub left: Option<Duration>,
+    /// The pairing being played: "a vs b on level".
+    pub pairing: String,
+}
+
+/// An arena being played or read, on threads of its own. Dropping it stops
+/// the play and waits for its threads.
+pub struct Run {
+    pub arena: Arc<Arena>,
+    /// The arena file and its database.
+    pub file: PathBuf,
+    pub db: PathBuf,
+    /// Games are played (or the database is only read).
+    pub plays: bool,
+    /// Games the database held of the arena when the run started.
+    pub resumed: u64,
+    pub total: u64,
+    /// What the rate is measured over.
+    seen: Mutex<Seen>,
+    bar: ProgressBar,
+    stop: Arc<AtomicBool>,
+    news: Arc<Mutex<News>>,
+    thread: Option<JoinHandle<()>>,
+}
+
+impl Run {
+    /// Plays the games of `arena` that `db` does not hold yet, with `jobs`
+    /// threads. The database is opened here, so one of another arena is
+    /// refused at once.
+    pub fn play(file: &Path, arena: Arc<Arena>, db: &Path, jobs: usize) -> anyhow::Result<Run> {
+        let mut store = Store::open(db, &crate::arena::identity(&arena), &arena.agents)?;
+        let parts = arena.parts();
+        let mut resumed = 0;
+        for p in &parts {
+            resumed += store.done_from(p.level, p.pairing, p.games.start, p.games.end)?;
+        }
+        let bar = crate::arena::progress_bar(arena.total_games(), false);
+        let mut run = Run::new(file, arena, db, true, resumed, bar);
+        let (arena, db, bar, stop, news) =
+            (run.arena.clone(), run.db.clone(), run.bar.clone(), run.stop.clone(), run.news.clone());
+        run.thread = Some(std::thread::spawn(move || {
+            let ending = std::thread::scope(|scope| {
+                let player =
+                    scope.spawn(|| crate::arena::play(&arena, &parts, &mut store, jobs, &bar, Some(&stop)));
+                let mut reader = Reader::new(&arena, &db);
+                while !player.is_finished() {
+                    let took = reader.read(&news);
+                    let wait = REFRESH.max(took * READ_SHARE);
+                    let since = Instant::now();
+                    while since.elapsed() < wait && !player.is_finished() {
+                        std::thread::sleep(LOOK);
+                    }
+                }
+                let ending = match player.join() {
+                    Ok(Ok(p)) => Ending::Played {
+                        played: p.played,
+                        seconds: p.seconds,
+                        stopped: p.resumed + p.played < arena.total_games(),
+                    },
+                    Ok(Err(e)) => Ending::Failed(format!("{e:#}")),
+                    Err(_) => Ending::Failed("the play stopped on a panic".into()),
+                };
+                // The last reading holds every game played.
+                reader.read(&news);
+                ending
+            });
+            end(&news, ending);
+        }));
+        Ok(run)
+    }
+
+    /// Reads the standings of the games `db` holds, playing none.
+    pub fn read(file: &Path, arena: Arc<Arena>, db: &Path, held: u64) -> Run {
+        let bar = crate::arena::progress_bar(arena.total_games(), false);
+        bar.set_position(held);
+        let mut run = Run::new(file, arena, db, false, held, bar);
+        let (arena, db, news) = (run.arena.clone(), run.db.clone(), run.news.clone());
+        run.thread = Some(std::thread::spawn(move || {
+            Reader::new(&arena, &db).read(&news);
+            end(&news, Ending::Read);
+        }));
+        run
+    }
+
+    fn new(file: &Path, arena: Arc<Arena>, db: &Path, plays: bool, resumed: u64, bar: ProgressBar) -> Run {
+        Run {
+            total: arena.total_games(),
+            arena,
+            file: file.to_owned(),
+            db: db.to_owned(),
+            plays,
+            resumed,
+            seen: Mutex::new(Seen {
+                level: String::new(),
+                done: VecDeque::from([(Instant::now(), resumed)]),
+            }),
+            bar,
+            stop: Arc::default(),
+            news: Arc::default(),
+            thread: None,
+        }
+    }
+
+    /// Asks the play to stop after the games being played; they and every
+    /// game before them stay in the database.
+    pub fn stop(&self) {
+        self.stop.store(true, Ordering::Relaxed);
+    }
+
+    /// Asked to stop and not ended yet.
+    pub fn stopping(&self) -> bool {
+        self.stop.load(Ordering::Relaxed) && !self.is_finished()
+    }
+
+    /// Its threads have ended (with its last news given).
+    pub fn is_finished(&self) -> bool {
+        self.thread.as_ref().is_none_or(JoinHandle::is_finished)
+    }
+
+    pub fn news(&self) -> News {
+        self.news.lock().unwrap_or_else(PoisonError::into_inner).clone()
+    }
+
+    /// Where the play stands: from the progress bar, which `arena::play`
+    /// counts on (the games already held counted at its start).
+    pub fn progress(&self) -> Progress {
+        let done = self.bar.position().max(self.resumed);
+        let pairing = self.bar.message();
+        let recent = self.seen.lock().unwrap_or_else(PoisonError::into_inner).add(&pairing, done);
+        progress(done, self.total, self.resumed, recent, pairing)
+    }
+}
+
+impl Drop for Run {
+    fn drop(&mut self) {
+        self.stop();
+        if let Some(thread) = self.thread.take() {
+            // A panic was said in the news already.
+            let _ = thread.join();
+        }
+    }
+}
+
+/// Games done when, over the last `RATE_WINDOW` and one sample before, of
+/// the level being played.
+struct Seen {
+    level: String,
+    done: VecDeque<(Instant, u64)>,
+}
+
+impl Seen {
+    /// `done` games now, playing `pairing` ("a vs b on level"); the games
+    /// played lately and in how long.
+    fn add(&mut self, pairing: &str, done: u64) -> (u64, Duration) {
+        let now = Instant::now();
+        let level = pairing.rsplit_once(" on ").map_or("", |(_, level)| level);
+        if level != self.level {
+            // Another level's games: its rate is not this one's.
+            self.level = level.to_owned();
+            self.done.clear();
+        }
+        self.done.push_back((now, done));
+        while self.done.len() > 2 && now - self.done[1].0 >= RATE_WINDOW {
+            self.done.pop_front();
+        }
+        let (then, before) = self.done[0];
+        (done - before, now - then)
+    }
+}
+
+/// Where a run stands with `done` of `total` games in the database,
+/// `resumed` of them held before it started, `recent` games played in the
+/// last while; what is left at that rate.
+pub fn progress(done: u64, total: u64, resumed: u64, recent: (u64, Duration), pairing: String) -> Progress {
+    let seconds = recent.1.as_secs_f64();
+    let per_second = if seconds > 0.0 { recent.0 as f64 / seconds } else { 0.0 };
+    let left =
+        (per_second > 0.0).then(|| Duration::from_secs_f64(total.saturating_sub(done) as f64 / per_second));
+    Progress { done, total, resumed, per_second, left, pairing }
+}
+
+/// The standings read from a database while a run may write it.
+struct Reader<'a> {
+    arena: &'a Arena,
+    db: &'a Path,
+    identity: String,
+    store: Option<Store>,
+}
+
+impl<'a> Reader<'a> {
+    fn new(arena: &'a Arena, db: &'a Path) -> Reader<'a> {
+        Reader { arena, db, identity: crate::arena::identity(arena), store: None }
+    }
+
+    /// Reads the standings and hands them on (or why they could not be
+    /// read); how long it took.
+    fn read(&mut self, news: &Mutex<News>) -> Duration {
+        let start = Instant::now();
+        let read = self.outcomes().map(|rows| (rows.len() as u64, standings(self.arena, &rows)));
+        {
+            let mut news = news.lock().unwrap_or_else(PoisonError::into_inner);
+            match read {
+                Ok((rated, standings)) => {
+                    news.standings = Some(Arc::new(standings));
+                    news.rated = rated;
+                    news.problem = None;
+                }
+                Err(e) => news.problem = Some(format!("{e:#}")),
+            }
+        }
+        crate::app::frames::wake_for_one_frame();
+        start.elapsed()
+    }
+
+    fn outcomes(&mut self) -> anyhow::Result<Vec<crate::arena::store::Outcome>> {
+        if self.store.is_none() {
+            self.store = Some(Store::open_read_only(self.db, &self.identity, &self.arena.agents)?);
+        }
+        self.store.as_ref().expect("opened above").outcomes()
+    }
+}
+
+/// The run has ended: said in its news, and the window woken to show it.
+fn end(news: &Mutex<News>, ending: Ending) {
+    news.lock().unwrap_or_else(PoisonError::into_inner).end = Some(ending);
+    crate::app::frames::wake_for_one_frame();
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_time_left_is_at_the_rate_of_the_latest_games() {
+        let p = progress(150, 350, 50, (100, Duration::from_secs(2)), "a vs b on x".into());
+        assert_eq!(p.per_second, 50.0);
+        assert_eq!(p.left, Some(Duration::from_secs(4)), "200 games left at 50 a second");
+        let resumed = progress(150, 350, 150, (0, Duration::from_secs(2)), String::new());
+        assert_eq!((resumed.per_second, resumed.left), (0.0, None), "games held before are no rate");
+        let at_once = progress(0, 350, 0, (0, Duration::ZERO), String::new());
+        assert_eq!(at_once.left, None);
+    }
+
+    #[test]
+    fn the_rate_starts_again_with_each_level() {
+        let mut seen = Seen { level: String::new(), done: VecDeque::new() };
+        assert_eq!(seen.add("a vs b on nim.ron", 10), (0, Duration::ZERO));
+        std::thread::sleep(Duration::from_millis(2));
+        let (games, time) = seen.add("a vs c on nim.ron", 30);
+        assert!(games == 20 && time > Duration::ZERO, "{games} {time:?}");
+        assert_eq!(seen.add("a vs b on bank.ron", 31).0, 0, "the Nim games are no measure of Russian Bank's");
+    }
+}
