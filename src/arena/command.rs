@@ -51,7 +51,7 @@ pub struct ArenaArgs {
     pub html: Option<PathBuf>,
     /// Run it in the window's Arena screen instead, the ratings shown live
     /// (with --report: show what the database holds).
-    #[arg(long, conflicts_with_all = ["shard", "html"])]
+    #[arg(long, conflicts_with_all = ["shard", "html", "sprt"])]
     pub window: bool,
 }
 

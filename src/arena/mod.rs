@@ -29,8 +29,12 @@ use store::{Row, Seating, Store};
 /// has passed since the last (a kill loses at most that much play).
 const BATCH_ROWS: usize = 20_000;
 const BATCH_TIME: Duration = Duration::from_millis(500);
-/// Games played between two looks at a run's stop flag.
-const STOP_SLICE: u64 = 256;
+/// A run that may be stopped looks at its flag about this often: each
+/// slice of a part is as many games as the last slice's pace plays in it,
+/// from `SLICE_GAMES.start` (a Russian Bank search takes milliseconds a
+/// game, a Nim game less than a microsecond).
+const STOP_EVERY: Duration = Duration::from_millis(250);
+const SLICE_GAMES: std::ops::Range<u64> = 16..65_536;
 
 /// What a run did.
 pub struct Played {
@@ -164,14 +168,16 @@ fn play_parts(
         // A run that may be stopped plays a part a slice at a time, asking
         // between slices; a game's seed and seats come from its number
         // alone, so the slices play exactly the games the whole part would.
+        let mut slice = SLICE_GAMES.start;
         while config.first < part.games.end {
             if stop.is_some_and(|s| s.load(Ordering::Relaxed)) {
                 return Ok(played);
             }
             config.games = match stop {
-                Some(_) => (config.first + STOP_SLICE).min(part.games.end),
+                Some(_) => (config.first + slice).min(part.games.end),
                 None => part.games.end,
             };
+            let slice_start = Instant::now();
             let mut rows = Vec::with_capacity(BATCH_ROWS);
             let mut last_sent = Instant::now();
             // A closed channel: the writer failed, and says why when joined.
@@ -200,7 +206,10 @@ fn play_parts(
             if closed || batches.send(rows).is_err() {
                 return Ok(played);
             }
-            played += config.games - config.first;
+            let games = config.games - config.first;
+            let pace = games as f64 / slice_start.elapsed().as_secs_f64().max(1e-6);
+            slice = ((pace * STOP_EVERY.as_secs_f64()) as u64).clamp(SLICE_GAMES.start, SLICE_GAMES.end);
+            played += games;
             config.first = config.games;
         }
     }
