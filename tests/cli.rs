@@ -525,7 +525,28 @@ fn arena_shards_merge_into_the_table_one_run_makes() {
     args.extend(shards.iter().map(String::as_str));
     let run = tabula(&args);
     assert!(run.status.success(), "{}", text(&run.stderr));
+    assert!(text(&run.stdout).contains("360 of the arena's 360 games"), "{}", text(&run.stdout));
+    assert!(!text(&run.stderr).contains("missing"), "{}", text(&run.stderr));
     assert_eq!(arena_rows(&merged), arena_rows(&whole));
+    // Two shards of three: merged, and the missing games said.
+    let partial = dir.join("partial.db");
+    let run = tabula(&[
+        "arena",
+        "merge",
+        "arenas/small.ron",
+        "--into",
+        partial.to_str().unwrap(),
+        &shards[0],
+        &shards[2],
+    ]);
+    assert!(run.status.success(), "{}", text(&run.stderr));
+    let held = arena_rows(&partial).len();
+    assert!(held < 360 && text(&run.stdout).contains(&format!("{held} of the arena's 360 games")));
+    assert!(
+        text(&run.stderr).contains(&format!("{} games are missing", 360 - held)),
+        "{}",
+        text(&run.stderr)
+    );
     // A database of another arena is refused, and changes nothing.
     let other = dir.join("other.ron");
     let small = std::fs::read_to_string(manifest_dir().join("arenas/small.ron")).unwrap();

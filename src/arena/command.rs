@@ -95,7 +95,17 @@ pub fn run(args: ArenaArgs) -> anyhow::Result<ExitCode> {
             let added = store.merge(shard)?;
             say(&format!("{}: {added} games merged\n", shard.display()))?;
         }
-        say(&standings(&arena, &store.outcomes()?).text(&arena))?;
+        let outcomes = store.outcomes()?;
+        let (held, total) = (outcomes.len() as u64, arena.total_games());
+        say(&format!("{}: {held} of the arena's {total} games\n", into.display()))?;
+        if held < total {
+            // A shard stopped early merges what it has; say so, not silently.
+            eprintln!(
+                "{} games are missing: a shard that stopped early goes on when run again; then merge again",
+                total - held
+            );
+        }
+        say(&standings(&arena, &outcomes).text(&arena))?;
         return Ok(ExitCode::SUCCESS);
     }
     let Some(path) = args.arena else { bail!("give an arena file: tabula arena <arena.ron>") };
