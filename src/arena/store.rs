@@ -31,6 +31,40 @@ CREATE TABLE IF NOT EXISTS games (
 ) WITHOUT ROWID;
 ";
 
+/// The columns of `games`.
+const COLUMNS: usize = 12;
+/// Rows inserted by one statement.
+const MANY_ROWS: usize = 32;
+
+/// `INSERT OR IGNORE INTO games VALUES (?, ...), ...` for `n` rows.
+fn insert_rows(n: usize) -> String {
+    let row = format!("({})", ["?"; COLUMNS].join(", "));
+    format!("INSERT OR IGNORE INTO games VALUES {}", vec![row; n].join(", "))
+}
+
+/// Binds `r` to the parameters of a row starting after `first`.
+fn bind_row(statement: &mut rusqlite::CachedStatement<'_>, first: usize, r: &Row) -> anyhow::Result<()> {
+    let scores = serde_json::to_string(&r.scores)?;
+    let values: [&dyn rusqlite::ToSql; COLUMNS] = [
+        &(r.level as i64),
+        &(r.pairing as i64),
+        &(r.game as i64),
+        &r.seating.level_path,
+        &(r.seed as i64),
+        &r.seating.seats,
+        &r.seating.agents,
+        &r.winner_seat,
+        &scores,
+        &(r.plies as i64),
+        &r.moves.get(),
+        &(r.micros as i64),
+    ];
+    for (k, value) in values.iter().enumerate() {
+        statement.raw_bind_parameter(first + k + 1, value)?;
+    }
+    Ok(())
+}
+
 /// A finished game, as a row.
 #[derive(Clone, Debug)]
 pub struct Row {
@@ -138,24 +172,20 @@ impl Store {
     pub fn write(&mut self, rows: &[Row]) -> anyhow::Result<()> {
         let tx = self.db.transaction()?;
         {
-            let mut insert = tx.prepare_cached(
-                "INSERT OR IGNORE INTO games VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
-            )?;
-            for r in rows {
-                insert.execute(params![
-                    r.level as i64,
-                    r.pairing as i64,
-                    r.game as i64,
-                    r.seating.level_path,
-                    r.seed as i64,
-                    r.seating.seats,
-                    r.seating.agents,
-                    r.winner_seat,
-                    serde_json::to_string(&r.scores)?,
-                    r.plies as i64,
-                    r.moves.get(),
-                    r.micros as i64,
-                ])?;
+            // Many rows a statement: a step of SQLite's program per
+            // MANY_ROWS games rather than per game.
+            let mut many = tx.prepare_cached(&insert_rows(MANY_ROWS))?;
+            let mut chunks = rows.chunks_exact(MANY_ROWS);
+            for chunk in &mut chunks {
+                for (k, r) in chunk.iter().enumerate() {
+                    bind_row(&mut many, k * COLUMNS, r)?;
+                }
+                many.raw_execute()?;
+            }
+            let mut one = tx.prepare_cached(&insert_rows(1))?;
+            for r in chunks.remainder() {
+                bind_row(&mut one, 0, r)?;
+                one.raw_execute()?;
             }
         }
         tx.commit()?;
@@ -235,5 +265,75 @@ impl Store {
         self.db.execute("DETACH DATABASE shard", [])?;
         let after: i64 = self.db.query_row("SELECT count(*) FROM games", [], |r| r.get(0))?;
         Ok((after - before) as u64)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Row `i` of a made-up table, every column telling it apart.
+    fn row(i: u64, seating: &Arc<Seating>) -> Row {
+        Row {
+            level: (i % 3) as usize,
+            pairing: (i % 5) as usize,
+            game: i,
+            seed: i.wrapping_mul(0x9E37_79B9_7F4A_7C15),
+            seating: seating.clone(),
+            winner_seat: (!i.is_multiple_of(4)).then_some((i % 2) as u8 + 1),
+            scores: vec![i as i64, -(i as i64)],
+            plies: i * 7,
+            moves: serde_json::value::to_raw_value(&[i, i + 1]).unwrap(),
+            micros: i * 11,
+        }
+    }
+
+    #[test]
+    fn rows_written_many_a_statement_read_back_column_for_column() {
+        let path = std::env::temp_dir().join(format!("tabula-store-{}.db", std::process::id()));
+        let _ = std::fs::remove_file(&path);
+        let names = vec!["a".to_owned(), "b".to_owned()];
+        let mut store = Store::open(&path, "test", &names).unwrap();
+        let seating = Arc::new(Seating {
+            level_path: "levels/x.ron".into(),
+            seats: r#"["b","a"]"#.into(),
+            agents: r#"["random","greedy"]"#.into(),
+        });
+        // Two statements of MANY_ROWS rows and a remainder of one a statement.
+        let rows: Vec<Row> = (0..2 * MANY_ROWS as u64 + 6).map(|i| row(i, &seating)).collect();
+        store.write(&rows).unwrap();
+        let read: Vec<Vec<rusqlite::types::Value>> = {
+            let mut query = store.db.prepare("SELECT * FROM games ORDER BY game").unwrap();
+            query
+                .query_map([], |r| (0..COLUMNS).map(|c| r.get(c)).collect())
+                .unwrap()
+                .map(Result::unwrap)
+                .collect()
+        };
+        assert_eq!(read.len(), rows.len());
+        use rusqlite::types::Value::{Integer, Null, Text};
+        for (got, r) in read.iter().zip(&rows) {
+            let want = vec![
+                Integer(r.level as i64),
+                Integer(r.pairing as i64),
+                Integer(r.game as i64),
+                Text(r.seating.level_path.clone()),
+                Integer(r.seed as i64),
+                Text(r.seating.seats.clone()),
+                Text(r.seating.agents.clone()),
+                r.winner_seat.map_or(Null, |w| Integer(w.into())),
+                Text(serde_json::to_string(&r.scores).unwrap()),
+                Integer(r.plies as i64),
+                Text(r.moves.get().to_owned()),
+                Integer(r.micros as i64),
+            ];
+            assert_eq!(got, &want, "game {}", r.game);
+        }
+        // Written again: nothing doubled.
+        store.write(&rows[..40]).unwrap();
+        let count: i64 = store.db.query_row("SELECT count(*) FROM games", [], |r| r.get(0)).unwrap();
+        assert_eq!(count as usize, rows.len());
+        drop(store);
+        let _ = std::fs::remove_file(&path);
     }
 }
