@@ -602,12 +602,20 @@ fn a_sequential_test_stops_early_on_the_side_the_games_show_and_plays_the_arenas
     };
     // Perfect play against coin flips: decided on the first 32 pairs.
     let stronger = sprt("perfect:coin:50", &[]);
-    assert!(stronger.contains("H1 accepted: perfect is at least +50 Elo stronger than coin"), "{stronger}");
+    assert!(
+        stronger.contains("H1 accepted: the pairs favour perfect being +50 Elo stronger than coin over +0"),
+        "{stronger}"
+    );
     assert!(stronger.contains("32 pairs (64 games)"), "{stronger}");
     assert_eq!(arena_rows(&tested).len(), 64, "stopped early, not at 2000 games");
     // Two coins: not 50 Elo apart, found well before their 2000 games.
     let even = sprt("coin:other coin:50", &[]);
-    assert!(even.contains("H0 accepted: coin is not more than +0 Elo stronger than other coin"), "{even}");
+    assert!(
+        even.contains(
+            "H0 accepted: the pairs favour coin being at most +0 Elo stronger than other coin over +50"
+        ),
+        "{even}"
+    );
     let rows = arena_rows(&tested).len();
     assert!(rows < 64 + 2000, "{rows} rows: {even}");
     // Reported again without playing: the same, and nothing added.
@@ -619,6 +627,27 @@ fn a_sequential_test_stops_early_on_the_side_the_games_show_and_plays_the_arenas
     assert!(tabula(&["arena", arena, "--db", whole.to_str().unwrap()]).status.success());
     assert_eq!(arena_rows(&tested), arena_rows(&whole));
     assert_eq!(arena_rows(&whole).len(), 6000);
+    // More games go on from those played; fewer leave the rest out of the report.
+    let source = std::fs::read_to_string(arena).unwrap();
+    std::fs::write(arena, source.replace("games: 2000", "games: 3000")).unwrap();
+    let run = tabula(&["arena", arena, "--db", tested.to_str().unwrap()]);
+    assert!(text(&run.stdout).contains("3000 games played in"), "{}{}", text(&run.stdout), text(&run.stderr));
+    assert!(text(&run.stdout).contains("6000 already in"), "{}", text(&run.stdout));
+    let more = dir.join("more.db");
+    assert!(tabula(&["arena", arena, "--db", more.to_str().unwrap()]).status.success());
+    assert_eq!(arena_rows(&tested), arena_rows(&more));
+    std::fs::write(arena, source.replace("games: 2000", "games: 100")).unwrap();
+    let run = tabula(&["arena", arena, "--db", tested.to_str().unwrap(), "--report"]);
+    assert!(text(&run.stdout).contains("300/300 games"), "{}{}", text(&run.stdout), text(&run.stderr));
+    // A report reads: a database named wrongly is refused, not made.
+    let missing = dir.join("missing.db");
+    let run = tabula(&["arena", arena, "--db", missing.to_str().unwrap(), "--report"]);
+    assert!(text(&run.stderr).contains("no such database") && !missing.exists(), "{}", text(&run.stderr));
+    // A level that is not there is named with the arena that names it.
+    std::fs::write(arena, source.replace("mcmorran-5-6-7.ron", "nowhere.ron")).unwrap();
+    let run = tabula(&["arena", arena]);
+    assert!(text(&run.stderr).contains(&format!("{arena}: its level ")), "{}", text(&run.stderr));
+    std::fs::write(arena, &source).unwrap();
     // Faults are named.
     let run = tabula(&["arena", arena, "--db", whole.to_str().unwrap(), "--sprt", "perfect:nobody:50"]);
     assert!(text(&run.stderr).contains("the arena has no agent \"nobody\""), "{}", text(&run.stderr));

@@ -115,7 +115,15 @@ pub fn run(args: ArenaArgs) -> anyhow::Result<ExitCode> {
         return crate::app::run(None, None, Some(start));
     }
     let db = args.db.unwrap_or_else(|| super::default_db(&path, args.shard));
-    let mut store = Store::open(&db, &super::identity(&arena), &arena.agents)?;
+    // A report reads: a database named wrongly is refused, not made empty.
+    let mut store = if args.report {
+        if !db.exists() {
+            bail!("{}: no such database (nothing has been played into it): check --db", db.display());
+        }
+        Store::open_read_only(&db, &super::identity(&arena), &arena.agents)?
+    } else {
+        Store::open(&db, &super::identity(&arena), &arena.agents)?
+    };
     let jobs = args.jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
     let live = std::io::IsTerminal::is_terminal(&std::io::stderr());
     if let Some((a, b, elo0, elo1)) = args.sprt {

@@ -17,7 +17,7 @@ use std::sync::mpsc::SyncSender;
 use std::time::{Duration, Instant};
 
 use anyhow::Context;
-use indicatif::{ProgressBar, ProgressStyle};
+use indicatif::{ProgressBar, ProgressState, ProgressStyle};
 use tabula_engine::arena::{Arena, Part};
 use tabula_engine::core::runner::MatchConfig;
 use tabula_engine::games::{self, MatchRecord};
@@ -46,12 +46,16 @@ pub struct Played {
     pub seconds: f64,
 }
 
-/// The arena as a database remembers it: everything that decides what is
-/// played. A database of another arena (or of this one changed) is refused.
+/// The arena as a database remembers it: everything that decides how a
+/// game is played (the seed, each level, each agent's name and specs). A
+/// database of another arena (or of this one changed so) is refused. Not
+/// its name, nor `games`: game i of a pairing is the same game whatever
+/// the count, so more games go on from those played, and fewer leave the
+/// rest out of the report.
 pub fn identity(arena: &Arena) -> String {
-    let mut text = format!("arena {:?} seed {}\n", arena.name, arena.seed);
+    let mut text = format!("arena seed {}\n", arena.seed);
     for level in &arena.levels {
-        text += &format!("level {} games {}\n{}\n", level.path, level.games, level::to_ron(&level.level));
+        text += &format!("level {}\n{}\n", level.path, level::to_ron(&level.level));
         for (name, spec) in arena.agents.iter().zip(&level.specs) {
             text += &format!("  {name}: {spec}\n");
         }
@@ -75,8 +79,11 @@ pub fn default_db(arena_file: &Path, shard: Option<(u64, u64)>) -> PathBuf {
 pub fn progress_bar(total: u64, live: bool) -> ProgressBar {
     let bar = if live { ProgressBar::new(total) } else { ProgressBar::hidden() };
     bar.set_style(
-        ProgressStyle::with_template("{bar:30} {pos}/{len} games  {per_sec}  eta {eta}  {msg}")
-            .expect("valid template"),
+        ProgressStyle::with_template("{bar:30} {pos}/{len} games  {rate}  eta {eta}  {msg}")
+            .expect("valid template")
+            .with_key("rate", |state: &ProgressState, w: &mut dyn std::fmt::Write| {
+                let _ = write!(w, "{:.0} games/s", state.per_sec());
+            }),
     );
     bar
 }
@@ -132,10 +139,17 @@ fn play_parts(
     batches: &SyncSender<Vec<Row>>,
 ) -> anyhow::Result<u64> {
     let mut played = 0;
+    let mut level_played = None;
     for (part, &done) in parts.iter().zip(done) {
         let first = part.games.start + done;
         if first >= part.games.end {
             continue;
+        }
+        // The rate and the time left follow the level being played: a Nim
+        // game takes microseconds, a Russian Bank deal with lookahead most
+        // of a second, and a rate carried over would say "eta 0s".
+        if level_played.replace(part.level) != Some(part.level) {
+            bar.reset_eta();
         }
         let level = &arena.levels[part.level];
         let pairing = &level.pairings[part.pairing];

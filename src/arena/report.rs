@@ -57,6 +57,10 @@ pub fn standings(arena: &Arena, rows: &[Outcome]) -> Standings {
     let mut multi_games = 0;
     for row in rows {
         let Some(level) = levels.get_mut(row.level) else { continue };
+        // Games past the arena's count (`games` lowered since) are left out.
+        if row.game >= arena.levels[row.level].games {
+            continue;
+        }
         if row.seats.len() > 2 {
             // Games in the table's order (level, pairing, game), whoever
             // played them first: the same table gives the same ratings.
@@ -221,9 +225,10 @@ mod tests {
     #[test]
     fn the_table_rates_two_seat_games_by_elo_and_more_seats_by_weng_lin() {
         let arena = arena();
-        let two = |a, b, winner_seat| Outcome { level: 0, seats: vec![a, b], winner_seat };
+        let two = |a, b, winner_seat| Outcome { level: 0, game: 0, seats: vec![a, b], winner_seat };
         let four = |seats: [usize; 4], winner: usize| Outcome {
             level: 1,
+            game: 0,
             seats: seats.to_vec(),
             winner_seat: Some(seats.iter().position(|&s| s == winner).unwrap() as u8 + 1),
         };

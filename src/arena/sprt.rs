@@ -96,8 +96,8 @@ fn count(store: &Store, parts: &[Part], a: usize) -> anyhow::Result<Pentanomial>
             Some(_) => 0,
         };
         for two in games.windows(2) {
-            let ((g, first), (h, second)) = (&two[0], &two[1]);
-            if g % 2 == 0 && *h == g + 1 {
+            let (first, second) = (&two[0], &two[1]);
+            if first.game.is_multiple_of(2) && second.game == first.game + 1 && second.game < part.games.end {
                 pairs.add(halves(first) + halves(second));
             }
         }
@@ -131,24 +131,27 @@ pub fn run(
     }
     let sprt = Sprt { elo0: args.elo0, elo1: args.elo1, alpha: args.alpha, beta: args.beta };
     bar.set_length(parts.iter().map(|p| p.games.end).sum());
+    // The levels take turns, a slice each, the test looked at after each.
+    let mut turn = 0;
     loop {
         let pairs = count(store, &parts, a)?;
         let verdict = sprt.verdict(&pairs);
-        let mut next = Vec::new();
-        let mut done_all = 0;
+        let mut done = Vec::with_capacity(parts.len());
         for part in &parts {
-            let done = store.done_from(part.level, part.pairing, 0, part.games.end)?;
-            done_all += done;
-            if done < part.games.end {
-                next.push(Part { games: done..(done + SLICE).min(part.games.end), ..part.clone() });
-            }
+            done.push(store.done_from(part.level, part.pairing, 0, part.games.end)?);
         }
-        let left = parts.iter().map(|p| p.games.end).sum::<u64>() - done_all;
-        if verdict != Verdict::Undecided || next.is_empty() || !play_on {
+        let left = parts.iter().map(|p| p.games.end).sum::<u64>() - done.iter().sum::<u64>();
+        if verdict != Verdict::Undecided || left == 0 || !play_on {
             return Ok(Standing { pairs, llr: sprt.llr(&pairs), verdict, left });
         }
-        bar.set_position(done_all);
-        super::play(arena, &next, store, jobs, bar, None)?;
+        let k = (turn..turn + parts.len())
+            .map(|k| k % parts.len())
+            .find(|&k| done[k] < parts[k].games.end)
+            .expect("games are left");
+        turn = k + 1;
+        let next = Part { games: done[k]..(done[k] + SLICE).min(parts[k].games.end), ..parts[k].clone() };
+        bar.set_position(done.iter().sum());
+        super::play(arena, &[next], store, jobs, bar, None)?;
     }
 }
 
@@ -176,27 +179,45 @@ pub fn text(args: &SprtArgs, s: &Standing) -> String {
         p[4]
     );
     let _ = writeln!(out, "  LLR {:.2} (stops below {lower:.2} or above {upper:.2})", s.llr);
-    if let Some((elo, interval)) = s.pairs.elo() {
+    let n = s.pairs.pairs();
+    match s.pairs.elo() {
         // + 0.0: an even score prints as +0.0, not -0.0.
-        let _ = writeln!(out, "  {a} - {b}: {:+.1} ± {interval:.1} Elo (95%)", elo + 0.0);
+        Some((elo, interval)) => {
+            let _ = writeln!(out, "  {a} - {b}: {:+.1} ± {interval:.1} Elo (95%)", elo + 0.0);
+        }
+        None if n > 1 && (p[4] == n || p[0] == n) => {
+            let (winner, loser) = if p[4] == n { (a, b) } else { (b, a) };
+            let _ = writeln!(
+                out,
+                "  {winner} won every game against {loser}: no finite Elo difference explains it"
+            );
+        }
+        None => {}
     }
-    if s.pairs.pairs() > 1 && p[2] == s.pairs.pairs() {
+    if n > 1 && p[2] == n {
         let _ = writeln!(
             out,
-            "  Every pair split its points: agents without chance on a level without it may be playing one \
-             game over and over."
+            "  Every pair split its points: each deal went to the same seat both times, as between identical \
+             agents (or agents without chance on a level without it); with no spread to weigh, the test \
+             decides at once."
         );
     }
+    let errors = format!("wrong at most {:.0}% / {:.0}% of the time", args.alpha * 100.0, args.beta * 100.0);
     let _ = match s.verdict {
-        Verdict::Stronger => {
-            writeln!(out, "H1 accepted: {a} is at least {:+} Elo stronger than {b}.", args.elo1)
-        }
-        Verdict::NotStronger => {
-            writeln!(out, "H0 accepted: {a} is not more than {:+} Elo stronger than {b}.", args.elo0)
-        }
+        Verdict::Stronger => writeln!(
+            out,
+            "H1 accepted: the pairs favour {a} being {:+} Elo stronger than {b} over {:+} ({errors}).",
+            args.elo1, args.elo0
+        ),
+        Verdict::NotStronger => writeln!(
+            out,
+            "H0 accepted: the pairs favour {a} being at most {:+} Elo stronger than {b} over {:+} ({errors}).",
+            args.elo0, args.elo1
+        ),
         Verdict::Undecided if s.left == 0 => writeln!(
             out,
-            "Undecided: the arena's games for {a} against {b} ran out first (raise `games` in the arena file)."
+            "Undecided: the arena's games for {a} against {b} ran out first (raise `games` in the arena \
+             file: the games played are kept)."
         ),
         Verdict::Undecided => writeln!(out, "Undecided so far: {} games left to play.", s.left),
     };

@@ -96,6 +96,8 @@ pub struct Seating {
 #[derive(Clone, Debug, PartialEq)]
 pub struct Outcome {
     pub level: usize,
+    /// The game's number in its pairing.
+    pub game: u64,
     /// Arena agent per seat, seat 1 first.
     pub seats: Vec<usize>,
     /// From 1; `None` for a draw.
@@ -195,15 +197,21 @@ impl Store {
     /// Who played and who won each game, in (level, pairing, game) order:
     /// what the ratings read, without the moves.
     pub fn outcomes(&self) -> anyhow::Result<Vec<Outcome>> {
-        let mut query =
-            self.db.prepare("SELECT level, seats, winner_seat FROM games ORDER BY level, pairing, game")?;
+        let mut query = self
+            .db
+            .prepare("SELECT level, game, seats, winner_seat FROM games ORDER BY level, pairing, game")?;
         let rows = query.query_map([], |r| {
-            Ok((r.get::<_, i64>(0)?, r.get::<_, String>(1)?, r.get::<_, Option<u8>>(2)?))
+            Ok((r.get::<_, i64>(0)?, r.get::<_, i64>(1)?, r.get::<_, String>(2)?, r.get::<_, Option<u8>>(3)?))
         })?;
         let mut out = Vec::new();
         for row in rows {
-            let (level, seats, winner_seat) = row?;
-            out.push(Outcome { level: level as usize, seats: self.agents_of(&seats)?, winner_seat });
+            let (level, game, seats, winner_seat) = row?;
+            out.push(Outcome {
+                level: level as usize,
+                game: game as u64,
+                seats: self.agents_of(&seats)?,
+                winner_seat,
+            });
         }
         Ok(out)
     }
@@ -211,7 +219,7 @@ impl Store {
     /// The games of one pairing on one level, in order: each game's number,
     /// its agents by seat, and the winning seat (what a sequential test
     /// counts pairs from).
-    pub fn games_of(&self, level: usize, pairing: usize) -> anyhow::Result<Vec<(u64, Outcome)>> {
+    pub fn games_of(&self, level: usize, pairing: usize) -> anyhow::Result<Vec<Outcome>> {
         let mut query = self.db.prepare_cached(
             "SELECT game, seats, winner_seat FROM games WHERE level = ?1 AND pairing = ?2 ORDER BY game",
         )?;
@@ -221,7 +229,7 @@ impl Store {
         let mut out = Vec::new();
         for row in rows {
             let (game, seats, winner_seat) = row?;
-            out.push((game as u64, Outcome { level, seats: self.agents_of(&seats)?, winner_seat }));
+            out.push(Outcome { level, game: game as u64, seats: self.agents_of(&seats)?, winner_seat });
         }
         Ok(out)
     }

@@ -95,6 +95,10 @@ pub enum ArenaError {
     Invalid { file: String, message: String },
     #[error(transparent)]
     File(#[from] LevelError),
+    /// A level the arena names cannot be read: said with the arena file,
+    /// which is where the fix goes.
+    #[error("{arena}: its level {error}")]
+    Level { arena: String, error: LevelError },
 }
 
 /// RON as level files are read, and `agent: "random"` without `Some(...)`.
@@ -128,7 +132,10 @@ impl Arena {
             .map_err(|e| LevelError::Io { file: file.clone(), message: e.to_string() })?;
         let raw: ArenaFile = ron_options().from_str(&text).map_err(|e| level::syntax_error(&file, &e))?;
         let base = path.parent().unwrap_or(Path::new("."));
-        Arena::check(raw, &file, |name| level::load(&base.join(name)))
+        Arena::check(raw, &file, |name| level::load(&base.join(name))).map_err(|e| match e {
+            ArenaError::File(error) => ArenaError::Level { arena: file.clone(), error },
+            other => other,
+        })
     }
 
     /// Checks an arena: two agents or more with different names, each with

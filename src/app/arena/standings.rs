@@ -11,6 +11,8 @@ use crate::arena::report::{Standings, strongest_first};
 
 /// From this width on, a plot and its table stand side by side.
 const SIDE_BY_SIDE: f32 = 860.0;
+/// Room between a table's columns (egui's default leaves one space).
+const TABLE_SPACING: egui::Vec2 = egui::vec2(14.0, 4.0);
 
 /// The standings read from `rated` games.
 pub(super) fn standings(ui: &mut egui::Ui, s: &Standings, rated: u64) {
@@ -87,7 +89,7 @@ fn beside(
 fn elo_table(ui: &mut egui::Ui, s: &Standings) {
     let rows = tables::elo_rows(s);
     let rating = rows.iter().map(|r| r.rating.chars().count()).max().unwrap_or(0).max("Elo (95%)".len());
-    egui::Grid::new("elo").striped(true).show(ui, |ui| {
+    egui::Grid::new("elo").striped(true).spacing(TABLE_SPACING).show(ui, |ui| {
         ui.strong("#");
         ui.strong("Agent");
         right(ui, "Elo (95%)", rating, true);
@@ -107,7 +109,7 @@ fn elo_table(ui: &mut egui::Ui, s: &Standings) {
 
 fn weng_lin_table(ui: &mut egui::Ui, s: &Standings, rows: &[(usize, String)]) {
     let width = rows.iter().map(|(_, r)| r.chars().count()).max().unwrap_or(0).max("Rating (95%)".len());
-    egui::Grid::new("weng-lin").striped(true).show(ui, |ui| {
+    egui::Grid::new("weng-lin").striped(true).spacing(TABLE_SPACING).show(ui, |ui| {
         ui.strong("#");
         ui.strong("Agent");
         right(ui, "Rating (95%)", width, true);
@@ -133,7 +135,7 @@ fn crosstable(ui: &mut egui::Ui, s: &Standings) {
     let cells = tables::crosstable(s);
     let names = order.iter().map(|&a| s.agents[a].chars().count());
     let width = cells.iter().flatten().flatten().map(|c| c.chars().count()).chain(names).max().unwrap_or(0);
-    egui::Grid::new("crosstable").striped(true).show(ui, |ui| {
+    egui::Grid::new("crosstable").striped(true).spacing(TABLE_SPACING).show(ui, |ui| {
         ui.label("");
         for &b in &order {
             right(ui, &s.agents[b], width, true);
@@ -155,7 +157,7 @@ fn levels(ui: &mut egui::Ui, s: &Standings) {
     let won: Vec<String> = order.iter().map(|&a| format!("{} won", s.agents[a])).collect();
     let games =
         s.levels.iter().map(|l| format!("{} of {}", l.played, l.planned).len()).max().unwrap_or(0).max(5);
-    egui::Grid::new("levels").striped(true).show(ui, |ui| {
+    egui::Grid::new("levels").striped(true).spacing(TABLE_SPACING).show(ui, |ui| {
         ui.strong("Level");
         right(ui, "Seats", 5, true);
         right(ui, "Games", games, true);

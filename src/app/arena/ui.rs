@@ -180,6 +180,10 @@ fn chosen_arena(
         _ if shown.phase == Phase::Reading => {
             ui.label("Reading the database…");
         }
+        // Playing, before the first reading: games may already be held.
+        _ if playing => {
+            ui.label("The ratings come in as the games are read back from the database…");
+        }
         _ => {
             ui.label("No games in the database yet: Run plays them, and the ratings come in as they are played.");
         }
@@ -197,6 +201,8 @@ fn verbs(
 ) {
     ui.horizontal(|ui| {
         let (label, can_run, why) = match entry.held.clone() {
+            // The count held changes with every game: not shown on the button.
+            _ if playing => ("Running".to_owned(), false, "Stop (S) stops it".to_owned()),
             Err(e) => ("Run (R)".to_owned(), false, e),
             Ok(held) if held >= total => {
                 ("Run (R)".to_owned(), false, "Every game of the arena is in its database".to_owned())

@@ -198,9 +198,11 @@ impl Pentanomial {
 
     /// How much stronger A is than B by the pairs, in Elo, and the half-width
     /// of its 95% interval (the normal approximation of a pair's mean score,
-    /// mapped through the Elo curve); `None` before two pairs.
+    /// mapped through the Elo curve); `None` before two pairs, and when one
+    /// side took every point (no finite difference explains it).
     pub fn elo(&self) -> Option<(f64, f64)> {
-        if self.pairs() < 2 {
+        let n = self.pairs();
+        if n < 2 || self.0[0] == n || self.0[4] == n {
             return None;
         }
         let (mean, variance) = self.moments();
@@ -357,6 +359,9 @@ mod tests {
         let (turned, turned_interval) = Pentanomial([0, 5, 5, 0, 0]).elo().unwrap();
         assert!((turned + elo).abs() < 1e-9 && (turned_interval - interval).abs() < 1e-9);
         assert_eq!(Pentanomial([0, 0, 1, 0, 0]).elo(), None, "one pair tells no spread");
+        assert_eq!(Pentanomial([0, 0, 0, 0, 9]).elo(), None, "A took every point");
+        assert_eq!(Pentanomial([9, 0, 0, 0, 0]).elo(), None, "B took every point");
+        assert!(Pentanomial([0, 0, 0, 1, 8]).elo().is_some());
     }
 
     #[test]
