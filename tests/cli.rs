@@ -520,25 +520,21 @@ fn arena_shards_merge_into_the_table_one_run_makes() {
         assert!(text(&run.stdout).contains(&format!("(shard {i}/3)")));
         shards.push(db.to_str().unwrap().to_owned());
     }
+    // `tabula arena merge arenas/small.ron --into <into> <shards>...`
+    let merge = |into: &Path, shards: &[&str]| {
+        let mut args = vec!["arena", "merge", "arenas/small.ron", "--into", into.to_str().unwrap()];
+        args.extend(shards);
+        tabula(&args)
+    };
     let merged = dir.join("merged.db");
-    let mut args = vec!["arena", "merge", "arenas/small.ron", "--into", merged.to_str().unwrap()];
-    args.extend(shards.iter().map(String::as_str));
-    let run = tabula(&args);
+    let run = merge(&merged, &shards.iter().map(String::as_str).collect::<Vec<_>>());
     assert!(run.status.success(), "{}", text(&run.stderr));
     assert!(text(&run.stdout).contains("360 of the arena's 360 games"), "{}", text(&run.stdout));
     assert!(!text(&run.stderr).contains("missing"), "{}", text(&run.stderr));
     assert_eq!(arena_rows(&merged), arena_rows(&whole));
     // Two shards of three: merged, and the missing games said.
     let partial = dir.join("partial.db");
-    let run = tabula(&[
-        "arena",
-        "merge",
-        "arenas/small.ron",
-        "--into",
-        partial.to_str().unwrap(),
-        &shards[0],
-        &shards[2],
-    ]);
+    let run = merge(&partial, &[&shards[0], &shards[2]]);
     assert!(run.status.success(), "{}", text(&run.stderr));
     let held = arena_rows(&partial).len();
     assert!(held < 360 && text(&run.stdout).contains(&format!("{held} of the arena's 360 games")));
@@ -562,14 +558,7 @@ fn arena_shards_merge_into_the_table_one_run_makes() {
     assert!(text(&run.stderr).contains("holds the games of another arena"), "{}", text(&run.stderr));
     assert_eq!(arena_rows(&merged), arena_rows(&whole));
     let missing = dir.join("missing.db");
-    let run = tabula(&[
-        "arena",
-        "merge",
-        "arenas/small.ron",
-        "--into",
-        merged.to_str().unwrap(),
-        missing.to_str().unwrap(),
-    ]);
+    let run = merge(&merged, &[missing.to_str().unwrap()]);
     assert!(!run.status.success() && !missing.exists(), "a shard named wrongly is refused, not made");
     let run = tabula(&["arena", "arenas/small.ron", "--shard", "4/3"]);
     assert!(text(&run.stderr).contains("a shard is I/N"), "{}", text(&run.stderr));

@@ -10,6 +10,7 @@ use tabula_engine::arena::Arena;
 use super::report::standings;
 use super::sprt::{self, SprtArgs};
 use super::store::Store;
+use tabula_engine::core::ratings::Sprt;
 
 #[derive(clap::Args, Debug)]
 #[command(args_conflicts_with_subcommands = true)]
@@ -95,8 +96,8 @@ pub fn run(args: ArenaArgs) -> anyhow::Result<ExitCode> {
             let added = store.merge(shard)?;
             say(&format!("{}: {added} games merged\n", shard.display()))?;
         }
-        let outcomes = store.outcomes()?;
-        let (held, total) = (outcomes.len() as u64, arena.total_games());
+        let standings = standings(&arena, &store.outcomes()?);
+        let (held, total) = (standings.rated(), arena.total_games());
         say(&format!("{}: {held} of the arena's {total} games\n", into.display()))?;
         if held < total {
             // A shard stopped early merges what it has; say so, not silently.
@@ -105,7 +106,7 @@ pub fn run(args: ArenaArgs) -> anyhow::Result<ExitCode> {
                 total - held
             );
         }
-        say(&standings(&arena, &outcomes).text(&arena))?;
+        say(&standings.text(&arena))?;
         return Ok(ExitCode::SUCCESS);
     }
     let Some(path) = args.arena else { bail!("give an arena file: tabula arena <arena.ron>") };
@@ -127,7 +128,7 @@ pub fn run(args: ArenaArgs) -> anyhow::Result<ExitCode> {
     let jobs = args.jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
     let live = std::io::IsTerminal::is_terminal(&std::io::stderr());
     if let Some((a, b, elo0, elo1)) = args.sprt {
-        let test = SprtArgs { a, b, elo0, elo1, alpha: args.alpha, beta: args.beta };
+        let test = SprtArgs { a, b, test: Sprt { elo0, elo1, alpha: args.alpha, beta: args.beta } };
         let bar = super::progress_bar(0, live);
         let standing = sprt::run(&arena, &mut store, &test, jobs, &bar, !args.report)
             .with_context(|| format!("arena {}", path.display()))?;

@@ -100,10 +100,7 @@ pub fn play(
     stop: Option<&AtomicBool>,
 ) -> anyhow::Result<Played> {
     let looking = Instant::now();
-    let mut done = Vec::with_capacity(parts.len());
-    for part in parts {
-        done.push(store.done_from(part.level, part.pairing, part.games.start, part.games.end)?);
-    }
+    let done = store.done(parts)?;
     let resumed: u64 = done.iter().sum();
     let resume_seconds = looking.elapsed().as_secs_f64();
     bar.inc(resumed);
@@ -139,18 +136,13 @@ fn play_parts(
     batches: &SyncSender<Vec<Row>>,
 ) -> anyhow::Result<u64> {
     let mut played = 0;
-    let mut level_played = None;
+    let mut playing = None;
     for (part, &done) in parts.iter().zip(done) {
         let first = part.games.start + done;
         if first >= part.games.end {
             continue;
         }
-        // The rate and the time left follow the level being played: a Nim
-        // game takes microseconds, a Russian Bank deal with lookahead most
-        // of a second, and a rate carried over would say "eta 0s".
-        if level_played.replace(part.level) != Some(part.level) {
-            bar.reset_eta();
-        }
+        follow_level(bar, &mut playing, part.level);
         let level = &arena.levels[part.level];
         let pairing = &level.pairings[part.pairing];
         let names: Vec<&str> = pairing.iter().map(|&a| arena.agents[a].as_str()).collect();
@@ -230,7 +222,44 @@ fn play_parts(
     Ok(played)
 }
 
+/// The bar's rate (and time left) starts again when the games turn to
+/// another level: a Nim game takes microseconds, a Russian Bank deal with
+/// lookahead most of a second, and a rate carried over would say "eta 0s".
+/// The terminal's bar and the window's Arena screen both read this rate.
+fn follow_level(bar: &ProgressBar, playing: &mut Option<usize>, level: usize) {
+    if playing.replace(level) != Some(level) {
+        bar.reset_eta();
+    }
+}
+
 /// Names or specs as a JSON list.
 fn json(items: &[impl serde::Serialize]) -> String {
     serde_json::to_string(items).expect("strings serialise")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_rate_starts_again_with_each_level() {
+        let bar = ProgressBar::hidden();
+        bar.set_length(100_000);
+        let mut playing = None;
+        follow_level(&bar, &mut playing, 0);
+        for _ in 0..40 {
+            bar.inc(100);
+            std::thread::sleep(Duration::from_millis(2));
+        }
+        let nim = bar.per_sec();
+        assert!(nim > 1000.0, "{nim}");
+        follow_level(&bar, &mut playing, 0);
+        assert!(bar.per_sec() > nim / 2.0, "the same level keeps its rate");
+        follow_level(&bar, &mut playing, 1);
+        let bank = bar.per_sec();
+        assert!(
+            bank.is_finite() && bank < nim / 100.0,
+            "the Nim games are no measure of Russian Bank's: {bank}"
+        );
+    }
 }

@@ -115,6 +115,11 @@ pub fn standings(arena: &Arena, rows: &[Outcome]) -> Standings {
 }
 
 impl Standings {
+    /// The games these standings count.
+    pub fn rated(&self) -> u64 {
+        self.levels.iter().map(|l| l.played).sum()
+    }
+
     /// Agents, strongest first by Elo.
     pub fn order(&self) -> Vec<usize> {
         strongest_first(&self.ratings.iter().map(|r| r.elo).collect::<Vec<_>>())

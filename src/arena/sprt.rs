@@ -23,10 +23,8 @@ const SLICE: u64 = 64;
 pub struct SprtArgs {
     pub a: String,
     pub b: String,
-    pub elo0: f64,
-    pub elo1: f64,
-    pub alpha: f64,
-    pub beta: f64,
+    /// A's advantage over B: `elo1` against `elo0`.
+    pub test: Sprt,
 }
 
 /// `A:B:E` (A at least E Elo stronger than B, against not stronger) or
@@ -129,17 +127,14 @@ pub fn run(
             args.b
         );
     }
-    let sprt = Sprt { elo0: args.elo0, elo1: args.elo1, alpha: args.alpha, beta: args.beta };
+    let sprt = args.test;
     bar.set_length(parts.iter().map(|p| p.games.end).sum());
     // The levels take turns, a slice each, the test looked at after each.
     let mut turn = 0;
     loop {
         let pairs = count(store, &parts, a)?;
         let verdict = sprt.verdict(&pairs);
-        let mut done = Vec::with_capacity(parts.len());
-        for part in &parts {
-            done.push(store.done_from(part.level, part.pairing, 0, part.games.end)?);
-        }
+        let done = store.done(&parts)?;
         let left = parts.iter().map(|p| p.games.end).sum::<u64>() - done.iter().sum::<u64>();
         if verdict != Verdict::Undecided || left == 0 || !play_on {
             return Ok(Standing { pairs, llr: sprt.llr(&pairs), verdict, left });
@@ -158,13 +153,13 @@ pub fn run(
 /// The test's report: hypotheses, pairs, the log-likelihood ratio against
 /// its bounds, A's advantage in Elo, and the verdict.
 pub fn text(args: &SprtArgs, s: &Standing) -> String {
-    let sprt = Sprt { elo0: args.elo0, elo1: args.elo1, alpha: args.alpha, beta: args.beta };
+    let sprt = args.test;
     let (lower, upper) = sprt.bounds();
     let (a, b) = (&args.a, &args.b);
     let mut out = format!(
         "SPRT {a} against {b}: is {a} at least {:+} Elo stronger (H1) or at most {:+} (H0)? \
          alpha {}, beta {}\n",
-        args.elo1, args.elo0, args.alpha, args.beta
+        sprt.elo1, sprt.elo0, sprt.alpha, sprt.beta
     );
     let p = s.pairs.0;
     let _ = writeln!(
@@ -202,17 +197,17 @@ pub fn text(args: &SprtArgs, s: &Standing) -> String {
              decides at once."
         );
     }
-    let errors = format!("wrong at most {:.0}% / {:.0}% of the time", args.alpha * 100.0, args.beta * 100.0);
+    let errors = format!("wrong at most {:.0}% / {:.0}% of the time", sprt.alpha * 100.0, sprt.beta * 100.0);
     let _ = match s.verdict {
         Verdict::Stronger => writeln!(
             out,
             "H1 accepted: the pairs favour {a} being {:+} Elo stronger than {b} over {:+} ({errors}).",
-            args.elo1, args.elo0
+            sprt.elo1, sprt.elo0
         ),
         Verdict::NotStronger => writeln!(
             out,
             "H0 accepted: the pairs favour {a} being at most {:+} Elo stronger than {b} over {:+} ({errors}).",
-            args.elo0, args.elo1
+            sprt.elo0, sprt.elo1
         ),
         Verdict::Undecided if s.left == 0 => writeln!(
             out,

@@ -11,6 +11,7 @@ use std::sync::Arc;
 use anyhow::{Context, bail};
 use rusqlite::{Connection, OptionalExtension, params};
 use serde_json::value::RawValue;
+use tabula_engine::arena::Part;
 
 const SCHEMA: &str = "
 CREATE TABLE IF NOT EXISTS arena (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -150,24 +151,29 @@ impl Store {
         }
     }
 
-    /// How many games of a part are done: the length of the prefix
-    /// `first..` the table holds.
-    pub fn done_from(&self, level: usize, pairing: usize, first: u64, end: u64) -> anyhow::Result<u64> {
+    /// How many games of each part are done: the length of the prefix of
+    /// its games the table holds (what a run resumes from).
+    pub fn done(&self, parts: &[Part]) -> anyhow::Result<Vec<u64>> {
         let mut query = self.db.prepare_cached(
             "SELECT game FROM games WHERE level = ?1 AND pairing = ?2 AND game >= ?3 AND game < ?4 ORDER BY game",
         )?;
-        let games = query
-            .query_map(params![level as i64, pairing as i64, first as i64, end as i64], |r| {
-                r.get::<_, i64>(0)
-            })?;
-        let mut next = first;
-        for game in games {
-            if game? as u64 != next {
-                break;
+        let mut done = Vec::with_capacity(parts.len());
+        for part in parts {
+            let (start, end) = (part.games.start as i64, part.games.end as i64);
+            let games = query
+                .query_map(params![part.level as i64, part.pairing as i64, start, end], |r| {
+                    r.get::<_, i64>(0)
+                })?;
+            let mut next = start;
+            for game in games {
+                if game? != next {
+                    break;
+                }
+                next += 1;
             }
-            next += 1;
+            done.push((next - start) as u64);
         }
-        Ok(next - first)
+        Ok(done)
     }
 
     /// Writes `rows` in one transaction: all of them, or none.
@@ -248,15 +254,8 @@ impl Store {
     pub fn merge(&mut self, other: &Path) -> anyhow::Result<u64> {
         let before: i64 = self.db.query_row("SELECT count(*) FROM games", [], |r| r.get(0))?;
         // Read only: a shard named wrongly is not made, empty, by opening it.
-        let theirs = Connection::open_with_flags(other, rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY)
-            .with_context(|| format!("cannot open {}", other.display()))?;
-        let theirs = identity_of(&theirs)
-            .ok()
-            .flatten()
-            .with_context(|| format!("{} is not an arena database", other.display()))?;
-        if Some(theirs) != identity_of(&self.db)? {
-            bail!("{} holds the games of another arena", other.display());
-        }
+        let ours = identity_of(&self.db)?.context("the database merged into holds no arena")?;
+        drop(Store::open_read_only(other, &ours, &self.names)?);
         self.db.execute("ATTACH DATABASE ?1 AS shard", [other.display().to_string()])?;
         // A game both hold differs in something other than its time: refused.
         let clash: i64 = self.db.query_row(

@@ -10,7 +10,7 @@ use bevy::prelude::*;
 use tabula_engine::arena::Arena;
 
 use super::{ArenaRequest, StartArena};
-use crate::app::levels::library::ron_files_in;
+use crate::app::levels::library::{ron_files_in, shipped_folder};
 use crate::arena::store::Store;
 
 pub(super) fn plugin(app: &mut App) {
@@ -19,11 +19,7 @@ pub(super) fn plugin(app: &mut App) {
 
 /// `$TABULA_ARENAS`, else `./arenas`, else the arenas beside the sources.
 pub fn arenas_root() -> PathBuf {
-    if let Some(dir) = std::env::var_os("TABULA_ARENAS") {
-        return dir.into();
-    }
-    let here = PathBuf::from("arenas");
-    if here.is_dir() { here } else { Path::new(env!("CARGO_MANIFEST_DIR")).join("arenas") }
+    shipped_folder("TABULA_ARENAS", "arenas")
 }
 
 /// An arena file as the screen lists it.
@@ -63,11 +59,7 @@ pub fn held(arena: &Arena, db: &Path) -> anyhow::Result<u64> {
         return Ok(0);
     }
     let store = Store::open_read_only(db, &crate::arena::identity(arena), &arena.agents)?;
-    let mut held = 0;
-    for p in arena.parts() {
-        held += store.done_from(p.level, p.pairing, p.games.start, p.games.end)?;
-    }
-    Ok(held)
+    Ok(store.done(&arena.parts())?.iter().sum())
 }
 
 /// The arena files listed, and the one chosen.

@@ -135,7 +135,7 @@ fn start_run(
             status.error(format!("No arena file in {} to run", arenas.folder.display()));
             continue;
         };
-        let arena = match (&entry.arena, &entry.held) {
+        let (arena, held) = match (&entry.arena, &entry.held) {
             (Err(e), _) | (_, Err(e)) => {
                 status.error(format!("Cannot run it: {e}"));
                 continue;
@@ -144,7 +144,7 @@ fn start_run(
                 status.info(format!("Nothing left to play: all {held} games are in {}", entry.db.display()));
                 continue;
             }
-            (Ok(arena), Ok(_)) => arena.clone(),
+            (Ok(arena), Ok(held)) => (arena.clone(), *held),
         };
         if live.writing(&entry.db) {
             status.error("The last run of this arena is still stopping; run it again in a moment");
@@ -156,14 +156,9 @@ fn start_run(
             // its two frames a second.
             std::thread::available_parallelism().map_or(1, |n| n.get())
         });
-        match Run::play(&entry.path, arena, &entry.db, jobs) {
-            Ok(run) => {
-                let verb = if run.resumed > 0 { "Resuming" } else { "Running" };
-                status.info(format!("{verb} {} into {}", entry.path.display(), entry.db.display()));
-                live.replace(Some(run));
-            }
-            Err(e) => status.error(format!("Cannot run it: {e:#}")),
-        }
+        let verb = if held > 0 { "Resuming" } else { "Running" };
+        status.info(format!("{verb} {} into {}", entry.path.display(), entry.db.display()));
+        live.replace(Some(Run::play(&entry.path, arena, &entry.db, jobs, held)));
     }
 }
 

@@ -4,7 +4,6 @@
 //! rows come in, a reading at a time, and hands them to the screen. A run
 //! may also only read: the standings of games played earlier.
 
-use std::collections::VecDeque;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
@@ -26,12 +25,6 @@ pub const REFRESH: Duration = Duration::from_millis(500);
 const READ_SHARE: u32 = 3;
 /// How often a waiting run looks whether the play has ended.
 const LOOK: Duration = Duration::from_millis(20);
-/// The rate shown is of the games of the level being played, over about
-/// this last while: games of different levels take very different times
-/// (a Nim game microseconds, a Russian Bank deal with lookahead a good part
-/// of a second), and the time left should follow the games played now.
-const RATE_WINDOW: Duration = Duration::from_secs(5);
-
 /// What the run's threads have found so far, for the screen.
 #[derive(Clone, Default)]
 pub struct News {
@@ -84,8 +77,6 @@ pub struct Run {
     /// Games the database held of the arena when the run started.
     pub resumed: u64,
     pub total: u64,
-    /// What the rate is measured over.
-    seen: Mutex<Seen>,
     bar: ProgressBar,
     stop: Arc<AtomicBool>,
     news: Arc<Mutex<News>>,
@@ -94,23 +85,20 @@ pub struct Run {
 
 impl Run {
     /// Plays the games of `arena` that `db` does not hold yet, with `jobs`
-    /// threads. The database is opened here, so one of another arena is
-    /// refused at once.
-    pub fn play(file: &Path, arena: Arc<Arena>, db: &Path, jobs: usize) -> anyhow::Result<Run> {
-        let mut store = Store::open(db, &crate::arena::identity(&arena), &arena.agents)?;
-        let parts = arena.parts();
-        let mut resumed = 0;
-        for p in &parts {
-            resumed += store.done_from(p.level, p.pairing, p.games.start, p.games.end)?;
-        }
+    /// threads; `held` is how many it holds, as the screen counted them when
+    /// it read the database (refusing one of another arena), so the window
+    /// does not read it again: the run's own thread opens it and plays.
+    pub fn play(file: &Path, arena: Arc<Arena>, db: &Path, jobs: usize, held: u64) -> Run {
         let bar = crate::arena::progress_bar(arena.total_games(), false);
-        let mut run = Run::new(file, arena, db, true, resumed, bar);
+        let mut run = Run::new(file, arena, db, true, held, bar);
         let (arena, db, bar, stop, news) =
             (run.arena.clone(), run.db.clone(), run.bar.clone(), run.stop.clone(), run.news.clone());
         run.thread = Some(std::thread::spawn(move || {
             let ending = std::thread::scope(|scope| {
-                let player =
-                    scope.spawn(|| crate::arena::play(&arena, &parts, &mut store, jobs, &bar, Some(&stop)));
+                let player = scope.spawn(|| {
+                    let mut store = Store::open(&db, &crate::arena::identity(&arena), &arena.agents)?;
+                    crate::arena::play(&arena, &arena.parts(), &mut store, jobs, &bar, Some(&stop))
+                });
                 let mut reader = Reader::new(&arena, &db);
                 while !player.is_finished() {
                     let took = reader.read(&news);
@@ -135,7 +123,7 @@ impl Run {
             });
             end(&news, ending);
         }));
-        Ok(run)
+        run
     }
 
     /// Reads the standings of the games `db` holds, playing none.
@@ -159,10 +147,6 @@ impl Run {
             db: db.to_owned(),
             plays,
             resumed,
-            seen: Mutex::new(Seen {
-                level: String::new(),
-                done: VecDeque::from([(Instant::now(), resumed)]),
-            }),
             bar,
             stop: Arc::default(),
             news: Arc::default(),
@@ -191,12 +175,11 @@ impl Run {
     }
 
     /// Where the play stands: from the progress bar, which `arena::play`
-    /// counts on (the games already held counted at its start).
+    /// counts on (the games already held counted at its start) and whose
+    /// rate it starts again with each level, as the terminal shows it.
     pub fn progress(&self) -> Progress {
         let done = self.bar.position().max(self.resumed);
-        let pairing = self.bar.message();
-        let recent = self.seen.lock().unwrap_or_else(PoisonError::into_inner).add(&pairing, done);
-        progress(done, self.total, self.resumed, recent, pairing)
+        progress(done, self.total, self.resumed, self.bar.per_sec(), self.bar.message())
     }
 }
 
@@ -210,39 +193,11 @@ impl Drop for Run {
     }
 }
 
-/// Games done when, over the last `RATE_WINDOW` and one sample before, of
-/// the level being played.
-struct Seen {
-    level: String,
-    done: VecDeque<(Instant, u64)>,
-}
-
-impl Seen {
-    /// `done` games now, playing `pairing` ("a vs b on level"); the games
-    /// played lately and in how long.
-    fn add(&mut self, pairing: &str, done: u64) -> (u64, Duration) {
-        let now = Instant::now();
-        let level = pairing.rsplit_once(" on ").map_or("", |(_, level)| level);
-        if level != self.level {
-            // Another level's games: its rate is not this one's.
-            self.level = level.to_owned();
-            self.done.clear();
-        }
-        self.done.push_back((now, done));
-        while self.done.len() > 2 && now - self.done[1].0 >= RATE_WINDOW {
-            self.done.pop_front();
-        }
-        let (then, before) = self.done[0];
-        (done - before, now - then)
-    }
-}
-
 /// Where a run stands with `done` of `total` games in the database,
-/// `resumed` of them held before it started, `recent` games played in the
-/// last while; what is left at that rate.
-pub fn progress(done: u64, total: u64, resumed: u64, recent: (u64, Duration), pairing: String) -> Progress {
-    let seconds = recent.1.as_secs_f64();
-    let per_second = if seconds > 0.0 { recent.0 as f64 / seconds } else { 0.0 };
+/// `resumed` of them held before it started, playing `per_second` games a
+/// second lately; what is left at that rate.
+pub fn progress(done: u64, total: u64, resumed: u64, per_second: f64, pairing: String) -> Progress {
+    let per_second = if per_second.is_finite() { per_second.max(0.0) } else { 0.0 };
     let left =
         (per_second > 0.0).then(|| Duration::from_secs_f64(total.saturating_sub(done) as f64 / per_second));
     Progress { done, total, resumed, per_second, left, pairing }
@@ -265,7 +220,8 @@ impl<'a> Reader<'a> {
     /// read); how long it took.
     fn read(&mut self, news: &Mutex<News>) -> Duration {
         let start = Instant::now();
-        let read = self.outcomes().map(|rows| (rows.len() as u64, standings(self.arena, &rows)));
+        // Rated: the games the standings count (not those past a lowered `games`).
+        let read = self.outcomes().map(|rows| standings(self.arena, &rows)).map(|s| (s.rated(), s));
         {
             let mut news = news.lock().unwrap_or_else(PoisonError::into_inner);
             match read {
@@ -301,22 +257,12 @@ mod tests {
 
     #[test]
     fn the_time_left_is_at_the_rate_of_the_latest_games() {
-        let p = progress(150, 350, 50, (100, Duration::from_secs(2)), "a vs b on x".into());
+        let p = progress(150, 350, 50, 50.0, "a vs b on x".into());
         assert_eq!(p.per_second, 50.0);
         assert_eq!(p.left, Some(Duration::from_secs(4)), "200 games left at 50 a second");
-        let resumed = progress(150, 350, 150, (0, Duration::from_secs(2)), String::new());
+        let resumed = progress(150, 350, 150, 0.0, String::new());
         assert_eq!((resumed.per_second, resumed.left), (0.0, None), "games held before are no rate");
-        let at_once = progress(0, 350, 0, (0, Duration::ZERO), String::new());
-        assert_eq!(at_once.left, None);
-    }
-
-    #[test]
-    fn the_rate_starts_again_with_each_level() {
-        let mut seen = Seen { level: String::new(), done: VecDeque::new() };
-        assert_eq!(seen.add("a vs b on nim.ron", 10), (0, Duration::ZERO));
-        std::thread::sleep(Duration::from_millis(2));
-        let (games, time) = seen.add("a vs c on nim.ron", 30);
-        assert!(games == 20 && time > Duration::ZERO, "{games} {time:?}");
-        assert_eq!(seen.add("a vs b on bank.ron", 31).0, 0, "the Nim games are no measure of Russian Bank's");
+        let at_once = progress(0, 350, 0, f64::NAN, String::new());
+        assert_eq!((at_once.per_second, at_once.left), (0.0, None), "no rate measured yet");
     }
 }
