@@ -179,14 +179,14 @@ quit
 #     there although the AC could go up first, and Mary calls Stop.
 #     Positions are for the 1280 x 800 window.
 launch play levels/russian_bank/06-a-stop.ron
-xdotool mousemove 445 660 mousedown 1
+xdotool mousemove 452 598 mousedown 1
 sleep 0.3
 xdotool mousemove 480 480
 sleep 0.3
 xdotool mousemove 540 200
 sleep 0.8
 shot russian-bank-drag
-xdotool mousemove 565 140
+xdotool mousemove 558 146
 sleep 0.2
 xdotool mouseup 1
 sleep 1.2
