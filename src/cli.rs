@@ -390,10 +390,10 @@ fn run_match(
             .expect("valid template"),
     );
     let mut write_error = None;
-    let mut sink = |r: &MatchRecord| {
+    let mut sink = |r: MatchRecord| {
         if let Some(w) = writer.as_mut()
             && write_error.is_none()
-            && let Err(e) = serde_json::to_writer(&mut *w, r)
+            && let Err(e) = serde_json::to_writer(&mut *w, &r.line(&specs))
                 .map_err(std::io::Error::from)
                 .and_then(|_| w.write_all(b"\n"))
         {

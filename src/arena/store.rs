@@ -4,7 +4,12 @@
 //! games: a resumed run starts after it, playing no game twice and losing
 //! none. The arena itself is written down too, so a database is never
 //! resumed or merged with another arena's games.
+//!
+//! A game's row (`played`) names its seating (level, seats, agents), kept
+//! once in `seatings`; the view `games` joins them, a row a game with every
+//! column, and is what readers and scripts read.
 
+use std::collections::HashMap;
 use std::path::Path;
 use std::sync::Arc;
 
@@ -15,14 +20,22 @@ use tabula_engine::arena::Part;
 
 const SCHEMA: &str = "
 CREATE TABLE IF NOT EXISTS arena (key TEXT PRIMARY KEY, value TEXT NOT NULL);
-CREATE TABLE IF NOT EXISTS games (
+-- Who sat where: the same for every game of a level seated alike, so
+-- written once rather than in each of a million rows.
+CREATE TABLE IF NOT EXISTS seatings (
+    seating INTEGER PRIMARY KEY,
+    level INTEGER NOT NULL,
+    level_path TEXT NOT NULL,
+    seats TEXT NOT NULL,         -- JSON: the agents' names, seat 1 first
+    agents TEXT NOT NULL,        -- JSON: what each seat played (agent specs)
+    UNIQUE (level, seats)
+);
+CREATE TABLE IF NOT EXISTS played (
     level INTEGER NOT NULL,      -- the level's place in the arena file, from 0
     pairing INTEGER NOT NULL,    -- which agents met, as `Arena::levels[l].pairings`
     game INTEGER NOT NULL,       -- the game's number in its pairing
-    level_path TEXT NOT NULL,
+    seating INTEGER NOT NULL REFERENCES seatings,
     seed INTEGER NOT NULL,       -- the game's seed, its 64 bits as a signed integer
-    seats TEXT NOT NULL,         -- JSON: the agents' names, seat 1 first
-    agents TEXT NOT NULL,        -- JSON: what each seat played (agent specs)
     winner_seat INTEGER,         -- from 1; NULL for a draw
     scores TEXT NOT NULL,        -- JSON, a score a seat
     plies INTEGER NOT NULL,
@@ -30,39 +43,66 @@ CREATE TABLE IF NOT EXISTS games (
     micros INTEGER NOT NULL,     -- how long the game took
     PRIMARY KEY (level, pairing, game)
 ) WITHOUT ROWID;
+-- A game a row with everything said: what people and scripts read.
+CREATE VIEW IF NOT EXISTS games AS
+    SELECT p.level, p.pairing, p.game, s.level_path, p.seed, s.seats, s.agents,
+           p.winner_seat, p.scores, p.plies, p.moves, p.micros
+    FROM played p JOIN seatings s USING (seating);
 ";
 
-/// The columns of `games`.
-const COLUMNS: usize = 12;
-/// Rows inserted by one statement.
-const MANY_ROWS: usize = 32;
+/// Databases written before the seatings had a table of their own kept
+/// every column in `games`: moved over, once, in one transaction.
+const OLD_GAMES_MOVED: &str = "
+ALTER TABLE games RENAME TO old_games;
+DROP VIEW IF EXISTS games;
+INSERT OR IGNORE INTO seatings (level, level_path, seats, agents)
+    SELECT level, level_path, seats, agents FROM old_games GROUP BY level, seats;
+INSERT INTO played
+    SELECT g.level, g.pairing, g.game, s.seating, g.seed, g.winner_seat, g.scores, g.plies, g.moves, g.micros
+    FROM old_games g JOIN seatings s ON s.level = g.level AND s.seats = g.seats;
+DROP TABLE old_games;
+";
 
-/// `INSERT OR IGNORE INTO games VALUES (?, ...), ...` for `n` rows.
+/// The columns of `played`.
+const COLUMNS: usize = 10;
+/// Rows inserted by one statement.
+const MANY_ROWS: usize = 128;
+
+/// `INSERT OR IGNORE INTO played VALUES (?, ...), ...` for `n` rows.
 fn insert_rows(n: usize) -> String {
     let row = format!("({})", ["?"; COLUMNS].join(", "));
-    format!("INSERT OR IGNORE INTO games VALUES {}", vec![row; n].join(", "))
+    format!("INSERT OR IGNORE INTO played VALUES {}", vec![row; n].join(", "))
 }
 
-/// Binds `r` to the parameters of a row starting after `first`.
-fn bind_row(statement: &mut rusqlite::CachedStatement<'_>, first: usize, r: &Row) -> anyhow::Result<()> {
-    let scores = serde_json::to_string(&r.scores)?;
-    let values: [&dyn rusqlite::ToSql; COLUMNS] = [
-        &(r.level as i64),
-        &(r.pairing as i64),
-        &(r.game as i64),
-        &r.seating.level_path,
-        &(r.seed as i64),
-        &r.seating.seats,
-        &r.seating.agents,
-        &r.winner_seat,
-        &scores,
-        &(r.plies as i64),
-        &r.moves.get(),
-        &(r.micros as i64),
-    ];
-    for (k, value) in values.iter().enumerate() {
-        statement.raw_bind_parameter(first + k + 1, value)?;
-    }
+/// Binds `r`, seated as `seating`, to the parameters of a row starting after `first`.
+fn bind_row(
+    statement: &mut rusqlite::CachedStatement<'_>,
+    first: usize,
+    r: &Row,
+    seating: i64,
+    scores: &mut Vec<u8>,
+) -> rusqlite::Result<()> {
+    // One buffer for every row's scores: SQLite copies what it is bound.
+    scores.clear();
+    serde_json::to_writer(&mut *scores, &r.scores).map_err(|e| rusqlite::Error::ToSqlConversionFailure(e.into()))?;
+    // Each column bound by its own type, not through `dyn ToSql`: a
+    // million rows are ten million bindings.
+    let mut k = first;
+    let mut int = |value: i64| {
+        k += 1;
+        statement.raw_bind_parameter(k, value)
+    };
+    int(r.level as i64)?;
+    int(r.pairing as i64)?;
+    int(r.game as i64)?;
+    int(seating)?;
+    int(r.seed as i64)?;
+    statement.raw_bind_parameter(first + 6, r.winner_seat)?;
+    let scores = std::str::from_utf8(scores).expect("JSON is UTF-8");
+    statement.raw_bind_parameter(first + 7, scores)?;
+    statement.raw_bind_parameter(first + 8, r.plies as i64)?;
+    statement.raw_bind_parameter(first + 9, r.moves.get())?;
+    statement.raw_bind_parameter(first + 10, r.micros as i64)?;
     Ok(())
 }
 
@@ -86,6 +126,7 @@ pub struct Row {
 /// shared, not once a game.
 #[derive(Debug, PartialEq)]
 pub struct Seating {
+    pub level: usize,
     pub level_path: String,
     /// JSON: the agents' names, seat 1 first.
     pub seats: String,
@@ -112,30 +153,93 @@ fn identity_of(db: &Connection) -> rusqlite::Result<Option<String>> {
 
 pub struct Store {
     db: Connection,
+    /// The database file, for a `Checkpointer`'s connection; `None` when
+    /// opened only to read.
+    path: Option<std::path::PathBuf>,
     /// The arena's agent names, to write and read seats by name.
     names: Vec<String>,
+    /// The `seatings` row of each seating written, by the address of the
+    /// seating its rows share (kept alive in `written`, so no other
+    /// seating takes its address): a lookup a row, not a query.
+    seating_ids: HashMap<usize, i64>,
+    written: Vec<Arc<Seating>>,
+}
+
+/// Copies the pages a writer puts in the WAL into the database file while
+/// the writer goes on (SQLite's passive checkpoint, which never blocks a
+/// writer or a reader): the copy, and its wait on the disk, overlap the
+/// games rather than stopping the writes every few hundred megabytes.
+pub struct Checkpointer {
+    db: Connection,
+}
+
+impl Checkpointer {
+    /// Checkpoints after each of the writer's commits (as many as came in
+    /// while the last checkpoint ran count once) until `commits` closes.
+    pub fn run(self, commits: std::sync::mpsc::Receiver<()>) {
+        while commits.recv().is_ok() {
+            while commits.try_recv().is_ok() {}
+            // Busy (the writer checkpointing itself) is no fault: the pages
+            // are copied either way.
+            let _ = self.db.query_row("PRAGMA wal_checkpoint(PASSIVE)", [], |_| Ok(()));
+        }
+    }
+}
+
+/// Whether `db` keeps its games the old way, every column in one table.
+fn games_is_a_table(db: &Connection) -> rusqlite::Result<bool> {
+    let kind: Option<String> =
+        db.query_row("SELECT type FROM sqlite_master WHERE name = 'games'", [], |r| r.get(0)).optional()?;
+    Ok(kind.as_deref() == Some("table"))
 }
 
 impl Store {
     /// Opens (or makes) the database of the arena described by `identity`,
     /// refusing one that holds another arena's games.
     pub fn open(path: &Path, identity: &str, names: &[String]) -> anyhow::Result<Store> {
-        let db = Connection::open(path).with_context(|| format!("cannot open {}", path.display()))?;
-        // WAL: a kill loses at most the transaction being written.
-        db.pragma_update(None, "journal_mode", "WAL")?;
-        db.pragma_update(None, "synchronous", "NORMAL")?;
-        db.execute_batch(SCHEMA).with_context(|| format!("{} is not an arena database", path.display()))?;
-        match identity_of(&db)? {
-            None => {
-                db.execute("INSERT INTO arena (key, value) VALUES ('identity', ?1)", [identity])?;
-            }
-            Some(known) if known == identity => {}
-            Some(_) => bail!(
+        let not_arena = || format!("{} is not an arena database", path.display());
+        let mut db = Connection::open(path).with_context(|| format!("cannot open {}", path.display()))?;
+        // No `arena` table yet: a new database (or not one at all, which
+        // the pragmas below find out).
+        let known = identity_of(&db).ok().flatten();
+        if known.as_ref().is_some_and(|known| known != identity) {
+            bail!(
                 "{} holds the games of another arena (or of this one before it was changed): give another --db",
                 path.display()
-            ),
+            );
         }
-        Ok(Store { db, names: names.to_vec() })
+        // Large pages (for a new database; an old one keeps its own): a
+        // game is a few hundred bytes, and SQLite's work goes by the page
+        // (twice as many games a second as with the default 4 KiB).
+        db.pragma_update(None, "page_size", 65536).with_context(not_arena)?;
+        // WAL: a kill loses at most the transaction being written.
+        db.pragma_update(None, "journal_mode", "WAL").with_context(not_arena)?;
+        db.pragma_update(None, "synchronous", "NORMAL")?;
+        db.execute_batch(SCHEMA).with_context(not_arena)?;
+        if games_is_a_table(&db)? {
+            let tx = db.transaction()?;
+            tx.execute_batch(OLD_GAMES_MOVED)?;
+            tx.execute_batch(SCHEMA)?;
+            tx.commit().with_context(|| format!("cannot bring {} up to date", path.display()))?;
+        }
+        if known.is_none() {
+            db.execute("INSERT INTO arena (key, value) VALUES ('identity', ?1)", [identity])?;
+        }
+        Ok(Store {
+            db,
+            path: Some(path.to_owned()),
+            names: names.to_vec(),
+            seating_ids: HashMap::new(),
+            written: Vec::new(),
+        })
+    }
+
+    /// A connection of its own to copy what this store writes from the WAL
+    /// into the database, on another thread.
+    pub fn checkpointer(&self) -> anyhow::Result<Checkpointer> {
+        let path = self.path.as_ref().context("a database opened only to read is written by no one")?;
+        let db = Connection::open(path).with_context(|| format!("cannot open {}", path.display()))?;
+        Ok(Checkpointer { db })
     }
 
     /// Opens the database of the arena described by `identity` only to
@@ -145,7 +249,13 @@ impl Store {
         let db = Connection::open_with_flags(path, rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY)
             .with_context(|| format!("cannot open {}", path.display()))?;
         match identity_of(&db) {
-            Ok(Some(known)) if known == identity => Ok(Store { db, names: names.to_vec() }),
+            Ok(Some(known)) if known == identity => Ok(Store {
+                db,
+                path: None,
+                names: names.to_vec(),
+                seating_ids: HashMap::new(),
+                written: Vec::new(),
+            }),
             Ok(Some(_)) => bail!("{} holds the games of another arena", path.display()),
             _ => bail!("{} is not an arena database", path.display()),
         }
@@ -178,21 +288,52 @@ impl Store {
 
     /// Writes `rows` in one transaction: all of them, or none.
     pub fn write(&mut self, rows: &[Row]) -> anyhow::Result<()> {
-        let tx = self.db.transaction()?;
+        let written = self.write_rows(rows);
+        if written.is_err() {
+            // Seatings written in the transaction that failed are gone too.
+            self.seating_ids.clear();
+            self.written.clear();
+        }
+        written
+    }
+
+    fn write_rows(&mut self, rows: &[Row]) -> anyhow::Result<()> {
+        let Store { db, seating_ids, written, .. } = self;
+        let tx = db.transaction()?;
         {
+            let mut seating_of = |seating: &Arc<Seating>| -> anyhow::Result<i64> {
+                let key = Arc::as_ptr(seating) as usize;
+                if let Some(&id) = seating_ids.get(&key) {
+                    return Ok(id);
+                }
+                let Seating { level, level_path, seats, agents } = &**seating;
+                tx.execute(
+                    "INSERT OR IGNORE INTO seatings (level, level_path, seats, agents) VALUES (?1, ?2, ?3, ?4)",
+                    params![*level as i64, level_path, seats, agents],
+                )?;
+                let id = tx.query_row(
+                    "SELECT seating FROM seatings WHERE level = ?1 AND seats = ?2",
+                    params![*level as i64, seats],
+                    |r| r.get(0),
+                )?;
+                seating_ids.insert(key, id);
+                written.push(seating.clone());
+                Ok(id)
+            };
+            let mut scores = Vec::new();
             // Many rows a statement: a step of SQLite's program per
             // MANY_ROWS games rather than per game.
             let mut many = tx.prepare_cached(&insert_rows(MANY_ROWS))?;
             let mut chunks = rows.chunks_exact(MANY_ROWS);
             for chunk in &mut chunks {
                 for (k, r) in chunk.iter().enumerate() {
-                    bind_row(&mut many, k * COLUMNS, r)?;
+                    bind_row(&mut many, k * COLUMNS, r, seating_of(&r.seating)?, &mut scores)?;
                 }
                 many.raw_execute()?;
             }
             let mut one = tx.prepare_cached(&insert_rows(1))?;
             for r in chunks.remainder() {
-                bind_row(&mut one, 0, r)?;
+                bind_row(&mut one, 0, r, seating_of(&r.seating)?, &mut scores)?;
                 one.raw_execute()?;
             }
         }
@@ -206,17 +347,15 @@ impl Store {
         let mut query = self
             .db
             .prepare("SELECT level, game, seats, winner_seat FROM games ORDER BY level, pairing, game")?;
-        let rows = query.query_map([], |r| {
-            Ok((r.get::<_, i64>(0)?, r.get::<_, i64>(1)?, r.get::<_, String>(2)?, r.get::<_, Option<u8>>(3)?))
-        })?;
+        let mut rows = query.query([])?;
+        let mut seatings = HashMap::new();
         let mut out = Vec::new();
-        for row in rows {
-            let (level, game, seats, winner_seat) = row?;
+        while let Some(r) = rows.next()? {
             out.push(Outcome {
-                level: level as usize,
-                game: game as u64,
-                seats: self.agents_of(&seats)?,
-                winner_seat,
+                level: r.get::<_, i64>(0)? as usize,
+                game: r.get::<_, i64>(1)? as u64,
+                seats: self.agents_of(r.get_ref(2)?.as_str()?, &mut seatings)?,
+                winner_seat: r.get(3)?,
             });
         }
         Ok(out)
@@ -229,24 +368,32 @@ impl Store {
         let mut query = self.db.prepare_cached(
             "SELECT game, seats, winner_seat FROM games WHERE level = ?1 AND pairing = ?2 ORDER BY game",
         )?;
-        let rows = query.query_map(params![level as i64, pairing as i64], |r| {
-            Ok((r.get::<_, i64>(0)?, r.get::<_, String>(1)?, r.get::<_, Option<u8>>(2)?))
-        })?;
+        let mut rows = query.query(params![level as i64, pairing as i64])?;
+        let mut seatings = HashMap::new();
         let mut out = Vec::new();
-        for row in rows {
-            let (game, seats, winner_seat) = row?;
-            out.push(Outcome { level, game: game as u64, seats: self.agents_of(&seats)?, winner_seat });
+        while let Some(r) = rows.next()? {
+            out.push(Outcome {
+                level,
+                game: r.get::<_, i64>(0)? as u64,
+                seats: self.agents_of(r.get_ref(1)?.as_str()?, &mut seatings)?,
+                winner_seat: r.get(2)?,
+            });
         }
         Ok(out)
     }
 
-    /// The arena's agents a row's seats name.
-    fn agents_of(&self, seats: &str) -> anyhow::Result<Vec<usize>> {
-        let seats: Vec<&str> = serde_json::from_str(seats)?;
-        seats
+    /// The arena's agents a row's seats name, each seating read once.
+    fn agents_of(&self, seats: &str, known: &mut HashMap<String, Vec<usize>>) -> anyhow::Result<Vec<usize>> {
+        if let Some(agents) = known.get(seats) {
+            return Ok(agents.clone());
+        }
+        let names: Vec<&str> = serde_json::from_str(seats)?;
+        let agents = names
             .iter()
             .map(|s| self.names.iter().position(|n| n == s).context("a seat names no agent of the arena"))
-            .collect()
+            .collect::<anyhow::Result<Vec<usize>>>()?;
+        known.insert(seats.to_owned(), agents.clone());
+        Ok(agents)
     }
 
     /// Copies every game of `other` (a shard of the same arena) in; a game
@@ -268,7 +415,21 @@ impl Store {
             self.db.execute("DETACH DATABASE shard", [])?;
             bail!("{} disagrees with the games already merged on {clash} game(s)", other.display());
         }
-        self.db.execute("INSERT OR IGNORE INTO games SELECT * FROM shard.games", [])?;
+        // Through the shard's `games`, which every database has whichever
+        // way it keeps them: the shard's seatings become ours by their seats.
+        let tx = self.db.transaction()?;
+        tx.execute(
+            "INSERT OR IGNORE INTO seatings (level, level_path, seats, agents)
+             SELECT level, level_path, seats, agents FROM shard.games GROUP BY level, seats",
+            [],
+        )?;
+        tx.execute(
+            "INSERT OR IGNORE INTO played
+             SELECT g.level, g.pairing, g.game, s.seating, g.seed, g.winner_seat, g.scores, g.plies, g.moves, g.micros
+             FROM shard.games g JOIN main.seatings s ON s.level = g.level AND s.seats = g.seats",
+            [],
+        )?;
+        tx.commit()?;
         self.db.execute("DETACH DATABASE shard", [])?;
         let after: i64 = self.db.query_row("SELECT count(*) FROM games", [], |r| r.get(0))?;
         Ok((after - before) as u64)
@@ -279,10 +440,37 @@ impl Store {
 mod tests {
     use super::*;
 
-    /// Row `i` of a made-up table, every column telling it apart.
-    fn row(i: u64, seating: &Arc<Seating>) -> Row {
+    /// The columns of the `games` view, as the old `games` table had them.
+    const GAMES_COLUMNS: usize = 12;
+
+    fn temp_db(name: &str) -> std::path::PathBuf {
+        let path = std::env::temp_dir().join(format!("tabula-store-{name}-{}.db", std::process::id()));
+        for end in ["", "-wal", "-shm"] {
+            let _ = std::fs::remove_file(format!("{}{end}", path.display()));
+        }
+        path
+    }
+
+    /// The seating of level `level` with its two agents in `order`.
+    fn seating(level: usize, order: [&str; 2]) -> Arc<Seating> {
+        Arc::new(Seating {
+            level,
+            level_path: format!("levels/{level}.ron"),
+            seats: json(&order),
+            agents: json(&order.map(|name| format!("spec of {name}"))),
+        })
+    }
+
+    fn json(items: &[impl serde::Serialize]) -> String {
+        serde_json::to_string(items).unwrap()
+    }
+
+    /// Row `i` of a made-up table, every column telling it apart; the
+    /// level and the seat order (of six seatings) come from `i` too.
+    fn row(i: u64, seatings: &[Arc<Seating>]) -> Row {
+        let seating = &seatings[(i % 6) as usize];
         Row {
-            level: (i % 3) as usize,
+            level: seating.level,
             pairing: (i % 5) as usize,
             game: i,
             seed: i.wrapping_mul(0x9E37_79B9_7F4A_7C15),
@@ -295,52 +483,126 @@ mod tests {
         }
     }
 
+    fn six_seatings() -> Vec<Arc<Seating>> {
+        (0..3).flat_map(|level| [seating(level, ["a", "b"]), seating(level, ["b", "a"])]).collect()
+    }
+
+    /// Every column of `games`, ordered by game.
+    fn games(db: &Connection) -> Vec<Vec<rusqlite::types::Value>> {
+        let mut query = db.prepare("SELECT * FROM games ORDER BY game").unwrap();
+        query
+            .query_map([], |r| (0..GAMES_COLUMNS).map(|c| r.get(c)).collect())
+            .unwrap()
+            .map(Result::unwrap)
+            .collect()
+    }
+
+    /// What `games` must say of `r`.
+    fn columns(r: &Row) -> Vec<rusqlite::types::Value> {
+        use rusqlite::types::Value::{Integer, Null, Text};
+        vec![
+            Integer(r.level as i64),
+            Integer(r.pairing as i64),
+            Integer(r.game as i64),
+            Text(r.seating.level_path.clone()),
+            Integer(r.seed as i64),
+            Text(r.seating.seats.clone()),
+            Text(r.seating.agents.clone()),
+            r.winner_seat.map_or(Null, |w| Integer(w.into())),
+            Text(serde_json::to_string(&r.scores).unwrap()),
+            Integer(r.plies as i64),
+            Text(r.moves.get().to_owned()),
+            Integer(r.micros as i64),
+        ]
+    }
+
     #[test]
     fn rows_written_many_a_statement_read_back_column_for_column() {
-        let path = std::env::temp_dir().join(format!("tabula-store-{}.db", std::process::id()));
-        let _ = std::fs::remove_file(&path);
+        let path = temp_db("columns");
         let names = vec!["a".to_owned(), "b".to_owned()];
         let mut store = Store::open(&path, "test", &names).unwrap();
-        let seating = Arc::new(Seating {
-            level_path: "levels/x.ron".into(),
-            seats: r#"["b","a"]"#.into(),
-            agents: r#"["random","greedy"]"#.into(),
-        });
+        let seatings = six_seatings();
         // Two statements of MANY_ROWS rows and a remainder of one a statement.
-        let rows: Vec<Row> = (0..2 * MANY_ROWS as u64 + 6).map(|i| row(i, &seating)).collect();
+        let rows: Vec<Row> = (0..2 * MANY_ROWS as u64 + 6).map(|i| row(i, &seatings)).collect();
         store.write(&rows).unwrap();
-        let read: Vec<Vec<rusqlite::types::Value>> = {
-            let mut query = store.db.prepare("SELECT * FROM games ORDER BY game").unwrap();
-            query
-                .query_map([], |r| (0..COLUMNS).map(|c| r.get(c)).collect())
-                .unwrap()
-                .map(Result::unwrap)
-                .collect()
-        };
+        let read = games(&store.db);
         assert_eq!(read.len(), rows.len());
-        use rusqlite::types::Value::{Integer, Null, Text};
         for (got, r) in read.iter().zip(&rows) {
-            let want = vec![
-                Integer(r.level as i64),
-                Integer(r.pairing as i64),
-                Integer(r.game as i64),
-                Text(r.seating.level_path.clone()),
-                Integer(r.seed as i64),
-                Text(r.seating.seats.clone()),
-                Text(r.seating.agents.clone()),
-                r.winner_seat.map_or(Null, |w| Integer(w.into())),
-                Text(serde_json::to_string(&r.scores).unwrap()),
-                Integer(r.plies as i64),
-                Text(r.moves.get().to_owned()),
-                Integer(r.micros as i64),
-            ];
-            assert_eq!(got, &want, "game {}", r.game);
+            assert_eq!(got, &columns(r), "game {}", r.game);
         }
-        // Written again: nothing doubled.
-        store.write(&rows[..40]).unwrap();
-        let count: i64 = store.db.query_row("SELECT count(*) FROM games", [], |r| r.get(0)).unwrap();
-        assert_eq!(count as usize, rows.len());
+        // Each seating is written once, whatever its games.
+        let seating_rows: i64 =
+            store.db.query_row("SELECT count(*) FROM seatings", [], |r| r.get(0)).unwrap();
+        assert_eq!(seating_rows, 6);
+        // Written again, by a store that has not seen the seatings: nothing doubled.
+        drop(store);
+        let mut store = Store::open(&path, "test", &names).unwrap();
+        let again: Vec<Row> = (0..40).map(|i| row(i, &six_seatings())).collect();
+        store.write(&again).unwrap();
+        assert_eq!(games(&store.db), read);
+        let seating_rows: i64 =
+            store.db.query_row("SELECT count(*) FROM seatings", [], |r| r.get(0)).unwrap();
+        assert_eq!(seating_rows, 6);
+        // Read back as the ratings read them.
+        let outcomes = store.outcomes().unwrap();
+        let by_game = |o: &Outcome| rows.iter().find(|r| r.game == o.game).unwrap();
+        for o in &outcomes {
+            let r = by_game(o);
+            let seats: Vec<&str> = serde_json::from_str(&r.seating.seats).unwrap();
+            let seats: Vec<usize> =
+                seats.iter().map(|s| names.iter().position(|n| n == s).unwrap()).collect();
+            assert_eq!((o.level, o.seats.clone(), o.winner_seat), (r.level, seats, r.winner_seat));
+        }
+        assert_eq!(outcomes.len(), rows.len());
         drop(store);
         let _ = std::fs::remove_file(&path);
+    }
+
+    #[test]
+    fn a_database_of_the_old_single_table_is_brought_up_to_date_keeping_every_game() {
+        let path = temp_db("old");
+        let seatings = six_seatings();
+        let rows: Vec<Row> = (0..50).map(|i| row(i, &seatings)).collect();
+        {
+            // As tabula wrote it before seatings had a table of their own.
+            let db = Connection::open(&path).unwrap();
+            db.execute_batch(
+                "CREATE TABLE arena (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+                 INSERT INTO arena VALUES ('identity', 'test');
+                 CREATE TABLE games (level INTEGER NOT NULL, pairing INTEGER NOT NULL, game INTEGER NOT NULL,
+                     level_path TEXT NOT NULL, seed INTEGER NOT NULL, seats TEXT NOT NULL, agents TEXT NOT NULL,
+                     winner_seat INTEGER, scores TEXT NOT NULL, plies INTEGER NOT NULL, moves TEXT NOT NULL,
+                     micros INTEGER NOT NULL, PRIMARY KEY (level, pairing, game)) WITHOUT ROWID;",
+            )
+            .unwrap();
+            for r in &rows {
+                let values = columns(r);
+                db.execute(&insert_old(), rusqlite::params_from_iter(values.iter())).unwrap();
+            }
+        }
+        let names = vec!["a".to_owned(), "b".to_owned()];
+        // Read as it is, then brought up to date by a run opening it.
+        let old = Store::open_read_only(&path, "test", &names).unwrap();
+        assert_eq!(old.outcomes().unwrap().len(), rows.len());
+        drop(old);
+        let mut store = Store::open(&path, "test", &names).unwrap();
+        assert!(!games_is_a_table(&store.db).unwrap());
+        let more: Vec<Row> = (50..60).map(|i| row(i, &seatings)).collect();
+        store.write(&more).unwrap();
+        let want: Vec<_> = rows.iter().chain(&more).map(columns).collect();
+        assert_eq!(games(&store.db), want);
+        // Another arena's old database is refused and left as it was.
+        drop(store);
+        let other = temp_db("other");
+        std::fs::copy(&path, &other).unwrap();
+        let before = std::fs::read(&other).unwrap();
+        assert!(Store::open(&other, "another arena", &names).is_err());
+        assert_eq!(std::fs::read(&other).unwrap(), before);
+        let _ = std::fs::remove_file(&path);
+        let _ = std::fs::remove_file(&other);
+    }
+
+    fn insert_old() -> String {
+        format!("INSERT INTO games VALUES ({})", ["?"; GAMES_COLUMNS].join(", "))
     }
 }

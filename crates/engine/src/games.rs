@@ -25,27 +25,54 @@ pub use crate::core::Registered;
 
 /// One game of a match, with the moves as JSON so callers need not know the
 /// game.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug)]
 pub struct MatchRecord {
     pub game: u64,
     pub seed: u64,
-    /// Agent spec per seat, seat 1 first.
-    pub seats: Vec<String>,
-    /// The winning agent's spec and seat (1-based), or null for a draw.
-    pub winner: Option<String>,
+    /// Which of the match's agents sat in each seat, seat 1 first.
+    pub seat_agents: Vec<usize>,
+    /// The winning seat (1-based), or `None` for a draw.
     pub winner_seat: Option<u8>,
     pub score: Vec<i64>,
     pub plies: u64,
     /// The moves in replay notation, as JSON text: made once, written as
     /// it is (a JSON line of `--out`, an arena's row).
     pub moves: Box<serde_json::value::RawValue>,
-    /// Which of the match's agents sat in each seat (`--out` names them by
-    /// spec in `seats`; an arena tells apart agents of one spec).
-    #[serde(skip)]
-    pub seat_agents: Vec<usize>,
     /// How long the game took, in microseconds.
-    #[serde(skip)]
     pub micros: u64,
+}
+
+impl MatchRecord {
+    /// The game as a line of `match --out`, the agents named by spec
+    /// (named only here: an arena writes millions of records and names
+    /// its seatings once).
+    pub fn line<'a>(&'a self, agents: &[AgentSpec]) -> MatchLine<'a> {
+        MatchLine {
+            game: self.game,
+            seed: self.seed,
+            seats: self.seat_agents.iter().map(|&a| agents[a].to_string()).collect(),
+            winner: self.winner_seat.map(|seat| agents[self.seat_agents[usize::from(seat) - 1]].to_string()),
+            winner_seat: self.winner_seat,
+            score: &self.score,
+            plies: self.plies,
+            moves: &self.moves,
+        }
+    }
+}
+
+/// A line of `match --out`.
+#[derive(Debug, Serialize)]
+pub struct MatchLine<'a> {
+    pub game: u64,
+    pub seed: u64,
+    /// Agent spec per seat, seat 1 first.
+    pub seats: Vec<String>,
+    /// The winning agent's spec, or null for a draw.
+    pub winner: Option<String>,
+    pub winner_seat: Option<u8>,
+    pub score: &'a [i64],
+    pub plies: u64,
+    pub moves: &'a serde_json::value::RawValue,
 }
 
 /// One line of `replay --states`: a move, who made it, its steps as
@@ -63,7 +90,8 @@ pub struct StateLine {
     pub outcome: Option<Outcome>,
 }
 
-pub type Sink<'a> = &'a mut dyn FnMut(&MatchRecord);
+/// Takes each game's record, in game order.
+pub type Sink<'a> = &'a mut dyn FnMut(MatchRecord);
 pub type Progress<'a> = &'a (dyn Fn(u64) + Sync);
 
 /// A game as the generic tools see it, without its type.
@@ -184,7 +212,7 @@ impl<G: Registered> GameEntry for Entry<G> {
         sink: Sink<'_>,
         progress: Progress<'_>,
     ) -> Result<MatchSummary, MatchError> {
-        run_match::<G>(self.level(level), agents, config, &mut |r| sink(&to_record(agents, r)), progress)
+        run_match::<G>(self.level(level), agents, config, &mut |r| sink(to_record(r)), progress)
     }
 
     fn perft(&self, level: &LevelFile, depth: u32) -> u64 {
@@ -229,17 +257,15 @@ impl<G: Registered> GameEntry for Entry<G> {
     }
 }
 
-fn to_record<M: Serialize>(agents: &[AgentSpec], r: &GameRecord<M>) -> MatchRecord {
+fn to_record<M: Serialize>(r: &GameRecord<M>) -> MatchRecord {
     MatchRecord {
         game: r.index,
         seed: r.seed,
-        seats: r.seats.iter().map(|&a| agents[a].to_string()).collect(),
-        winner: r.winning_agent().map(|a| agents[a].to_string()),
+        seat_agents: r.seats.clone(),
         winner_seat: r.outcome.winner().map(|p| p.0 + 1),
         score: r.scores.clone(),
         plies: r.plies,
         moves: serde_json::value::to_raw_value(&r.moves).expect("moves serialise"),
-        seat_agents: r.seats.clone(),
         micros: r.micros,
     }
 }
