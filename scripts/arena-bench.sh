@@ -5,6 +5,8 @@
 # arena` (every game a row in SQLite); then the same arena killed with
 # kill -9 at a moment drawn at random, resumed, and its table compared with
 # the uninterrupted run's (games lost, games played twice, time to resume).
+# Also SQLite's own pace at inserting rows like the arena's, with nothing
+# else to do: the most any table of a row per game could reach here.
 #
 #   scripts/arena-bench.sh [GAMES]        (default 1000000)
 set -euo pipefail
@@ -32,6 +34,23 @@ echo "$(date -u +%F): $games Nim games, 2 jobs, $(nproc) cores"
 echo "match, no records:    $("$bin" match "$level" --p1 optimal --p2 random --games "$games" --jobs 2 | rate)"
 echo "match --out (JSONL):  $("$bin" match "$level" --p1 optimal --p2 random --games "$games" --jobs 2 \
   --out "$work/games.jsonl" | rate)"
+# SQLite's own pace at the arena's settings, with nothing to play or bind:
+# one INSERT ... SELECT of rows like the arena's, the moves left empty. No
+# arena can write rows faster than this.
+sqlite3 "$work/ceiling.db" >"$work/ceiling.out" <<EOF
+PRAGMA page_size = 65536;
+PRAGMA journal_mode = WAL;
+PRAGMA synchronous = NORMAL;
+CREATE TABLE played (level INTEGER NOT NULL, pairing INTEGER NOT NULL, game INTEGER NOT NULL,
+    seating INTEGER NOT NULL, seed INTEGER NOT NULL, winner_seat INTEGER, scores TEXT NOT NULL,
+    plies INTEGER NOT NULL, moves TEXT NOT NULL, micros INTEGER NOT NULL,
+    PRIMARY KEY (level, pairing, game)) WITHOUT ROWID;
+.timer on
+WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < $games - 1)
+INSERT INTO played SELECT 0, 0, i, 1, i * 7919, 1 + i % 2, '[]', 7, '[]', 3 FROM n;
+EOF
+ceiling=$(awk -v n="$games" '/^Run Time/ { printf "%.0f", n / $4 }' "$work/ceiling.out")
+echo "SQLite alone (one INSERT ... SELECT of $games rows, moves empty): $ceiling rows/s"
 "$bin" arena "$work/nim.ron" --db "$work/whole.db" --jobs 2 >"$work/whole.out"
 echo "arena (SQLite rows):  $(rate <"$work/whole.out") ($(du -m "$work/whole.db" | cut -f1) MB)"
 
