@@ -84,7 +84,8 @@ fn bind_row(
 ) -> rusqlite::Result<()> {
     // One buffer for every row's scores: SQLite copies what it is bound.
     scores.clear();
-    serde_json::to_writer(&mut *scores, &r.scores).map_err(|e| rusqlite::Error::ToSqlConversionFailure(e.into()))?;
+    serde_json::to_writer(&mut *scores, &r.scores)
+        .map_err(|e| rusqlite::Error::ToSqlConversionFailure(e.into()))?;
     // Each column bound by its own type, not through `dyn ToSql`: a
     // million rows are ten million bindings.
     let mut k = first;
