@@ -11,7 +11,6 @@ pub mod store;
 pub use command::{ArenaArgs, run as run_command};
 
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::SyncSender;
 use std::time::{Duration, Instant};
@@ -19,7 +18,7 @@ use std::time::{Duration, Instant};
 use anyhow::Context;
 use indicatif::{ProgressBar, ProgressState, ProgressStyle};
 use tabula_engine::arena::{Arena, Part};
-use tabula_engine::core::runner::MatchConfig;
+use tabula_engine::core::runner::{self, MatchConfig};
 use tabula_engine::games::{self, MatchRecord};
 use tabula_engine::level;
 
@@ -110,6 +109,15 @@ pub fn play(
     let (batches, written) = std::sync::mpsc::sync_channel::<Vec<Row>>(2);
     let (commits, committed) = std::sync::mpsc::channel();
     let checkpointer = store.checkpointer()?;
+    // What is left of each part, from its first game not played, with its
+    // seatings written before its games: a row names its seating by id.
+    let mut left = Vec::new();
+    for (part, done) in parts.iter().zip(&done) {
+        let first = part.games.start + done;
+        if first < part.games.end {
+            left.push(Left { part, first, seatings: store.seatings(&seatings_of(arena, part))? });
+        }
+    }
     let played = std::thread::scope(|scope| {
         scope.spawn(move || checkpointer.run(committed));
         let writer = scope.spawn(move || {
@@ -119,7 +127,7 @@ pub fn play(
             }
             anyhow::Ok(())
         });
-        let played = play_parts(arena, parts, &done, jobs, bar, stop, &batches);
+        let played = play_parts(arena, &left, jobs, bar, stop, &batches);
         drop(batches);
         // A failed write is what stopped the play, if anything did.
         writer.join().expect("the writer does not panic")?;
@@ -128,12 +136,19 @@ pub fn play(
     Ok(Played { resumed, resume_seconds, played, seconds: start.elapsed().as_secs_f64() })
 }
 
-/// Plays each part from its first game not `done`, handing the rows to
-/// `batches` in order; the number of games played.
+/// What a run plays of a part: its games from `first` on, seated as the
+/// ids of `seatings` say (one a game of a round).
+struct Left<'a> {
+    part: &'a Part,
+    first: u64,
+    seatings: Vec<i64>,
+}
+
+/// Plays what is `left` of each part, handing the rows to `batches` in
+/// order; the number of games played.
 fn play_parts(
     arena: &Arena,
-    parts: &[Part],
-    done: &[u64],
+    left: &[Left],
     jobs: usize,
     bar: &ProgressBar,
     stop: Option<&AtomicBool>,
@@ -141,11 +156,7 @@ fn play_parts(
 ) -> anyhow::Result<u64> {
     let mut played = 0;
     let mut playing = None;
-    for (part, &done) in parts.iter().zip(done) {
-        let first = part.games.start + done;
-        if first >= part.games.end {
-            continue;
-        }
+    for &Left { part, first, ref seatings } in left {
         follow_level(bar, &mut playing, part.level);
         let level = &arena.levels[part.level];
         let pairing = &level.pairings[part.pairing];
@@ -159,22 +170,6 @@ fn play_parts(
             jobs,
             record_moves: true,
             paired: true,
-        };
-        // The seats' names and specs as JSON, made once a seating.
-        let mut seatings: Vec<(Vec<usize>, Arc<Seating>)> = Vec::new();
-        let mut seating = |seat_agents: &[usize]| {
-            if let Some((_, known)) = seatings.iter().find(|(s, _)| s == seat_agents) {
-                return known.clone();
-            }
-            let agents: Vec<usize> = seat_agents.iter().map(|&k| pairing[k]).collect();
-            let made = Arc::new(Seating {
-                level: part.level,
-                level_path: level.path.clone(),
-                seats: json(&agents.iter().map(|&a| &arena.agents[a]).collect::<Vec<_>>()),
-                agents: json(&agents.iter().map(|&a| level.specs[a].to_string()).collect::<Vec<_>>()),
-            });
-            seatings.push((seat_agents.to_vec(), made.clone()));
-            made
         };
         // A run that may be stopped plays a part a slice at a time, asking
         // between slices; a game's seed and seats come from its number
@@ -203,7 +198,8 @@ fn play_parts(
                     pairing: part.pairing,
                     game: r.game,
                     seed: r.seed,
-                    seating: seating(&r.seat_agents),
+                    // Game i is seated as `seating(n, i)`, which repeats every round.
+                    seating: seatings[(r.game % seatings.len() as u64) as usize],
                     winner_seat: r.winner_seat,
                     scores: r.score,
                     plies: r.plies,
@@ -239,6 +235,25 @@ fn follow_level(bar: &ProgressBar, playing: &mut Option<usize>, level: usize) {
     if playing.replace(level) != Some(level) {
         bar.reset_eta();
     }
+}
+
+/// The seatings of `part`'s games: one a game of a round, in order
+/// (`runner::seating`), each with the names and specs as JSON.
+fn seatings_of(arena: &Arena, part: &Part) -> Vec<Seating> {
+    let level = &arena.levels[part.level];
+    let pairing = &level.pairings[part.pairing];
+    let n = pairing.len();
+    (0..runner::round(n))
+        .map(|k| {
+            let agents: Vec<usize> = runner::seating(n, k).iter().map(|&seat| pairing[seat]).collect();
+            Seating {
+                level: part.level,
+                level_path: level.path.clone(),
+                seats: json(&agents.iter().map(|&a| &arena.agents[a]).collect::<Vec<_>>()),
+                agents: json(&agents.iter().map(|&a| level.specs[a].to_string()).collect::<Vec<_>>()),
+            }
+        })
+        .collect()
 }
 
 /// Names or specs as a JSON list.

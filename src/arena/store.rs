@@ -11,7 +11,6 @@
 
 use std::collections::HashMap;
 use std::path::Path;
-use std::sync::Arc;
 
 use anyhow::{Context, bail};
 use rusqlite::{Connection, OptionalExtension, params};
@@ -50,19 +49,6 @@ CREATE VIEW IF NOT EXISTS games AS
     FROM played p JOIN seatings s USING (seating);
 ";
 
-/// Databases written before the seatings had a table of their own kept
-/// every column in `games`: moved over, once, in one transaction.
-const OLD_GAMES_MOVED: &str = "
-ALTER TABLE games RENAME TO old_games;
-DROP VIEW IF EXISTS games;
-INSERT OR IGNORE INTO seatings (level, level_path, seats, agents)
-    SELECT level, level_path, seats, agents FROM old_games GROUP BY level, seats;
-INSERT INTO played
-    SELECT g.level, g.pairing, g.game, s.seating, g.seed, g.winner_seat, g.scores, g.plies, g.moves, g.micros
-    FROM old_games g JOIN seatings s ON s.level = g.level AND s.seats = g.seats;
-DROP TABLE old_games;
-";
-
 /// The columns of `played`.
 const COLUMNS: usize = 10;
 /// Rows inserted by one statement.
@@ -74,32 +60,26 @@ fn insert_rows(n: usize) -> String {
     format!("INSERT OR IGNORE INTO played VALUES {}", vec![row; n].join(", "))
 }
 
-/// Binds `r`, seated as `seating`, to the parameters of a row starting after `first`.
+/// Binds `r` to the parameters of a row starting after `first`.
 fn bind_row(
     statement: &mut rusqlite::CachedStatement<'_>,
     first: usize,
     r: &Row,
-    seating: i64,
     scores: &mut Vec<u8>,
 ) -> rusqlite::Result<()> {
     // One buffer for every row's scores: SQLite copies what it is bound.
     scores.clear();
     serde_json::to_writer(&mut *scores, &r.scores)
         .map_err(|e| rusqlite::Error::ToSqlConversionFailure(e.into()))?;
+    let scores = std::str::from_utf8(scores).expect("JSON is UTF-8");
     // Each column bound by its own type, not through `dyn ToSql`: a
     // million rows are ten million bindings.
-    let mut k = first;
-    let mut int = |value: i64| {
-        k += 1;
-        statement.raw_bind_parameter(k, value)
-    };
-    int(r.level as i64)?;
-    int(r.pairing as i64)?;
-    int(r.game as i64)?;
-    int(seating)?;
-    int(r.seed as i64)?;
+    statement.raw_bind_parameter(first + 1, r.level as i64)?;
+    statement.raw_bind_parameter(first + 2, r.pairing as i64)?;
+    statement.raw_bind_parameter(first + 3, r.game as i64)?;
+    statement.raw_bind_parameter(first + 4, r.seating)?;
+    statement.raw_bind_parameter(first + 5, r.seed as i64)?;
     statement.raw_bind_parameter(first + 6, r.winner_seat)?;
-    let scores = std::str::from_utf8(scores).expect("JSON is UTF-8");
     statement.raw_bind_parameter(first + 7, scores)?;
     statement.raw_bind_parameter(first + 8, r.plies as i64)?;
     statement.raw_bind_parameter(first + 9, r.moves.get())?;
@@ -114,7 +94,8 @@ pub struct Row {
     pub pairing: usize,
     pub game: u64,
     pub seed: u64,
-    pub seating: Arc<Seating>,
+    /// Its seating's id in `seatings`, as `Store::seatings` gave it.
+    pub seating: i64,
     pub winner_seat: Option<u8>,
     pub scores: Vec<i64>,
     pub plies: u64,
@@ -123,8 +104,8 @@ pub struct Row {
     pub micros: u64,
 }
 
-/// What every game of a level seated alike writes the same: made once and
-/// shared, not once a game.
+/// What every game of a level seated alike has the same: written once, in
+/// `seatings`, not once a game.
 #[derive(Debug, PartialEq)]
 pub struct Seating {
     pub level: usize,
@@ -133,6 +114,11 @@ pub struct Seating {
     pub seats: String,
     /// JSON: what each seat played (agent specs).
     pub agents: String,
+}
+
+/// The agents by seat of seating `id`.
+fn seats_of(seated: &HashMap<i64, Vec<usize>>, id: i64) -> anyhow::Result<Vec<usize>> {
+    seated.get(&id).cloned().context("a game names no seating of the database")
 }
 
 /// A game's result, as the ratings read it.
@@ -157,13 +143,8 @@ pub struct Store {
     /// The database file, for a `Checkpointer`'s connection; `None` when
     /// opened only to read.
     path: Option<std::path::PathBuf>,
-    /// The arena's agent names, to write and read seats by name.
+    /// The arena's agent names, to read seats by name.
     names: Vec<String>,
-    /// The `seatings` row of each seating written, by the address of the
-    /// seating its rows share (kept alive in `written`, so no other
-    /// seating takes its address): a lookup a row, not a query.
-    seating_ids: HashMap<usize, i64>,
-    written: Vec<Arc<Seating>>,
 }
 
 /// Copies the pages a writer puts in the WAL into the database file while
@@ -187,19 +168,12 @@ impl Checkpointer {
     }
 }
 
-/// Whether `db` keeps its games the old way, every column in one table.
-fn games_is_a_table(db: &Connection) -> rusqlite::Result<bool> {
-    let kind: Option<String> =
-        db.query_row("SELECT type FROM sqlite_master WHERE name = 'games'", [], |r| r.get(0)).optional()?;
-    Ok(kind.as_deref() == Some("table"))
-}
-
 impl Store {
     /// Opens (or makes) the database of the arena described by `identity`,
     /// refusing one that holds another arena's games.
     pub fn open(path: &Path, identity: &str, names: &[String]) -> anyhow::Result<Store> {
         let not_arena = || format!("{} is not an arena database", path.display());
-        let mut db = Connection::open(path).with_context(|| format!("cannot open {}", path.display()))?;
+        let db = Connection::open(path).with_context(|| format!("cannot open {}", path.display()))?;
         // No `arena` table yet: a new database (or not one at all, which
         // the pragmas below find out).
         let known = identity_of(&db).ok().flatten();
@@ -217,22 +191,10 @@ impl Store {
         db.pragma_update(None, "journal_mode", "WAL").with_context(not_arena)?;
         db.pragma_update(None, "synchronous", "NORMAL")?;
         db.execute_batch(SCHEMA).with_context(not_arena)?;
-        if games_is_a_table(&db)? {
-            let tx = db.transaction()?;
-            tx.execute_batch(OLD_GAMES_MOVED)?;
-            tx.execute_batch(SCHEMA)?;
-            tx.commit().with_context(|| format!("cannot bring {} up to date", path.display()))?;
-        }
         if known.is_none() {
             db.execute("INSERT INTO arena (key, value) VALUES ('identity', ?1)", [identity])?;
         }
-        Ok(Store {
-            db,
-            path: Some(path.to_owned()),
-            names: names.to_vec(),
-            seating_ids: HashMap::new(),
-            written: Vec::new(),
-        })
+        Ok(Store { db, path: Some(path.to_owned()), names: names.to_vec() })
     }
 
     /// A connection of its own to copy what this store writes from the WAL
@@ -250,13 +212,7 @@ impl Store {
         let db = Connection::open_with_flags(path, rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY)
             .with_context(|| format!("cannot open {}", path.display()))?;
         match identity_of(&db) {
-            Ok(Some(known)) if known == identity => Ok(Store {
-                db,
-                path: None,
-                names: names.to_vec(),
-                seating_ids: HashMap::new(),
-                written: Vec::new(),
-            }),
+            Ok(Some(known)) if known == identity => Ok(Store { db, path: None, names: names.to_vec() }),
             Ok(Some(_)) => bail!("{} holds the games of another arena", path.display()),
             _ => bail!("{} is not an arena database", path.display()),
         }
@@ -266,7 +222,7 @@ impl Store {
     /// its games the table holds (what a run resumes from).
     pub fn done(&self, parts: &[Part]) -> anyhow::Result<Vec<u64>> {
         let mut query = self.db.prepare_cached(
-            "SELECT game FROM games WHERE level = ?1 AND pairing = ?2 AND game >= ?3 AND game < ?4 ORDER BY game",
+            "SELECT game FROM played WHERE level = ?1 AND pairing = ?2 AND game >= ?3 AND game < ?4 ORDER BY game",
         )?;
         let mut done = Vec::with_capacity(parts.len());
         for part in parts {
@@ -287,40 +243,30 @@ impl Store {
         Ok(done)
     }
 
-    /// Writes `rows` in one transaction: all of them, or none.
-    pub fn write(&mut self, rows: &[Row]) -> anyhow::Result<()> {
-        let written = self.write_rows(rows);
-        if written.is_err() {
-            // Seatings written in the transaction that failed are gone too.
-            self.seating_ids.clear();
-            self.written.clear();
+    /// Writes each of `seatings` not written yet; the id of each, in order,
+    /// for the rows of its games.
+    pub fn seatings(&mut self, seatings: &[Seating]) -> anyhow::Result<Vec<i64>> {
+        let tx = self.db.transaction()?;
+        let mut ids = Vec::with_capacity(seatings.len());
+        for Seating { level, level_path, seats, agents } in seatings {
+            tx.execute(
+                "INSERT OR IGNORE INTO seatings (level, level_path, seats, agents) VALUES (?1, ?2, ?3, ?4)",
+                params![*level as i64, level_path, seats, agents],
+            )?;
+            ids.push(tx.query_row(
+                "SELECT seating FROM seatings WHERE level = ?1 AND seats = ?2",
+                params![*level as i64, seats],
+                |r| r.get(0),
+            )?);
         }
-        written
+        tx.commit()?;
+        Ok(ids)
     }
 
-    fn write_rows(&mut self, rows: &[Row]) -> anyhow::Result<()> {
-        let Store { db, seating_ids, written, .. } = self;
-        let tx = db.transaction()?;
+    /// Writes `rows` in one transaction: all of them, or none.
+    pub fn write(&mut self, rows: &[Row]) -> anyhow::Result<()> {
+        let tx = self.db.transaction()?;
         {
-            let mut seating_of = |seating: &Arc<Seating>| -> anyhow::Result<i64> {
-                let key = Arc::as_ptr(seating) as usize;
-                if let Some(&id) = seating_ids.get(&key) {
-                    return Ok(id);
-                }
-                let Seating { level, level_path, seats, agents } = &**seating;
-                tx.execute(
-                    "INSERT OR IGNORE INTO seatings (level, level_path, seats, agents) VALUES (?1, ?2, ?3, ?4)",
-                    params![*level as i64, level_path, seats, agents],
-                )?;
-                let id = tx.query_row(
-                    "SELECT seating FROM seatings WHERE level = ?1 AND seats = ?2",
-                    params![*level as i64, seats],
-                    |r| r.get(0),
-                )?;
-                seating_ids.insert(key, id);
-                written.push(seating.clone());
-                Ok(id)
-            };
             let mut scores = Vec::new();
             // Many rows a statement: a step of SQLite's program per
             // MANY_ROWS games rather than per game.
@@ -328,13 +274,13 @@ impl Store {
             let mut chunks = rows.chunks_exact(MANY_ROWS);
             for chunk in &mut chunks {
                 for (k, r) in chunk.iter().enumerate() {
-                    bind_row(&mut many, k * COLUMNS, r, seating_of(&r.seating)?, &mut scores)?;
+                    bind_row(&mut many, k * COLUMNS, r, &mut scores)?;
                 }
                 many.raw_execute()?;
             }
             let mut one = tx.prepare_cached(&insert_rows(1))?;
             for r in chunks.remainder() {
-                bind_row(&mut one, 0, r, seating_of(&r.seating)?, &mut scores)?;
+                bind_row(&mut one, 0, r, &mut scores)?;
                 one.raw_execute()?;
             }
         }
@@ -345,17 +291,17 @@ impl Store {
     /// Who played and who won each game, in (level, pairing, game) order:
     /// what the ratings read, without the moves.
     pub fn outcomes(&self) -> anyhow::Result<Vec<Outcome>> {
+        let agents = self.seated()?;
         let mut query = self
             .db
-            .prepare("SELECT level, game, seats, winner_seat FROM games ORDER BY level, pairing, game")?;
+            .prepare("SELECT level, game, seating, winner_seat FROM played ORDER BY level, pairing, game")?;
         let mut rows = query.query([])?;
-        let mut seatings = HashMap::new();
         let mut out = Vec::new();
         while let Some(r) = rows.next()? {
             out.push(Outcome {
                 level: r.get::<_, i64>(0)? as usize,
                 game: r.get::<_, i64>(1)? as u64,
-                seats: self.agents_of(r.get_ref(2)?.as_str()?, &mut seatings)?,
+                seats: seats_of(&agents, r.get(2)?)?,
                 winner_seat: r.get(3)?,
             });
         }
@@ -366,41 +312,44 @@ impl Store {
     /// its agents by seat, and the winning seat (what a sequential test
     /// counts pairs from).
     pub fn games_of(&self, level: usize, pairing: usize) -> anyhow::Result<Vec<Outcome>> {
+        let agents = self.seated()?;
         let mut query = self.db.prepare_cached(
-            "SELECT game, seats, winner_seat FROM games WHERE level = ?1 AND pairing = ?2 ORDER BY game",
+            "SELECT game, seating, winner_seat FROM played WHERE level = ?1 AND pairing = ?2 ORDER BY game",
         )?;
         let mut rows = query.query(params![level as i64, pairing as i64])?;
-        let mut seatings = HashMap::new();
         let mut out = Vec::new();
         while let Some(r) = rows.next()? {
             out.push(Outcome {
                 level,
                 game: r.get::<_, i64>(0)? as u64,
-                seats: self.agents_of(r.get_ref(1)?.as_str()?, &mut seatings)?,
+                seats: seats_of(&agents, r.get(1)?)?,
                 winner_seat: r.get(2)?,
             });
         }
         Ok(out)
     }
 
-    /// The arena's agents a row's seats name, each seating read once.
-    fn agents_of(&self, seats: &str, known: &mut HashMap<String, Vec<usize>>) -> anyhow::Result<Vec<usize>> {
-        if let Some(agents) = known.get(seats) {
-            return Ok(agents.clone());
+    /// The arena's agents of each seating, by seat, read once for all the
+    /// rows that name it.
+    fn seated(&self) -> anyhow::Result<HashMap<i64, Vec<usize>>> {
+        let mut query = self.db.prepare_cached("SELECT seating, seats FROM seatings")?;
+        let mut rows = query.query([])?;
+        let mut seated = HashMap::new();
+        while let Some(r) = rows.next()? {
+            let names: Vec<String> = serde_json::from_str(r.get_ref(1)?.as_str()?)?;
+            let agents = names
+                .iter()
+                .map(|s| self.names.iter().position(|n| n == s).context("a seat names no agent of the arena"))
+                .collect::<anyhow::Result<Vec<usize>>>()?;
+            seated.insert(r.get(0)?, agents);
         }
-        let names: Vec<&str> = serde_json::from_str(seats)?;
-        let agents = names
-            .iter()
-            .map(|s| self.names.iter().position(|n| n == s).context("a seat names no agent of the arena"))
-            .collect::<anyhow::Result<Vec<usize>>>()?;
-        known.insert(seats.to_owned(), agents.clone());
-        Ok(agents)
+        Ok(seated)
     }
 
     /// Copies every game of `other` (a shard of the same arena) in; a game
     /// both hold must be the same game.
     pub fn merge(&mut self, other: &Path) -> anyhow::Result<u64> {
-        let before: i64 = self.db.query_row("SELECT count(*) FROM games", [], |r| r.get(0))?;
+        let before: i64 = self.db.query_row("SELECT count(*) FROM played", [], |r| r.get(0))?;
         // Read only: a shard named wrongly is not made, empty, by opening it.
         let ours = identity_of(&self.db)?.context("the database merged into holds no arena")?;
         drop(Store::open_read_only(other, &ours, &self.names)?);
@@ -416,23 +365,23 @@ impl Store {
             self.db.execute("DETACH DATABASE shard", [])?;
             bail!("{} disagrees with the games already merged on {clash} game(s)", other.display());
         }
-        // Through the shard's `games`, which every database has whichever
-        // way it keeps them: the shard's seatings become ours by their seats.
+        // The shard's seatings become ours by their seats.
         let tx = self.db.transaction()?;
         tx.execute(
             "INSERT OR IGNORE INTO seatings (level, level_path, seats, agents)
-             SELECT level, level_path, seats, agents FROM shard.games GROUP BY level, seats",
+             SELECT level, level_path, seats, agents FROM shard.seatings",
             [],
         )?;
         tx.execute(
             "INSERT OR IGNORE INTO played
-             SELECT g.level, g.pairing, g.game, s.seating, g.seed, g.winner_seat, g.scores, g.plies, g.moves, g.micros
-             FROM shard.games g JOIN main.seatings s ON s.level = g.level AND s.seats = g.seats",
+             SELECT p.level, p.pairing, p.game, m.seating, p.seed, p.winner_seat, p.scores, p.plies, p.moves, p.micros
+             FROM shard.played p JOIN shard.seatings s USING (seating)
+             JOIN main.seatings m ON m.level = s.level AND m.seats = s.seats",
             [],
         )?;
         tx.commit()?;
         self.db.execute("DETACH DATABASE shard", [])?;
-        let after: i64 = self.db.query_row("SELECT count(*) FROM games", [], |r| r.get(0))?;
+        let after: i64 = self.db.query_row("SELECT count(*) FROM played", [], |r| r.get(0))?;
         Ok((after - before) as u64)
     }
 }
@@ -441,7 +390,7 @@ impl Store {
 mod tests {
     use super::*;
 
-    /// The columns of the `games` view, as the old `games` table had them.
+    /// The columns of the `games` view.
     const GAMES_COLUMNS: usize = 12;
 
     fn temp_db(name: &str) -> std::path::PathBuf {
@@ -452,40 +401,37 @@ mod tests {
         path
     }
 
-    /// The seating of level `level` with its two agents in `order`.
-    fn seating(level: usize, order: [&str; 2]) -> Arc<Seating> {
-        Arc::new(Seating {
-            level,
-            level_path: format!("levels/{level}.ron"),
-            seats: json(&order),
-            agents: json(&order.map(|name| format!("spec of {name}"))),
-        })
+    /// The seatings of three levels, each with its two agents in both orders.
+    fn six_seatings() -> Vec<Seating> {
+        let json = |items: &[String]| serde_json::to_string(items).unwrap();
+        (0..3)
+            .flat_map(|level| [["a", "b"], ["b", "a"]].map(|order| (level, order)))
+            .map(|(level, order)| Seating {
+                level,
+                level_path: format!("levels/{level}.ron"),
+                seats: json(&order.map(String::from)),
+                agents: json(&order.map(|name| format!("spec of {name}"))),
+            })
+            .collect()
     }
 
-    fn json(items: &[impl serde::Serialize]) -> String {
-        serde_json::to_string(items).unwrap()
-    }
-
-    /// Row `i` of a made-up table, every column telling it apart; the
-    /// level and the seat order (of six seatings) come from `i` too.
-    fn row(i: u64, seatings: &[Arc<Seating>]) -> Row {
-        let seating = &seatings[(i % 6) as usize];
-        Row {
-            level: seating.level,
+    /// Row `i` of a made-up table, every column telling it apart; its
+    /// seating (and so its level) is one of the six, from `i` too.
+    fn row(i: u64, seatings: &[Seating], ids: &[i64]) -> (Row, usize) {
+        let k = (i % 6) as usize;
+        let row = Row {
+            level: seatings[k].level,
             pairing: (i % 5) as usize,
             game: i,
             seed: i.wrapping_mul(0x9E37_79B9_7F4A_7C15),
-            seating: seating.clone(),
+            seating: ids[k],
             winner_seat: (!i.is_multiple_of(4)).then_some((i % 2) as u8 + 1),
             scores: vec![i as i64, -(i as i64)],
             plies: i * 7,
             moves: serde_json::value::to_raw_value(&[i, i + 1]).unwrap(),
             micros: i * 11,
-        }
-    }
-
-    fn six_seatings() -> Vec<Arc<Seating>> {
-        (0..3).flat_map(|level| [seating(level, ["a", "b"]), seating(level, ["b", "a"])]).collect()
+        };
+        (row, k)
     }
 
     /// Every column of `games`, ordered by game.
@@ -498,17 +444,17 @@ mod tests {
             .collect()
     }
 
-    /// What `games` must say of `r`.
-    fn columns(r: &Row) -> Vec<rusqlite::types::Value> {
+    /// What `games` must say of `r`, seated as `seating`.
+    fn columns(r: &Row, seating: &Seating) -> Vec<rusqlite::types::Value> {
         use rusqlite::types::Value::{Integer, Null, Text};
         vec![
             Integer(r.level as i64),
             Integer(r.pairing as i64),
             Integer(r.game as i64),
-            Text(r.seating.level_path.clone()),
+            Text(seating.level_path.clone()),
             Integer(r.seed as i64),
-            Text(r.seating.seats.clone()),
-            Text(r.seating.agents.clone()),
+            Text(seating.seats.clone()),
+            Text(seating.agents.clone()),
             r.winner_seat.map_or(Null, |w| Integer(w.into())),
             Text(serde_json::to_string(&r.scores).unwrap()),
             Integer(r.plies as i64),
@@ -523,87 +469,49 @@ mod tests {
         let names = vec!["a".to_owned(), "b".to_owned()];
         let mut store = Store::open(&path, "test", &names).unwrap();
         let seatings = six_seatings();
+        let ids = store.seatings(&seatings).unwrap();
         // Two statements of MANY_ROWS rows and a remainder of one a statement.
-        let rows: Vec<Row> = (0..2 * MANY_ROWS as u64 + 6).map(|i| row(i, &seatings)).collect();
-        store.write(&rows).unwrap();
+        let rows: Vec<(Row, usize)> =
+            (0..2 * MANY_ROWS as u64 + 6).map(|i| row(i, &seatings, &ids)).collect();
+        store.write(&rows.iter().map(|(r, _)| r.clone()).collect::<Vec<_>>()).unwrap();
         let read = games(&store.db);
         assert_eq!(read.len(), rows.len());
-        for (got, r) in read.iter().zip(&rows) {
-            assert_eq!(got, &columns(r), "game {}", r.game);
+        for (got, (r, k)) in read.iter().zip(&rows) {
+            assert_eq!(got, &columns(r, &seatings[*k]), "game {}", r.game);
         }
-        // Each seating is written once, whatever its games.
-        let seating_rows: i64 =
-            store.db.query_row("SELECT count(*) FROM seatings", [], |r| r.get(0)).unwrap();
-        assert_eq!(seating_rows, 6);
-        // Written again, by a store that has not seen the seatings: nothing doubled.
+        // Written again by another store: the same seatings, nothing doubled.
         drop(store);
         let mut store = Store::open(&path, "test", &names).unwrap();
-        let again: Vec<Row> = (0..40).map(|i| row(i, &six_seatings())).collect();
-        store.write(&again).unwrap();
-        assert_eq!(games(&store.db), read);
+        assert_eq!(store.seatings(&six_seatings()).unwrap(), ids);
         let seating_rows: i64 =
             store.db.query_row("SELECT count(*) FROM seatings", [], |r| r.get(0)).unwrap();
         assert_eq!(seating_rows, 6);
+        store.write(&rows[..40].iter().map(|(r, _)| r.clone()).collect::<Vec<_>>()).unwrap();
+        assert_eq!(games(&store.db), read);
         // Read back as the ratings read them.
         let outcomes = store.outcomes().unwrap();
-        let by_game = |o: &Outcome| rows.iter().find(|r| r.game == o.game).unwrap();
+        assert_eq!(outcomes.len(), rows.len());
         for o in &outcomes {
-            let r = by_game(o);
-            let seats: Vec<&str> = serde_json::from_str(&r.seating.seats).unwrap();
-            let seats: Vec<usize> =
-                seats.iter().map(|s| names.iter().position(|n| n == s).unwrap()).collect();
+            let (r, k) = rows.iter().find(|(r, _)| r.game == o.game).unwrap();
+            let seats = if seatings[*k].seats.starts_with(r#"["a""#) { vec![0, 1] } else { vec![1, 0] };
             assert_eq!((o.level, o.seats.clone(), o.winner_seat), (r.level, seats, r.winner_seat));
         }
-        assert_eq!(outcomes.len(), rows.len());
         drop(store);
         let _ = std::fs::remove_file(&path);
     }
 
     #[test]
-    fn a_database_of_the_old_single_table_is_brought_up_to_date_keeping_every_game() {
-        let path = temp_db("old");
-        let seatings = six_seatings();
-        let rows: Vec<Row> = (0..50).map(|i| row(i, &seatings)).collect();
-        {
-            // As tabula wrote it before seatings had a table of their own.
-            let db = Connection::open(&path).unwrap();
-            db.execute_batch(
-                "CREATE TABLE arena (key TEXT PRIMARY KEY, value TEXT NOT NULL);
-                 INSERT INTO arena VALUES ('identity', 'test');
-                 CREATE TABLE games (level INTEGER NOT NULL, pairing INTEGER NOT NULL, game INTEGER NOT NULL,
-                     level_path TEXT NOT NULL, seed INTEGER NOT NULL, seats TEXT NOT NULL, agents TEXT NOT NULL,
-                     winner_seat INTEGER, scores TEXT NOT NULL, plies INTEGER NOT NULL, moves TEXT NOT NULL,
-                     micros INTEGER NOT NULL, PRIMARY KEY (level, pairing, game)) WITHOUT ROWID;",
-            )
-            .unwrap();
-            for r in &rows {
-                let values = columns(r);
-                db.execute(&insert_old(), rusqlite::params_from_iter(values.iter())).unwrap();
-            }
-        }
+    fn another_arenas_database_is_refused_and_left_as_it_was() {
+        let path = temp_db("other");
         let names = vec!["a".to_owned(), "b".to_owned()];
-        // Read as it is, then brought up to date by a run opening it.
-        let old = Store::open_read_only(&path, "test", &names).unwrap();
-        assert_eq!(old.outcomes().unwrap().len(), rows.len());
-        drop(old);
-        let mut store = Store::open(&path, "test", &names).unwrap();
-        assert!(!games_is_a_table(&store.db).unwrap());
-        let more: Vec<Row> = (50..60).map(|i| row(i, &seatings)).collect();
-        store.write(&more).unwrap();
-        let want: Vec<_> = rows.iter().chain(&more).map(columns).collect();
-        assert_eq!(games(&store.db), want);
-        // Another arena's old database is refused and left as it was.
+        let mut store = Store::open(&path, "one arena", &names).unwrap();
+        store.seatings(&six_seatings()).unwrap();
         drop(store);
-        let other = temp_db("other");
-        std::fs::copy(&path, &other).unwrap();
-        let before = std::fs::read(&other).unwrap();
-        assert!(Store::open(&other, "another arena", &names).is_err());
-        assert_eq!(std::fs::read(&other).unwrap(), before);
+        let before = std::fs::read(&path).unwrap();
+        let refused = Store::open(&path, "another arena", &names).err().unwrap();
+        assert!(format!("{refused:#}").contains("another arena"), "{refused:#}");
+        assert!(Store::open_read_only(&path, "another arena", &names).is_err());
+        assert_eq!(std::fs::read(&path).unwrap(), before);
         let _ = std::fs::remove_file(&path);
-        let _ = std::fs::remove_file(&other);
-    }
-
-    fn insert_old() -> String {
-        format!("INSERT INTO games VALUES ({})", ["?"; GAMES_COLUMNS].join(", "))
     }
 }
