@@ -103,12 +103,10 @@ impl Arenas {
             wanted.and_then(|w| self.files.iter().position(|e| same_file(&e.path, &w))).unwrap_or(0);
     }
 
-    /// Counts the chosen file's games again (after a run).
-    pub fn recount(&mut self) {
-        if let Some(entry) = self.files.get_mut(self.chosen)
-            && let Ok(arena) = &entry.arena
-        {
-            entry.held = held(arena, &entry.db).map_err(|e| format!("{e:#}"));
+    /// The chosen file's database holds `held` games now (after a run).
+    pub fn set_held(&mut self, held: Result<u64, String>) {
+        if let Some(entry) = self.files.get_mut(self.chosen) {
+            entry.held = held;
         }
     }
 }

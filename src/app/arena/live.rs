@@ -57,7 +57,7 @@ impl Live {
 
     /// The run shown plays games and has not ended.
     pub fn playing(&self) -> bool {
-        self.run.as_ref().is_some_and(|r| r.plays && r.news().end.is_none())
+        self.run.as_ref().is_some_and(|r| r.plays && !r.ended())
     }
 }
 
@@ -185,8 +185,9 @@ fn stop_on_leaving(mut live: ResMut<Live>, mut shown: ResMut<Shown>) {
     *shown = Shown::default();
 }
 
-/// Takes the run's news into what the screen shows; when it ends, the
-/// database's games are counted again and the status line says how it went.
+/// Takes the run's news into what the screen shows; when it ends, the list
+/// shows the games its database holds now and the status line says how it
+/// went.
 fn follow_run(
     live: Res<Live>,
     mut shown: ResMut<Shown>,
@@ -209,7 +210,9 @@ fn follow_run(
         && !matches!(shown.phase, Phase::Ended(_))
         && run.plays
     {
-        arenas.recount();
+        if let Some(held) = news.held {
+            arenas.set_held(held);
+        }
         let text = super::tables::ending_text(ending, run.resumed, run.total, &run.db);
         match ending {
             Ending::Failed(_) => status.error(text),

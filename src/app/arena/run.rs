@@ -36,6 +36,9 @@ pub struct News {
     pub problem: Option<String>,
     /// How the run ended; `None` while it goes on.
     pub end: Option<Ending>,
+    /// Games of the arena the database holds after a run that played (or
+    /// why they could not be counted): what the screen's list shows.
+    pub held: Option<Result<u64, String>>,
 }
 
 /// How a run ended.
@@ -94,12 +97,16 @@ impl Run {
         let (arena, db, bar, stop, news) =
             (run.arena.clone(), run.db.clone(), run.bar.clone(), run.stop.clone(), run.news.clone());
         run.thread = Some(std::thread::spawn(move || {
-            let ending = std::thread::scope(|scope| {
-                let player = scope.spawn(|| {
-                    let mut store = Store::open(&db, &crate::arena::identity(&arena), &arena.agents)?;
-                    crate::arena::play(&arena, &arena.parts(), &mut store, jobs, &bar, Some(&stop))
-                });
-                let mut reader = Reader::new(&arena, &db);
+            // Opened (or made) before the first reading, which then finds it.
+            let mut store = match Store::open(&db, &crate::arena::identity(&arena), &arena.agents) {
+                Ok(store) => store,
+                Err(e) => return end(&news, Ending::Failed(format!("{e:#}")), None),
+            };
+            let (ending, held) = std::thread::scope(|scope| {
+                let (arena, store, bar, stop) = (&arena, &mut store, &bar, &stop);
+                let player = scope
+                    .spawn(move || crate::arena::play(arena, &arena.parts(), store, jobs, bar, Some(stop)));
+                let mut reader = Reader::new(arena, &db);
                 while !player.is_finished() {
                     let took = reader.read(&news);
                     let wait = REFRESH.max(took * READ_SHARE);
@@ -108,20 +115,24 @@ impl Run {
                         std::thread::sleep(LOOK);
                     }
                 }
-                let ending = match player.join() {
-                    Ok(Ok(p)) => Ending::Played {
-                        played: p.played,
-                        seconds: p.seconds,
-                        stopped: p.resumed + p.played < arena.total_games(),
-                    },
-                    Ok(Err(e)) => Ending::Failed(format!("{e:#}")),
-                    Err(_) => Ending::Failed("the play stopped on a panic".into()),
+                let ended = match player.join() {
+                    Ok(Ok(p)) => {
+                        // Every game played is written: no need to count them.
+                        let held = p.resumed + p.played;
+                        let stopped = held < arena.total_games();
+                        (Ending::Played { played: p.played, seconds: p.seconds, stopped }, Some(held))
+                    }
+                    Ok(Err(e)) => (Ending::Failed(format!("{e:#}")), None),
+                    Err(_) => (Ending::Failed("the play stopped on a panic".into()), None),
                 };
                 // The last reading holds every game played.
                 reader.read(&news);
-                ending
+                ended
             });
-            end(&news, ending);
+            // A failed run wrote some of what it played: counted here, off
+            // the window's thread.
+            let held = held.map_or_else(|| super::files::held(&arena, &db), Ok);
+            end(&news, ending, Some(held.map_err(|e| format!("{e:#}"))));
         }));
         run
     }
@@ -134,7 +145,7 @@ impl Run {
         let (arena, db, news) = (run.arena.clone(), run.db.clone(), run.news.clone());
         run.thread = Some(std::thread::spawn(move || {
             Reader::new(&arena, &db).read(&news);
-            end(&news, Ending::Read);
+            end(&news, Ending::Read, None);
         }));
         run
     }
@@ -168,6 +179,11 @@ impl Run {
     /// Its threads have ended (with its last news given).
     pub fn is_finished(&self) -> bool {
         self.thread.as_ref().is_none_or(JoinHandle::is_finished)
+    }
+
+    /// Its news says how it ended.
+    pub fn ended(&self) -> bool {
+        self.news.lock().unwrap_or_else(PoisonError::into_inner).end.is_some()
     }
 
     pub fn news(&self) -> News {
@@ -245,9 +261,13 @@ impl<'a> Reader<'a> {
     }
 }
 
-/// The run has ended: said in its news, and the window woken to show it.
-fn end(news: &Mutex<News>, ending: Ending) {
-    news.lock().unwrap_or_else(PoisonError::into_inner).end = Some(ending);
+/// The run has ended, with `held` games of the arena in its database when
+/// it played: said in its news, and the window woken to show it.
+fn end(news: &Mutex<News>, ending: Ending, held: Option<Result<u64, String>>) {
+    let mut news = news.lock().unwrap_or_else(PoisonError::into_inner);
+    news.end = Some(ending);
+    news.held = held;
+    drop(news);
     crate::app::frames::wake_for_one_frame();
 }
 
