@@ -22,11 +22,7 @@ fn escape(text: &str) -> String {
 fn plot(agents: &[String], order: &[usize], values: &[(f64, f64)], signed: bool) -> String {
     let names: Vec<&str> = order.iter().map(|&a| agents[a].as_str()).collect();
     let values: Vec<(f64, f64)> = order.iter().map(|&a| values[a]).collect();
-    let lo = values.iter().map(|(v, i)| v - i).fold(f64::INFINITY, f64::min);
-    let hi = values.iter().map(|(v, i)| v + i).fold(f64::NEG_INFINITY, f64::max);
-    let (lo, hi) = if hi > lo { (lo, hi) } else { (lo - 1.0, hi + 1.0) };
-    let pad = (hi - lo) * 0.08;
-    let (lo, hi) = (lo - pad, hi + pad);
+    let (lo, hi) = scale(&values, signed);
     let x = |v: f64| LEFT + (v - lo) / (hi - lo) * PLOT;
     let height = ROW * names.len() as f64 + 50.0;
     let mut svg = format!(
@@ -54,20 +50,47 @@ fn plot(agents: &[String], order: &[usize], values: &[(f64, f64)], signed: bool)
             y + 5.0,
             escape(name)
         );
-        let (a, b) = (x(value - interval), x(value + interval));
-        svg += &format!(
-            "<line x1=\"{a:.1}\" y1=\"{y:.1}\" x2=\"{b:.1}\" y2=\"{y:.1}\" stroke=\"#2a6\" stroke-width=\"3\"/>\n\
-             <line x1=\"{a:.1}\" y1=\"{:.1}\" x2=\"{a:.1}\" y2=\"{:.1}\" stroke=\"#2a6\" stroke-width=\"2\"/>\n\
-             <line x1=\"{b:.1}\" y1=\"{:.1}\" x2=\"{b:.1}\" y2=\"{:.1}\" stroke=\"#2a6\" stroke-width=\"2\"/>\n\
-             <circle cx=\"{:.1}\" cy=\"{y:.1}\" r=\"6\" fill=\"#153\"/>\n",
-            y - 7.0,
-            y + 7.0,
-            y - 7.0,
-            y + 7.0,
-            x(value)
-        );
+        if interval.is_finite() {
+            let (a, b) = (x(value - interval), x(value + interval));
+            svg += &format!(
+                "<line x1=\"{a:.1}\" y1=\"{y:.1}\" x2=\"{b:.1}\" y2=\"{y:.1}\" stroke=\"#2a6\" stroke-width=\"3\"/>\n\
+                 <line x1=\"{a:.1}\" y1=\"{:.1}\" x2=\"{a:.1}\" y2=\"{:.1}\" stroke=\"#2a6\" stroke-width=\"2\"/>\n\
+                 <line x1=\"{b:.1}\" y1=\"{:.1}\" x2=\"{b:.1}\" y2=\"{:.1}\" stroke=\"#2a6\" stroke-width=\"2\"/>\n",
+                y - 7.0,
+                y + 7.0,
+                y - 7.0,
+                y + 7.0,
+            );
+        } else {
+            // Met nobody yet: any rating would do, so the whisker has no end.
+            svg += &format!(
+                "<line x1=\"{LEFT:.1}\" y1=\"{y:.1}\" x2=\"{:.1}\" y2=\"{y:.1}\" stroke=\"#bdb\" stroke-width=\"2\"/>\n",
+                LEFT + PLOT
+            );
+        }
+        svg += &format!("<circle cx=\"{:.1}\" cy=\"{y:.1}\" r=\"6\" fill=\"#153\"/>\n", x(value));
     }
     svg + "</svg>\n"
+}
+
+/// The scale of a plot of `(value, interval)` rows: every point and every
+/// finite whisker inside (an agent that has met nobody has an infinite
+/// interval), zero too when `signed`, with a margin either side.
+pub fn scale(rows: &[(f64, f64)], signed: bool) -> (f64, f64) {
+    let ends = rows.iter().flat_map(|&(value, interval)| {
+        let i = if interval.is_finite() { interval } else { 0.0 };
+        [value - i, value + i]
+    });
+    let zero = signed.then_some(0.0);
+    let (lo, hi) =
+        ends.chain(zero).fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), v| (lo.min(v), hi.max(v)));
+    let (lo, hi) = match (lo.is_finite(), hi > lo) {
+        (false, _) => (-1.0, 1.0),
+        (true, true) => (lo, hi),
+        (true, false) => (lo - 1.0, hi + 1.0),
+    };
+    let pad = (hi - lo) * 0.06;
+    (lo - pad, hi + pad)
 }
 
 /// 1, 2 or 5 times a power of ten, near `raw`.
@@ -117,7 +140,7 @@ pub fn page(arena: &Arena, s: &Standings) -> String {
                     (false, g) => format!("<td>{:.1}% of {g}</td>", 100.0 * s.points[a][b] / g as f64),
                 };
             }
-            html += &format!("<td>{:+.0} ± {:.0}</td></tr>\n", s.ratings[a].elo, s.ratings[a].interval);
+            html += &format!("<td>{}</td></tr>\n", super::report::elo_shown(s.ratings[a], 0));
         }
         html += "</table>\n";
     }
@@ -145,4 +168,27 @@ pub fn page(arena: &Arena, s: &Standings) -> String {
         html += &format!("<td>{}</td></tr>\n", level.draws);
     }
     html + "</table>\n</body></html>\n"
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_scale_holds_every_whisker_and_zero_but_no_endless_one() {
+        let (lo, hi) = scale(&[(50.0, 30.0), (-20.0, 10.0), (0.0, f64::INFINITY)], true);
+        assert!(lo < -30.0 && lo > -40.0 && hi > 80.0 && hi < 90.0, "{lo} {hi}");
+        let (lo, hi) = scale(&[(26.0, 1.0), (24.0, 1.0)], false);
+        assert!(lo > 22.0 && hi < 28.0, "Weng-Lin's scale is not pulled to zero: {lo} {hi}");
+        let (lo, hi) = scale(&[(0.0, f64::INFINITY)], true);
+        assert!(lo < 0.0 && hi > 0.0 && lo.is_finite() && hi.is_finite());
+    }
+
+    #[test]
+    fn an_agent_that_met_nobody_is_a_point_on_a_whisker_without_end() {
+        let agents = ["a".to_owned(), "b".to_owned()];
+        let svg = plot(&agents, &[0, 1], &[(40.0, 20.0), (0.0, f64::INFINITY)], true);
+        assert!(!svg.contains("NaN") && !svg.contains("inf"), "{svg}");
+        assert_eq!(svg.matches("<circle").count(), 2);
+    }
 }

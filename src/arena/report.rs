@@ -138,12 +138,14 @@ impl Standings {
                 let scored: f64 = self.points[a].iter().sum();
                 let score = if played > 0 { 100.0 * scored / played as f64 } else { 0.0 };
                 let r = self.ratings[a];
+                let rating = match r.interval.is_finite() {
+                    true => format!("{:+7.1} ± {:5.1}", r.elo, r.interval),
+                    false => format!("{NOT_RATED:>15}"),
+                };
                 out += &format!(
-                    "  {:>2}. {:width$}  {:+7.1} ± {:5.1}   scored {score:5.1}% of {played} games\n",
+                    "  {:>2}. {:width$}  {rating}   scored {score:5.1}% of {played} games\n",
                     place + 1,
                     self.agents[a],
-                    r.elo,
-                    r.interval
                 );
             }
             out += "\nCrosstable (the row's score against the column, and games):\n";
@@ -202,6 +204,19 @@ impl Standings {
     }
 }
 
+/// What an agent that has met nobody yet shows instead of a rating.
+pub const NOT_RATED: &str = "met nobody yet";
+
+/// An Elo rating as "+61.2 ± 20.3" (`digits` after the point), or
+/// `NOT_RATED` for an agent that has met nobody (its interval is endless).
+pub fn elo_shown(r: Rating, digits: usize) -> String {
+    if r.interval.is_finite() {
+        format!("{:+.digits$} ± {:.digits$}", r.elo, r.interval)
+    } else {
+        NOT_RATED.to_owned()
+    }
+}
+
 /// Agents by `rating`, highest first.
 pub fn strongest_first(rating: &[f64]) -> Vec<usize> {
     let mut order: Vec<usize> = (0..rating.len()).collect();
@@ -253,6 +268,10 @@ mod tests {
         );
         assert_eq!(s.levels[1].wins[2], 3);
         let text = s.text(&arena);
+        // c and d played no two-seat game: no Elo, said so, in the text and the page.
+        assert!(text.contains(NOT_RATED) && !text.contains("inf"), "{text}");
+        let page = super::super::html::page(&arena, &s);
+        assert!(page.contains(NOT_RATED) && !page.contains("NaN") && !page.contains("inf"), "{page}");
         assert!(
             text.contains("Weng-Lin") && text.contains("Crosstable") && text.contains("87.5% /4"),
             "{text}"

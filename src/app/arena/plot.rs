@@ -4,7 +4,7 @@
 
 use bevy_egui::egui::{self, Align2, Color32, FontId, Pos2, Rect, Sense, Stroke, pos2, vec2};
 
-use crate::arena::html::{format_tick, nice_step};
+use crate::arena::html::{format_tick, nice_step, scale};
 
 /// A row's height, the room under the rows for the tick labels, and the
 /// widest the plot is drawn (wider only spreads the same whiskers).
@@ -29,25 +29,6 @@ pub struct PlotRow<'a> {
     pub interval: f64,
 }
 
-/// The scale: every point and every finite whisker inside, zero too when
-/// `signed`, with a margin either side.
-pub fn scale(rows: &[PlotRow], signed: bool) -> (f64, f64) {
-    let ends = rows.iter().flat_map(|r| {
-        let i = if r.interval.is_finite() { r.interval } else { 0.0 };
-        [r.value - i, r.value + i]
-    });
-    let zero = signed.then_some(0.0);
-    let (lo, hi) =
-        ends.chain(zero).fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), v| (lo.min(v), hi.max(v)));
-    let (lo, hi) = match (lo.is_finite(), hi > lo) {
-        (false, _) => (-1.0, 1.0),
-        (true, true) => (lo, hi),
-        (true, false) => (lo - 1.0, hi + 1.0),
-    };
-    let pad = (hi - lo) * 0.06;
-    (lo - pad, hi + pad)
-}
-
 pub(super) fn ratings_plot(ui: &mut egui::Ui, rows: &[PlotRow], signed: bool) {
     let width = ui.available_width().min(MAX_WIDTH);
     let height = ROW * rows.len() as f32 + TICK_ROOM + 6.0;
@@ -68,7 +49,7 @@ pub(super) fn ratings_plot(ui: &mut egui::Ui, rows: &[PlotRow], signed: bool) {
         pos2(rect.right() - 16.0, rect.bottom() - TICK_ROOM),
     );
     painter.rect_filled(plot, 3.0, ui.visuals().extreme_bg_color);
-    let (lo, hi) = scale(rows, signed);
+    let (lo, hi) = scale(&rows.iter().map(|r| (r.value, r.interval)).collect::<Vec<_>>(), signed);
     let x = |v: f64| plot.left() + ((v - lo) / (hi - lo)) as f32 * plot.width();
     let step = nice_step((hi - lo) / (plot.width() / TICK_SPACING).max(2.0) as f64);
     let mut tick = (lo / step).ceil() * step;
@@ -102,24 +83,5 @@ pub(super) fn ratings_plot(ui: &mut egui::Ui, rows: &[PlotRow], signed: bool) {
             painter.hline(plot.x_range(), y, Stroke::new(2.0, UNBOUNDED));
         }
         painter.circle_filled(Pos2::new(x(row.value), y), 5.0, POINT);
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn row(value: f64, interval: f64) -> PlotRow<'static> {
-        PlotRow { name: "a", value, interval }
-    }
-
-    #[test]
-    fn the_scale_holds_every_whisker_and_zero_but_no_endless_one() {
-        let (lo, hi) = scale(&[row(50.0, 30.0), row(-20.0, 10.0), row(0.0, f64::INFINITY)], true);
-        assert!(lo < -30.0 && lo > -40.0 && hi > 80.0 && hi < 90.0, "{lo} {hi}");
-        let (lo, hi) = scale(&[row(26.0, 1.0), row(24.0, 1.0)], false);
-        assert!(lo > 22.0 && hi < 28.0, "Weng-Lin's scale is not pulled to zero: {lo} {hi}");
-        let (lo, hi) = scale(&[row(0.0, f64::INFINITY)], true);
-        assert!(lo < 0.0 && hi > 0.0 && lo.is_finite() && hi.is_finite());
     }
 }

@@ -8,7 +8,7 @@ use std::time::Duration;
 use tabula_engine::arena::Arena;
 
 use super::run::{Ending, Progress};
-use crate::arena::report::{Standings, strongest_first};
+use crate::arena::report::{Standings, elo_shown, strongest_first};
 
 /// A row of the Elo table.
 #[derive(Clone, Debug, PartialEq)]
@@ -22,9 +22,6 @@ pub struct EloRow {
     pub games: u64,
 }
 
-/// What an agent that has met nobody yet shows instead of a rating.
-pub const NOT_RATED: &str = "met nobody yet";
-
 /// The Elo table, strongest first.
 pub fn elo_rows(s: &Standings) -> Vec<EloRow> {
     s.order()
@@ -37,11 +34,7 @@ pub fn elo_rows(s: &Standings) -> Vec<EloRow> {
             EloRow {
                 place: place + 1,
                 agent: a,
-                rating: if r.interval.is_finite() {
-                    format!("{:+.1} ± {:.1}", r.elo, r.interval)
-                } else {
-                    NOT_RATED.to_owned()
-                },
+                rating: elo_shown(r, 1),
                 score: if games > 0 { format!("{:.1}%", 100.0 * points / games as f64) } else { "-".into() },
                 games,
             }
@@ -142,6 +135,7 @@ pub fn ending_text(ending: &Ending, resumed: u64, total: u64, db: &Path) -> Stri
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::arena::report::NOT_RATED;
     use tabula_engine::core::ratings::Rating;
 
     fn standings() -> Standings {
