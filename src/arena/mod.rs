@@ -11,6 +11,7 @@ pub mod store;
 pub use command::{ArenaArgs, run as run_command};
 
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::SyncSender;
 use std::time::{Duration, Instant};
@@ -28,12 +29,6 @@ use store::{Row, Seating, Store};
 /// has passed since the last (a kill loses at most that much play).
 const BATCH_ROWS: usize = 20_000;
 const BATCH_TIME: Duration = Duration::from_millis(500);
-/// A run that may be stopped looks at its flag about this often: each
-/// slice of a part is as many games as the last slice's pace plays in it,
-/// from `SLICE_GAMES.start` (a Russian Bank search takes milliseconds a
-/// game, a Nim game less than a microsecond).
-const STOP_EVERY: Duration = Duration::from_millis(250);
-const SLICE_GAMES: std::ops::Range<u64> = 16..65_536;
 
 /// What a run did.
 pub struct Played {
@@ -96,7 +91,7 @@ pub fn play(
     store: &mut Store,
     jobs: usize,
     bar: &ProgressBar,
-    stop: Option<&AtomicBool>,
+    stop: Option<&Arc<AtomicBool>>,
 ) -> anyhow::Result<Played> {
     let looking = Instant::now();
     let done = store.done(parts)?;
@@ -151,7 +146,7 @@ fn play_parts(
     left: &[Left],
     jobs: usize,
     bar: &ProgressBar,
-    stop: Option<&AtomicBool>,
+    stop: Option<&Arc<AtomicBool>>,
     batches: &SyncSender<Vec<Row>>,
 ) -> anyhow::Result<u64> {
     let mut played = 0;
@@ -163,65 +158,49 @@ fn play_parts(
         let names: Vec<&str> = pairing.iter().map(|&a| arena.agents[a].as_str()).collect();
         bar.set_message(format!("{} on {}", names.join(" vs "), level.path));
         let specs: Vec<_> = pairing.iter().map(|&a| level.specs[a].clone()).collect();
-        let mut config = MatchConfig {
+        let config = MatchConfig {
             games: part.games.end,
             first,
             seed: arena.pairing_seed(part.level, part.pairing),
             jobs,
             record_moves: true,
             paired: true,
+            // Stopped, the runner starts no more chunks and hands over a
+            // prefix of the games: what a resumed run goes on from.
+            stop: stop.cloned(),
         };
-        // A run that may be stopped plays a part a slice at a time, asking
-        // between slices; a game's seed and seats come from its number
-        // alone, so the slices play exactly the games the whole part would.
-        let mut slice = SLICE_GAMES.start;
-        while config.first < part.games.end {
-            if stop.is_some_and(|s| s.load(Ordering::Relaxed)) {
-                return Ok(played);
+        let mut rows = Vec::with_capacity(BATCH_ROWS);
+        let mut last_sent = Instant::now();
+        // A closed channel: the writer failed, and says why when joined.
+        let mut closed = false;
+        let mut sink = |r: MatchRecord| {
+            // The clock is read after a game of a tenth of a millisecond or
+            // more, or every 256 games: a Nim game takes less time than
+            // reading it.
+            let look = r.micros >= 100 || rows.len() % 256 == 255;
+            rows.push(Row {
+                level: part.level,
+                pairing: part.pairing,
+                game: r.game,
+                seed: r.seed,
+                // Game i is seated as `seating(n, i)`, which repeats every round.
+                seating: seatings[(r.game % seatings.len() as u64) as usize],
+                winner_seat: r.winner_seat,
+                scores: r.score,
+                plies: r.plies,
+                moves: r.moves,
+                micros: r.micros,
+            });
+            played += 1;
+            if !closed && (rows.len() >= BATCH_ROWS || (look && last_sent.elapsed() >= BATCH_TIME)) {
+                closed = batches.send(std::mem::replace(&mut rows, Vec::with_capacity(BATCH_ROWS))).is_err();
+                last_sent = Instant::now();
             }
-            config.games = match stop {
-                Some(_) => (config.first + slice).min(part.games.end),
-                None => part.games.end,
-            };
-            let slice_start = Instant::now();
-            let mut rows = Vec::with_capacity(BATCH_ROWS);
-            let mut last_sent = Instant::now();
-            // A closed channel: the writer failed, and says why when joined.
-            let mut closed = false;
-            let mut sink = |r: MatchRecord| {
-                // The clock is read after a game of a tenth of a millisecond
-                // or more, or every 256 games: a Nim game takes less time
-                // than reading it.
-                let look = r.micros >= 100 || rows.len() % 256 == 255;
-                rows.push(Row {
-                    level: part.level,
-                    pairing: part.pairing,
-                    game: r.game,
-                    seed: r.seed,
-                    // Game i is seated as `seating(n, i)`, which repeats every round.
-                    seating: seatings[(r.game % seatings.len() as u64) as usize],
-                    winner_seat: r.winner_seat,
-                    scores: r.score,
-                    plies: r.plies,
-                    moves: r.moves,
-                    micros: r.micros,
-                });
-                if !closed && (rows.len() >= BATCH_ROWS || (look && last_sent.elapsed() >= BATCH_TIME)) {
-                    closed =
-                        batches.send(std::mem::replace(&mut rows, Vec::with_capacity(BATCH_ROWS))).is_err();
-                    last_sent = Instant::now();
-                }
-            };
-            games::play_match(&level.level, &specs, &config, &mut sink, &|n| bar.inc(n))
-                .with_context(|| format!("{} on {}", names.join(" vs "), level.path))?;
-            if closed || batches.send(rows).is_err() {
-                return Ok(played);
-            }
-            let games = config.games - config.first;
-            let pace = games as f64 / slice_start.elapsed().as_secs_f64().max(1e-6);
-            slice = ((pace * STOP_EVERY.as_secs_f64()) as u64).clamp(SLICE_GAMES.start, SLICE_GAMES.end);
-            played += games;
-            config.first = config.games;
+        };
+        games::play_match(&level.level, &specs, &config, &mut sink, &|n| bar.inc(n))
+            .with_context(|| format!("{} on {}", names.join(" vs "), level.path))?;
+        if closed || batches.send(rows).is_err() || stop.is_some_and(|s| s.load(Ordering::Relaxed)) {
+            break;
         }
     }
     Ok(played)

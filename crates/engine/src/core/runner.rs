@@ -13,8 +13,13 @@ const CHUNK: u64 = 1024;
 /// The same when a seat searches: a game then takes milliseconds, and a
 /// thousand games must still spread over every thread.
 const SEARCH_CHUNK: u64 = 4;
-/// Chunks run between two deliveries of records, bounding memory.
+/// Chunks run between two deliveries of records at most, bounding memory.
 const BATCH: u64 = 64;
+/// A batch is made about this long, from one chunk a thread up to `BATCH`:
+/// records then come about this often (an arena writes them as they come,
+/// and its window shows them), whether a game takes a microsecond or a
+/// second.
+const BATCH_TIME: std::time::Duration = std::time::Duration::from_millis(250);
 
 #[derive(Clone, Debug, Default)]
 pub struct MatchConfig {
@@ -30,6 +35,10 @@ pub struct MatchConfig {
     /// Paired games: the n games of a round (n agents, each seat once)
     /// share one seed, so each deal is played from every seat.
     pub paired: bool,
+    /// Once set, no more chunks start: the match ends with the records of
+    /// the chunks before the first that did not play, a prefix of its
+    /// games (what an arena's window run stops with).
+    pub stop: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
 }
 
 impl MatchConfig {
@@ -213,26 +222,42 @@ pub fn run_match<G: AgentRegistry>(
     let chunks = config.games.saturating_sub(config.first).div_ceil(chunk_games);
     let mut summary = MatchSummary::new(agents.len());
     let mut batch_start = 0;
+    let threads = (config.jobs.max(1) as u64).min(BATCH);
+    let mut batch = threads;
     while batch_start < chunks {
-        let batch_end = (batch_start + BATCH).min(chunks);
+        let batch_end = (batch_start + batch).min(chunks);
+        let started = std::time::Instant::now();
+        let stopped = || config.stop.as_ref().is_some_and(|s| s.load(std::sync::atomic::Ordering::Relaxed));
         let results: Vec<_> = pool.install(|| {
             (batch_start..batch_end)
                 .into_par_iter()
                 .map(|chunk| {
+                    if stopped() {
+                        return None;
+                    }
                     let first = config.first + chunk * chunk_games;
                     let last = (first + chunk_games).min(config.games);
                     let done = play_chunk::<G>(level, agents, config, first..last);
                     progress(last - first);
-                    done
+                    Some(done)
                 })
                 .collect()
         });
         for result in results {
+            // A chunk not played: those after it are left out too, so the
+            // records stay a prefix of the match.
+            let Some(result) = result else { return Ok(summary) };
             let (part, records) = result?;
             summary.merge(&part);
             records.iter().for_each(&mut *sink);
         }
         batch_start = batch_end;
+        let took = started.elapsed();
+        if took < BATCH_TIME / 2 {
+            batch = (batch * 2).min(BATCH);
+        } else if took > BATCH_TIME * 2 {
+            batch = (batch / 2).max(threads);
+        }
     }
     Ok(summary)
 }
@@ -413,7 +438,14 @@ mod tests {
                 .unwrap();
             records
         };
-        let whole = MatchConfig { games: 3000, seed: 8, jobs: 2, record_moves: true, paired: true, first: 0 };
+        let whole = MatchConfig {
+            games: 3000,
+            seed: 8,
+            jobs: 2,
+            record_moves: true,
+            paired: true,
+            ..Default::default()
+        };
         let all = run(whole.clone());
         let tail = run(MatchConfig { first: 1234, ..whole.clone() });
         assert_eq!(tail.len(), 3000 - 1234);
@@ -425,6 +457,44 @@ mod tests {
         assert!(all.iter().all(|r| r.micros < 1_000_000), "each game timed");
         let unpaired = run(MatchConfig { paired: false, ..whole });
         assert_ne!(unpaired[0].seed, unpaired[1].seed);
+    }
+
+    #[test]
+    fn a_stopped_match_ends_with_a_prefix_of_whole_batches_of_its_games() {
+        use std::sync::Arc;
+        use std::sync::atomic::{AtomicBool, Ordering};
+        let agents: Vec<AgentSpec> = ["random", "random"].iter().map(|a| a.parse().unwrap()).collect();
+        let stop = Arc::new(AtomicBool::new(false));
+        let config = MatchConfig {
+            games: 3 * BATCH * CHUNK,
+            first: 10,
+            seed: 3,
+            jobs: 2,
+            record_moves: true,
+            stop: Some(stop.clone()),
+            ..Default::default()
+        };
+        // Stopped while the first batch's records are handed over: that
+        // batch is delivered whole (a chunk a thread), and no chunk after it
+        // is played.
+        let mut games = Vec::new();
+        let summary = run_match::<Nim>(
+            &mcmorran(),
+            &agents,
+            &config,
+            &mut |r| {
+                stop.store(true, Ordering::Relaxed);
+                games.push(r.index);
+            },
+            &|_| {},
+        )
+        .unwrap();
+        assert_eq!(games, (10..10 + 2 * CHUNK).collect::<Vec<_>>());
+        assert_eq!(summary.games, 2 * CHUNK);
+        // Stopped before it starts: nothing.
+        let mut none = 0;
+        run_match::<Nim>(&mcmorran(), &agents, &config, &mut |_| none += 1, &|_| {}).unwrap();
+        assert_eq!(none, 0);
     }
 
     #[test]
