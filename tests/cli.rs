@@ -607,8 +607,10 @@ fn a_sequential_test_stops_early_on_the_side_the_games_show_and_plays_the_arenas
     );
     let rows = arena_rows(&tested).len();
     assert!(rows < 64 + 2000, "{rows} rows: {even}");
-    // Reported again without playing: the same, and nothing added.
+    // Reported again without playing: the same (the pairs a test counted
+    // turn by turn are those counted at once), and nothing added.
     assert_eq!(sprt("perfect:coin:50", &["--report"]), stronger);
+    assert_eq!(sprt("coin:other coin:50", &["--report"]), even);
     assert_eq!(arena_rows(&tested).len(), rows);
     // The tests played the arena's own games: the whole arena resumed on
     // their database is the table of one uninterrupted run.

@@ -7,6 +7,7 @@
 //! goes on where it stopped, and a later whole run keeps them.
 
 use std::fmt::Write as _;
+use std::ops::Range;
 
 use indicatif::ProgressBar;
 use tabula_engine::arena::{Arena, Part};
@@ -81,26 +82,29 @@ fn parts(arena: &Arena, a: usize, b: usize) -> Vec<Part> {
     parts
 }
 
-/// Pairs (games 2k and 2k + 1 of a pairing share a seed, the seats
-/// swapped) counted by the half points A took from them; a pair with a game
-/// missing is not counted.
-fn count(store: &Store, parts: &[Part], a: usize) -> anyhow::Result<Pentanomial> {
-    let mut pairs = Pentanomial::default();
-    for part in parts {
-        let games = store.games_of(part.level, part.pairing)?;
-        let halves = |o: &super::store::Outcome| match o.winner_seat {
-            None => 1,
-            Some(w) if o.seats.get(w as usize - 1) == Some(&a) => 2,
-            Some(_) => 0,
-        };
-        for two in games.windows(2) {
-            let (first, second) = (&two[0], &two[1]);
-            if first.game.is_multiple_of(2) && second.game == first.game + 1 && second.game < part.games.end {
-                pairs.add(halves(first) + halves(second));
-            }
+/// Adds to `pairs` the pairs among games `games` of `part` (games 2k and
+/// 2k + 1 of a pairing share a seed, the seats swapped), counted by the
+/// half points A took from them; a pair with a game missing is not counted.
+fn count(
+    store: &Store,
+    part: &Part,
+    games: Range<u64>,
+    a: usize,
+    pairs: &mut Pentanomial,
+) -> anyhow::Result<()> {
+    let games = store.games_of(part.level, part.pairing, games)?;
+    let halves = |o: &super::store::Outcome| match o.winner_seat {
+        None => 1,
+        Some(w) if o.seats.get(w as usize - 1) == Some(&a) => 2,
+        Some(_) => 0,
+    };
+    for two in games.windows(2) {
+        let (first, second) = (&two[0], &two[1]);
+        if first.game.is_multiple_of(2) && second.game == first.game + 1 && second.game < part.games.end {
+            pairs.add(halves(first) + halves(second));
         }
     }
-    Ok(pairs)
+    Ok(())
 }
 
 /// Plays the test to its verdict (or to the end of the arena's games for
@@ -129,12 +133,17 @@ pub fn run(
     }
     let sprt = args.test;
     bar.set_length(parts.iter().map(|p| p.games.end).sum());
+    // The pairs of each part's games up to its first missing one, counted
+    // once; each turn adds those its games complete, not all read again.
+    let mut done = store.done(&parts)?;
+    let mut pairs = Pentanomial::default();
+    for (part, &done) in parts.iter().zip(&done) {
+        count(store, part, 0..done, a, &mut pairs)?;
+    }
     // The levels take turns, a slice each, the test looked at after each.
     let mut turn = 0;
     loop {
-        let pairs = count(store, &parts, a)?;
         let verdict = sprt.verdict(&pairs);
-        let done = store.done(&parts)?;
         let left = parts.iter().map(|p| p.games.end).sum::<u64>() - done.iter().sum::<u64>();
         if verdict != Verdict::Undecided || left == 0 || !play_on {
             return Ok(Standing { pairs, llr: sprt.llr(&pairs), verdict, left });
@@ -144,9 +153,17 @@ pub fn run(
             .find(|&k| done[k] < parts[k].games.end)
             .expect("games are left");
         turn = k + 1;
-        let next = Part { games: done[k]..(done[k] + SLICE).min(parts[k].games.end), ..parts[k].clone() };
+        let part = &parts[k];
+        let next = Part { games: done[k]..(done[k] + SLICE).min(part.games.end), ..part.clone() };
         bar.set_position(done.iter().sum());
-        super::play(arena, &[next], store, jobs, bar, None)?;
+        super::play(arena, std::slice::from_ref(&next), store, jobs, bar, None)?;
+        // Every game of the slice is written; the games held after it (a
+        // merged shard's) join the part's first ones too.
+        let after = Part { games: next.games.end..part.games.end, ..part.clone() };
+        let reached = next.games.end + store.done(&[after])?[0];
+        // From the pair the old end cut, if it did.
+        count(store, part, done[k] / 2 * 2..reached, a, &mut pairs)?;
+        done[k] = reached;
     }
 }
 

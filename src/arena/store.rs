@@ -10,6 +10,7 @@
 //! column, and is what readers and scripts read.
 
 use std::collections::HashMap;
+use std::ops::Range;
 use std::path::Path;
 
 use anyhow::{Context, bail};
@@ -308,15 +309,17 @@ impl Store {
         Ok(out)
     }
 
-    /// The games of one pairing on one level, in order: each game's number,
-    /// its agents by seat, and the winning seat (what a sequential test
-    /// counts pairs from).
-    pub fn games_of(&self, level: usize, pairing: usize) -> anyhow::Result<Vec<Outcome>> {
+    /// The games numbered in `games` of one pairing on one level, in order:
+    /// each game's number, its agents by seat, and the winning seat (what a
+    /// sequential test counts pairs from).
+    pub fn games_of(&self, level: usize, pairing: usize, games: Range<u64>) -> anyhow::Result<Vec<Outcome>> {
         let agents = self.seated()?;
         let mut query = self.db.prepare_cached(
-            "SELECT game, seating, winner_seat FROM played WHERE level = ?1 AND pairing = ?2 ORDER BY game",
+            "SELECT game, seating, winner_seat FROM played
+             WHERE level = ?1 AND pairing = ?2 AND game >= ?3 AND game < ?4 ORDER BY game",
         )?;
-        let mut rows = query.query(params![level as i64, pairing as i64])?;
+        let mut rows =
+            query.query(params![level as i64, pairing as i64, games.start as i64, games.end as i64])?;
         let mut out = Vec::new();
         while let Some(r) = rows.next()? {
             out.push(Outcome {
