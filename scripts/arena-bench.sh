@@ -65,10 +65,8 @@ wait "$pid" 2>/dev/null || true
 kept=$(sqlite3 "$work/killed.db" "SELECT count(*) FROM games" 2>/dev/null || echo 0)
 "$bin" arena "$work/nim.ron" --db "$work/killed.db" --jobs 2 >"$work/resumed.out"
 head -n 1 "$work/resumed.out"
-columns="level, pairing, game, level_path, seed, seats, agents, winner_seat, scores, plies, moves"
-same() { sqlite3 -readonly "$1" "SELECT $columns FROM games ORDER BY level, pairing, game" | md5sum; }
 rows=$(sqlite3 "$work/killed.db" "SELECT count(*) FROM games")
 played=$(grep -o '[0-9]* games played' "$work/resumed.out" | grep -o '[0-9]*')
 echo "kill -9 after ${moment} s with $kept games in the database; resumed: $played played," \
   "$((played + kept - games)) played twice, $((games - rows)) lost;" \
-  "the same table as the uninterrupted run: $([[ $(same "$work/killed.db") == "$(same "$work/whole.db")" ]] && echo yes || echo NO)"
+  "the same table as the uninterrupted run: $(deploy/compare.sh "$work/killed.db" "$work/whole.db" >/dev/null && echo yes || echo NO)"

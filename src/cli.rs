@@ -7,7 +7,6 @@ use std::time::Instant;
 
 use anyhow::{Context, bail};
 use clap::{Parser, Subcommand};
-use indicatif::{ProgressBar, ProgressStyle};
 use tabula_engine::core::AgentSpec;
 use tabula_engine::core::runner::MatchConfig;
 use tabula_engine::games::{self, MatchRecord};
@@ -377,7 +376,7 @@ fn run_match(
     if games == 0 {
         bail!("--games must be at least 1");
     }
-    let jobs = jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    let jobs = jobs.unwrap_or_else(tabula_engine::core::runner::default_jobs);
     let mut writer = match &out {
         Some(p) => Some(std::io::BufWriter::new(
             std::fs::File::create(p).with_context(|| format!("cannot create {}", p.display()))?,
@@ -385,10 +384,9 @@ fn run_match(
         None => None,
     };
     let config = MatchConfig { games, seed, jobs, record_moves: writer.is_some(), ..Default::default() };
-    let bar = ProgressBar::new(games).with_style(
-        ProgressStyle::with_template("{bar:40} {pos}/{len} games  {per_sec}  eta {eta}")
-            .expect("valid template"),
-    );
+    // The arena's bar, drawn where a person watches (indicatif hides it
+    // otherwise).
+    let bar = crate::arena::progress_bar(games, true);
     let mut write_error = None;
     let mut sink = |r: MatchRecord| {
         if let Some(w) = writer.as_mut()

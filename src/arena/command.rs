@@ -125,7 +125,7 @@ pub fn run(args: ArenaArgs) -> anyhow::Result<ExitCode> {
     } else {
         Store::open(&db, &super::identity(&arena), &arena.agents)?
     };
-    let jobs = args.jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    let jobs = args.jobs.unwrap_or_else(tabula_engine::core::runner::default_jobs);
     let live = std::io::IsTerminal::is_terminal(&std::io::stderr());
     if let Some((a, b, elo0, elo1)) = args.sprt {
         let test = SprtArgs { a, b, test: Sprt { elo0, elo1, alpha: args.alpha, beta: args.beta } };

@@ -151,11 +151,9 @@ fn start_run(
             continue;
         }
         let opened = arenas.opened.as_ref().filter(|o| super::files::same_file(&o.path, &entry.path));
-        let jobs = opened.and_then(|o| o.jobs).unwrap_or_else(|| {
-            // Every core, as `tabula arena` plays: the window rests between
-            // its two frames a second.
-            std::thread::available_parallelism().map_or(1, |n| n.get())
-        });
+        // Every core, as `tabula arena` plays: the window rests between its
+        // two frames a second.
+        let jobs = opened.and_then(|o| o.jobs).unwrap_or_else(tabula_engine::core::runner::default_jobs);
         let verb = if held > 0 { "Resuming" } else { "Running" };
         status.info(format!("{verb} {} into {}", entry.path.display(), entry.db.display()));
         live.replace(Some(Run::play(&entry.path, arena, &entry.db, jobs, held)));

@@ -21,6 +21,11 @@ const BATCH: u64 = 64;
 /// second.
 const BATCH_TIME: std::time::Duration = std::time::Duration::from_millis(250);
 
+/// The threads a match plays on when none are asked for: one a core.
+pub fn default_jobs() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
+}
+
 #[derive(Clone, Debug, Default)]
 pub struct MatchConfig {
     /// Games `first..games` are played (all of them when `first` is 0).
