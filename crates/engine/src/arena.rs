@@ -132,10 +132,7 @@ impl Arena {
             .map_err(|e| LevelError::Io { file: file.clone(), message: e.to_string() })?;
         let raw: ArenaFile = ron_options().from_str(&text).map_err(|e| level::syntax_error(&file, &e))?;
         let base = path.parent().unwrap_or(Path::new("."));
-        Arena::check(raw, &file, |name| level::load(&base.join(name))).map_err(|e| match e {
-            ArenaError::File(error) => ArenaError::Level { arena: file.clone(), error },
-            other => other,
-        })
+        Arena::check(raw, &file, |name| level::load(&base.join(name)))
     }
 
     /// Checks an arena: two agents or more with different names, each with
@@ -171,7 +168,7 @@ impl Arena {
         }
         let mut levels = Vec::new();
         for path in &raw.levels {
-            let level = load(path)?;
+            let level = load(path).map_err(|error| ArenaError::Level { arena: file.to_owned(), error })?;
             let game = level.game();
             let seats = game.num_players(&level);
             if seats > raw.agents.len() {
