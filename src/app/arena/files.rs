@@ -116,10 +116,15 @@ pub(super) fn same_file(a: &Path, b: &Path) -> bool {
     a == b || std::fs::canonicalize(a).ok().zip(std::fs::canonicalize(b).ok()).is_some_and(|(a, b)| a == b)
 }
 
-/// Entering the screen: the folder listed again, and the chosen arena's
-/// standings shown.
+/// Entering the screen: the folder listed again, the chosen arena's
+/// standings shown (and run, when the command line asked).
 pub(super) fn list_arenas(mut arenas: ResMut<Arenas>, mut requests: MessageWriter<ArenaRequest>) {
     arenas.list(&arenas_root());
     let chosen = arenas.chosen;
     requests.write(ArenaRequest::Choose(chosen));
+    // A file opened from the command line to play is run once, after it is chosen.
+    if let Some(opened) = arenas.opened.as_mut().filter(|o| o.play) {
+        opened.play = false;
+        requests.write(ArenaRequest::Run);
+    }
 }

@@ -69,14 +69,11 @@ fn open_from_command_line(
     mut commands: Commands,
     start: Res<StartArena>,
     mut arenas: ResMut<Arenas>,
-    mut requests: MessageWriter<ArenaRequest>,
     mut next: ResMut<NextState<Screen>>,
 ) {
     commands.remove_resource::<StartArena>();
+    // Its run is asked for by the screen once it has listed the file and
+    // chosen it (`files::list_arenas`).
     arenas.opened = Some(start.clone());
     next.set(Screen::Arena);
-    if start.play {
-        // Read once the screen has listed the file and chosen it.
-        requests.write(ArenaRequest::Run);
-    }
 }
