@@ -384,12 +384,23 @@ fn editing_the_level_file_reloads_it_and_a_broken_edit_keeps_the_last_good_level
     assert_eq!(stones(&mut app), 4);
 }
 
+/// The status line's text.
+fn status(app: &App) -> String {
+    app.world().resource::<StatusLine>().text.clone()
+}
+
 /// Runs frames until `done`, for what comes from another thread (the file
 /// watcher); fails after ten seconds of real time.
 fn wait_for(app: &mut App, what: &str, done: impl Fn(&App) -> bool) {
+    wait_for_at_most(app, what, Duration::from_secs(10), done);
+}
+
+/// Runs frames until `done`, a few milliseconds apart; fails after `limit`
+/// of real time.
+fn wait_for_at_most(app: &mut App, what: &str, limit: Duration, done: impl Fn(&App) -> bool) {
     let start = std::time::Instant::now();
     while !done(app) {
-        assert!(start.elapsed() < Duration::from_secs(10), "waited ten seconds for this: {what}");
+        assert!(start.elapsed() < limit, "waited {limit:?} for this: {what}");
         app.update();
         std::thread::sleep(Duration::from_millis(5));
     }
@@ -615,7 +626,7 @@ mod mancala {
             .write_message(RequestMove::<Mancala> { by: Player::ONE, mv: Sow { side: 1, pit: 0 } });
         frames(&mut app, 1);
         assert_eq!(board(&app).game, before);
-        let status = app.world().resource::<StatusLine>().text.clone();
+        let status = status(&app);
         assert!(status.contains("is not yours"), "{status}");
     }
 
@@ -1135,10 +1146,6 @@ mod robot_board {
         }
     }
 
-    fn status(app: &App) -> String {
-        app.world().resource::<StatusLine>().text.clone()
-    }
-
     /// A headless app with what the mouse needs: a 1280 x 800 primary
     /// window (no real one), the board camera, and Bevy's own systems that
     /// place the camera and turn the pointer into board points.
@@ -1339,10 +1346,6 @@ mod russian_bank {
 
     fn game(app: &App) -> &RussianBank {
         &app.world().resource::<Session<RussianBank>>().game
-    }
-
-    fn status(app: &App) -> String {
-        app.world().resource::<StatusLine>().text.clone()
     }
 
     /// Cards drawn on the table, face up or down, not counting ones in flight.
@@ -1679,7 +1682,7 @@ mod mirror {
                     keys.push(KeyCode::Enter);
                     let before = session(app).moves.len();
                     press(app, &keys);
-                    let status = app.world().resource::<StatusLine>().text.clone();
+                    let status = status(app);
                     assert_eq!(
                         session(app).moves.len(),
                         before + 1,
@@ -2155,17 +2158,6 @@ mod arena {
         shown(app).phase.clone()
     }
 
-    /// Runs frames until `done`, a few milliseconds apart, for what the
-    /// run's threads do; fails after `limit`.
-    fn wait_until(app: &mut App, what: &str, limit: Duration, done: impl Fn(&App) -> bool) {
-        let start = std::time::Instant::now();
-        while !done(app) {
-            assert!(start.elapsed() < limit, "waited {limit:?} for this: {what}");
-            app.update();
-            std::thread::sleep(Duration::from_millis(5));
-        }
-    }
-
     const RUN_LIMIT: Duration = Duration::from_secs(300);
 
     fn ended(app: &App) -> bool {
@@ -2208,7 +2200,7 @@ mod arena {
         let total = Arena::load(&path).unwrap().total_games();
         assert_eq!(total, 360);
         // Seen live: a reading of some games but not all, while they play.
-        wait_until(&mut app, "standings of part of the games", RUN_LIMIT, |app| {
+        wait_for_at_most(&mut app, "standings of part of the games", RUN_LIMIT, |app| {
             let s = shown(app);
             (s.rated > 0 && s.rated < total && s.phase == Phase::Playing) || ended(app)
         });
@@ -2217,7 +2209,7 @@ mod arena {
         assert!(p.done > 0 && p.done < total && p.total == total, "{p:?}");
         assert!(p.per_second > 0.0 && p.left.is_some(), "{p:?}");
         assert!(p.pairing.contains(" vs ") && p.pairing.contains(" on "), "{p:?}");
-        wait_until(&mut app, "the run ends", RUN_LIMIT, ended);
+        wait_for_at_most(&mut app, "the run ends", RUN_LIMIT, ended);
         let Phase::Ended(Ending::Played { played, stopped, .. }) = phase(&app) else {
             panic!("{:?}", phase(&app))
         };
@@ -2226,13 +2218,13 @@ mod arena {
         shows_the_database(&app, &path);
         let arenas = app.world().resource::<Arenas>();
         assert_eq!(arenas.current().unwrap().held, Ok(total), "the list counts the games again");
-        let status = app.world().resource::<StatusLine>().text.clone();
+        let status = status(&app);
         assert!(status.starts_with("Finished: 360 games played"), "{status}");
         // Leaving and coming back reads the standings from the database.
         press(&mut app, &[KeyCode::Escape]);
         assert_eq!(*app.world().resource::<State<Screen>>().get(), Screen::Menu);
         app.world_mut().resource_mut::<NextState<Screen>>().set(Screen::Arena);
-        wait_until(&mut app, "the database read", RUN_LIMIT, ended);
+        wait_for_at_most(&mut app, "the database read", RUN_LIMIT, ended);
         assert_eq!(phase(&app), Phase::Ended(Ending::Read));
         shows_the_database(&app, &path);
     }
@@ -2254,9 +2246,9 @@ mod arena {
         // R runs; S stops it after the games being played.
         press(&mut app, &[KeyCode::KeyR]);
         assert_eq!(phase(&app), Phase::Playing);
-        wait_until(&mut app, "some games played", RUN_LIMIT, |app| played_by_now(app) > 0);
+        wait_for_at_most(&mut app, "some games played", RUN_LIMIT, |app| played_by_now(app) > 0);
         press(&mut app, &[KeyCode::KeyS]);
-        wait_until(&mut app, "the run stops", RUN_LIMIT, ended);
+        wait_for_at_most(&mut app, "the run stops", RUN_LIMIT, ended);
         let Phase::Ended(Ending::Played { played: first, stopped: true, .. }) = phase(&app) else {
             panic!("stopped before the end: {:?}", phase(&app))
         };
@@ -2264,16 +2256,16 @@ mod arena {
         assert_eq!(held(&app), Ok(first), "every game played is in the database");
         assert_eq!(from_database(&path).2, first);
         shows_the_database(&app, &path);
-        let status = app.world().resource::<StatusLine>().text.clone();
+        let status = status(&app);
         assert!(status.starts_with("Stopped:") && status.contains(&format!("{first} of 360")), "{status}");
         // R resumes; Esc leaves mid-run, which stops it too.
         press(&mut app, &[KeyCode::KeyR]);
         assert_eq!(shown(&app).progress.as_ref().unwrap().resumed, first);
-        wait_until(&mut app, "more games played", RUN_LIMIT, |app| played_by_now(app) > first);
+        wait_for_at_most(&mut app, "more games played", RUN_LIMIT, |app| played_by_now(app) > first);
         press(&mut app, &[KeyCode::Escape]);
         assert_eq!(*app.world().resource::<State<Screen>>().get(), Screen::Menu);
         assert!(app.world().resource::<Live>().run.is_none());
-        wait_until(&mut app, "the run left behind stops", RUN_LIMIT, |app| {
+        wait_for_at_most(&mut app, "the run left behind stops", RUN_LIMIT, |app| {
             app.world().resource::<Live>().stopping.is_empty()
         });
         let second = from_database(&path).2;
@@ -2283,7 +2275,7 @@ mod arena {
         frames(&mut app, 2);
         assert_eq!(held(&app), Ok(second));
         press(&mut app, &[KeyCode::KeyR]);
-        wait_until(&mut app, "the rest played", RUN_LIMIT, |app| {
+        wait_for_at_most(&mut app, "the rest played", RUN_LIMIT, |app| {
             matches!(phase(app), Phase::Ended(Ending::Played { .. }))
         });
         let Phase::Ended(Ending::Played { played: rest, stopped, .. }) = phase(&app) else { unreachable!() };
