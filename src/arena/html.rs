@@ -121,7 +121,7 @@ pub fn page(arena: &Arena, s: &Standings) -> String {
         escape(&arena.name),
         escape(&arena.description)
     );
-    if s.games.iter().flatten().any(|&g| g > 0) {
+    if s.has_two_seat_games() {
         let elo: Vec<(f64, f64)> = s.ratings.iter().map(|r| (r.elo, r.interval)).collect();
         html += "<h2>Elo ratings, with 95% intervals</h2>\n<p>Maximum likelihood over every two-seat game of every level; the mean is 0.</p>\n";
         html += &plot(&s.agents, &order, &elo, true);
@@ -133,11 +133,10 @@ pub fn page(arena: &Arena, s: &Standings) -> String {
         for &a in &order {
             html += &format!("<tr><td>{}</td>", escape(&s.agents[a]));
             for &b in &order {
-                let g = s.games[a][b];
-                html += &match (a == b, g) {
+                html += &match (a == b, s.against(a, b)) {
                     (true, _) => "<td class=\"self\"></td>".to_owned(),
-                    (false, 0) => "<td></td>".to_owned(),
-                    (false, g) => format!("<td>{:.1}% of {g}</td>", 100.0 * s.points[a][b] / g as f64),
+                    (false, None) => "<td></td>".to_owned(),
+                    (false, Some((score, g))) => format!("<td>{score:.1}% of {g}</td>"),
                 };
             }
             html += &format!("<td>{}</td></tr>\n", super::report::elo_shown(s.ratings[a], 0));

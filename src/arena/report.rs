@@ -120,6 +120,27 @@ impl Standings {
         self.levels.iter().map(|l| l.played).sum()
     }
 
+    /// Two-seat games have been played: there are Elo ratings and a
+    /// crosstable to show.
+    pub fn has_two_seat_games(&self) -> bool {
+        self.games.iter().flatten().any(|&g| g > 0)
+    }
+
+    /// Agent `a`'s two-seat games, and the share of their points it took
+    /// in percent (`None` before it has played one).
+    pub fn score(&self, a: usize) -> (u64, Option<f64>) {
+        let games: u64 = self.games[a].iter().sum();
+        let points: f64 = self.points[a].iter().sum();
+        (games, (games > 0).then(|| 100.0 * points / games as f64))
+    }
+
+    /// What `a` scored against `b` in percent, and their games; `None`
+    /// when they have not met.
+    pub fn against(&self, a: usize, b: usize) -> Option<(f64, u64)> {
+        let g = self.games[a][b];
+        (g > 0).then(|| (100.0 * self.points[a][b] / g as f64, g))
+    }
+
     /// Agents, strongest first by Elo.
     pub fn order(&self) -> Vec<usize> {
         strongest_first(&self.ratings.iter().map(|r| r.elo).collect::<Vec<_>>())
@@ -130,13 +151,11 @@ impl Standings {
         let width = self.agents.iter().map(String::len).max().unwrap_or(5).max(5);
         let mut out =
             format!("{}: {} agents, {} levels\n", arena.name, self.agents.len(), arena.levels.len());
-        let rated = self.games.iter().flatten().any(|&g| g > 0);
-        if rated {
+        if self.has_two_seat_games() {
             out += "\nElo (two-seat games of every level; 95% interval; mean 0):\n";
             for (place, &a) in self.order().iter().enumerate() {
-                let played: u64 = self.games[a].iter().sum();
-                let scored: f64 = self.points[a].iter().sum();
-                let score = if played > 0 { 100.0 * scored / played as f64 } else { 0.0 };
+                let (played, score) = self.score(a);
+                let score = score.unwrap_or(0.0);
                 let r = self.ratings[a];
                 let rating = match r.interval.is_finite() {
                     true => format!("{:+7.1} ± {:5.1}", r.elo, r.interval),
@@ -157,11 +176,10 @@ impl Standings {
             for &a in &self.order() {
                 out += &format!("  {:width$}", self.agents[a]);
                 for &b in &self.order() {
-                    let g = self.games[a][b];
-                    let cell = match (a == b, g) {
+                    let cell = match (a == b, self.against(a, b)) {
                         (true, _) => "-".to_owned(),
-                        (false, 0) => "".to_owned(),
-                        (false, g) => format!("{:.1}% /{g}", 100.0 * self.points[a][b] / g as f64),
+                        (false, None) => "".to_owned(),
+                        (false, Some((score, g))) => format!("{score:.1}% /{g}"),
                     };
                     out += &format!("  {cell:>12}");
                 }

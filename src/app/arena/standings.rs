@@ -7,7 +7,7 @@ use bevy_egui::egui;
 
 use super::plot::{PlotRow, ratings_plot};
 use super::tables;
-use crate::arena::report::{Standings, strongest_first};
+use crate::arena::report::Standings;
 
 /// From this width on, a plot and its table stand side by side.
 const SIDE_BY_SIDE: f32 = 860.0;
@@ -17,7 +17,7 @@ const TABLE_SPACING: egui::Vec2 = egui::vec2(14.0, 4.0);
 /// The standings read from `rated` games.
 pub(super) fn standings(ui: &mut egui::Ui, s: &Standings, rated: u64) {
     let side_by_side = ui.available_width() >= SIDE_BY_SIDE;
-    if tables::rated(s) {
+    if s.has_two_seat_games() {
         section(
             ui,
             "Elo ratings, with 95% intervals",
@@ -45,10 +45,10 @@ pub(super) fn standings(ui: &mut egui::Ui, s: &Standings, rated: u64) {
             "Weng-Lin ratings",
             "games of more than two seats, the winner first and the others tied behind; every agent starts at 25",
         );
-        let order = strongest_first(&multi.iter().map(|m| m.0).collect::<Vec<_>>());
-        let plot: Vec<PlotRow> = order
+        // In the table's order, strongest first.
+        let plot: Vec<PlotRow> = rows
             .iter()
-            .map(|&a| PlotRow { name: &s.agents[a], value: multi[a].0, interval: multi[a].1 })
+            .map(|&(a, _)| PlotRow { name: &s.agents[a], value: multi[a].0, interval: multi[a].1 })
             .collect();
         beside(ui, side_by_side, |ui| ratings_plot(ui, &plot, false), |ui| weng_lin_table(ui, s, &rows));
     }

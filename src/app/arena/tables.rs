@@ -28,14 +28,12 @@ pub fn elo_rows(s: &Standings) -> Vec<EloRow> {
         .into_iter()
         .enumerate()
         .map(|(place, a)| {
-            let games: u64 = s.games[a].iter().sum();
-            let points: f64 = s.points[a].iter().sum();
-            let r = s.ratings[a];
+            let (games, score) = s.score(a);
             EloRow {
                 place: place + 1,
                 agent: a,
-                rating: elo_shown(r, 1),
-                score: if games > 0 { format!("{:.1}%", 100.0 * points / games as f64) } else { "-".into() },
+                rating: elo_shown(s.ratings[a], 1),
+                score: score.map_or_else(|| "-".into(), |score| format!("{score:.1}%")),
                 games,
             }
         })
@@ -52,10 +50,10 @@ pub fn crosstable(s: &Standings) -> Vec<Vec<Option<String>>> {
         .map(|&a| {
             order
                 .iter()
-                .map(|&b| match (a == b, s.games[a][b]) {
+                .map(|&b| match (a == b, s.against(a, b)) {
                     (true, _) => None,
-                    (false, 0) => Some(String::new()),
-                    (false, g) => Some(format!("{:.1}% of {g}", 100.0 * s.points[a][b] / g as f64)),
+                    (false, None) => Some(String::new()),
+                    (false, Some((score, g))) => Some(format!("{score:.1}% of {g}")),
                 })
                 .collect()
         })
@@ -68,11 +66,6 @@ pub fn weng_lin_rows(s: &Standings) -> Option<Vec<(usize, String)>> {
     let multi = s.multi.as_ref()?;
     let order = strongest_first(&multi.iter().map(|m| m.0).collect::<Vec<_>>());
     Some(order.into_iter().map(|a| (a, format!("{:.2} ± {:.2}", multi[a].0, multi[a].1))).collect())
-}
-
-/// Two-seat games have been played: there is an Elo table to show.
-pub fn rated(s: &Standings) -> bool {
-    s.games.iter().flatten().any(|&g| g > 0)
 }
 
 /// "4 agents · 3 levels · 360 games".
@@ -165,7 +158,7 @@ mod tests {
         let cells = crosstable(&s);
         assert_eq!(cells[0], [None, Some(String::new()), Some("75.0% of 4".into())]);
         assert_eq!(cells[2][0], Some("25.0% of 4".into()));
-        assert!(rated(&s) && weng_lin_rows(&s).is_none());
+        assert!(s.has_two_seat_games() && weng_lin_rows(&s).is_none());
     }
 
     #[test]
