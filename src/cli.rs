@@ -388,10 +388,11 @@ fn run_match(
     // otherwise).
     let bar = crate::arena::progress_bar(games, true);
     let mut write_error = None;
+    let names: Vec<String> = specs.iter().map(ToString::to_string).collect();
     let mut sink = |r: MatchRecord| {
         if let Some(w) = writer.as_mut()
             && write_error.is_none()
-            && let Err(e) = serde_json::to_writer(&mut *w, &r.line(&specs))
+            && let Err(e) = serde_json::to_writer(&mut *w, &r.line(&names))
                 .map_err(std::io::Error::from)
                 .and_then(|_| w.write_all(b"\n"))
         {

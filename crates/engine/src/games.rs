@@ -43,15 +43,15 @@ pub struct MatchRecord {
 }
 
 impl MatchRecord {
-    /// The game as a line of `match --out`, the agents named by spec
-    /// (named only here: an arena writes millions of records and names
-    /// its seatings once).
-    pub fn line<'a>(&'a self, agents: &[AgentSpec]) -> MatchLine<'a> {
+    /// The game as a line of `match --out`, the agents named as `names`
+    /// says (their specs, made once for the match: an arena writes
+    /// millions of records and names its seatings once).
+    pub fn line<'a>(&'a self, names: &'a [String]) -> MatchLine<'a> {
         MatchLine {
             game: self.game,
             seed: self.seed,
-            seats: self.seat_agents.iter().map(|&a| agents[a].to_string()).collect(),
-            winner: self.winner_seat.map(|seat| agents[self.seat_agents[usize::from(seat) - 1]].to_string()),
+            seats: self.seat_agents.iter().map(|&a| names[a].as_str()).collect(),
+            winner: self.winner_seat.map(|seat| names[self.seat_agents[usize::from(seat) - 1]].as_str()),
             winner_seat: self.winner_seat,
             score: &self.score,
             plies: self.plies,
@@ -66,9 +66,9 @@ pub struct MatchLine<'a> {
     pub game: u64,
     pub seed: u64,
     /// Agent spec per seat, seat 1 first.
-    pub seats: Vec<String>,
+    pub seats: Vec<&'a str>,
     /// The winning agent's spec, or null for a draw.
-    pub winner: Option<String>,
+    pub winner: Option<&'a str>,
     pub winner_seat: Option<u8>,
     pub score: &'a [i64],
     pub plies: u64,

@@ -6,6 +6,18 @@
 /// Elo points per natural unit of strength: a difference of 400 points is
 /// odds of 10 to 1.
 const ELO: f64 = 400.0 / std::f64::consts::LN_10;
+
+/// The share of the points an agent `elo` above its opponent expects.
+pub fn expected_score(elo: f64) -> f64 {
+    1.0 / (1.0 + 10f64.powf(-elo / 400.0))
+}
+
+/// The Elo difference that expects `score` (0 and 1 kept just inside, an
+/// endless difference).
+pub fn elo_of_score(score: f64) -> f64 {
+    let score = score.clamp(1e-6, 1.0 - 1e-6);
+    -400.0 * (1.0 / score - 1.0).log10()
+}
 /// 95% of a normal distribution lies within this many standard deviations.
 pub const Z95: f64 = 1.959_963_984_540_054;
 /// Virtual draws added to each pair that met (BayesElo's prior): without
@@ -207,12 +219,7 @@ impl Pentanomial {
         }
         let (mean, variance) = self.moments();
         let spread = Z95 * (variance / self.pairs() as f64).sqrt();
-        // A score of 0 or 1 is an infinite difference: kept just inside.
-        let to_elo = |score: f64| {
-            let score = score.clamp(1e-6, 1.0 - 1e-6);
-            -400.0 * (1.0 / score - 1.0).log10()
-        };
-        Some((to_elo(mean), (to_elo(mean + spread) - to_elo(mean - spread)) / 2.0))
+        Some((elo_of_score(mean), (elo_of_score(mean + spread) - elo_of_score(mean - spread)) / 2.0))
     }
 
     /// A's mean score a game and the variance of a pair's mean score.
@@ -266,8 +273,7 @@ impl Sprt {
         let (mean, variance) = pairs.moments();
         // Every pair alike tells nothing of the spread yet.
         let variance = variance.max(1e-6);
-        let score = |elo: f64| 1.0 / (1.0 + 10f64.powf(-elo / 400.0));
-        let (s0, s1) = (score(self.elo0), score(self.elo1));
+        let (s0, s1) = (expected_score(self.elo0), expected_score(self.elo1));
         pairs.pairs() as f64 * (s1 - s0) * (2.0 * mean - s0 - s1) / (2.0 * variance)
     }
 
@@ -285,11 +291,6 @@ impl Sprt {
 mod tests {
     use super::*;
 
-    /// The share of points an agent `d` Elo above its opponent expects.
-    fn expected(d: f64) -> f64 {
-        1.0 / (1.0 + 10f64.powf(-d / 400.0))
-    }
-
     #[test]
     fn a_table_made_from_known_ratings_gives_them_back() {
         // Ratings 0, 100 and 300 (mean 133.3), each pair 100,000 games
@@ -300,7 +301,7 @@ mod tests {
         let mut results = Vec::new();
         for a in 0..3 {
             for b in a + 1..3 {
-                let wins = (n * expected(truth[a] - truth[b])).round() as u64;
+                let wins = (n * expected_score(truth[a] - truth[b])).round() as u64;
                 results.push(PairResults { a, b, wins, draws: 0, losses: n as u64 - wins });
             }
         }
@@ -384,8 +385,7 @@ mod tests {
         assert_eq!(sprt.verdict(&strong), Verdict::Stronger, "llr {}", sprt.llr(&strong));
         assert_eq!(sprt.verdict(&Pentanomial([0, 1, 2, 1, 0])), Verdict::Undecided);
         // Halfway between the hypotheses the evidence is nil.
-        let s = |elo: f64| 1.0 / (1.0 + 10f64.powf(-elo / 400.0));
-        let mid = (s(0.0) + s(10.0)) / 2.0;
+        let mid = (expected_score(0.0) + expected_score(10.0)) / 2.0;
         let mut p = Pentanomial::default();
         // Pairs of 1 and 1.5 points in the share that makes the mean `mid`.
         let ones = ((1.5 / 2.0 - mid) / (1.5 / 2.0 - 0.5) * 10_000.0).round() as u64;
