@@ -20,7 +20,8 @@ use super::{BoardCamera, Screen};
 
 /// Paused: the colour of a held clock.
 const PAUSED_COLOR: egui::Color32 = egui::Color32::from_rgb(255, 200, 90);
-const ERROR_COLOR: egui::Color32 = egui::Color32::from_rgb(255, 110, 100);
+/// What is wrong, in red, everywhere in the window.
+pub(crate) const ERROR_COLOR: egui::Color32 = egui::Color32::from_rgb(255, 110, 100);
 const PANEL_WIDTH: f32 = 270.0;
 const END_FILL: egui::Color32 = egui::Color32::from_rgb(38, 52, 44);
 /// The game-over band's height with one line of result and its buttons.
@@ -46,6 +47,12 @@ fn scale_text(mut contexts: EguiContexts, window: Single<&Window, With<PrimaryWi
 }
 
 /// One root `Ui` covering the window, for panels.
+/// The status line's text, in red when it says what went wrong.
+pub(crate) fn status_text(ui: &egui::Ui, status: &StatusLine) -> egui::RichText {
+    let color = if status.error { ERROR_COLOR } else { ui.visuals().text_color() };
+    egui::RichText::new(&status.text).color(color)
+}
+
 pub fn root_ui(ctx: &egui::Context) -> egui::Ui {
     egui::Ui::new(
         ctx.clone(),
@@ -150,8 +157,7 @@ fn game_panels<G: WindowGame>(
 
     let bottom = egui::Panel::bottom("status").show(&mut root, |ui| {
         ui.add_space(3.0);
-        let color = if status.error { ERROR_COLOR } else { ui.visuals().text_color() };
-        ui.label(egui::RichText::new(&status.text).color(color).size(16.0));
+        ui.label(status_text(ui, &status).size(16.0));
         ui.label(egui::RichText::new(controls_help(&session)).weak());
         ui.add_space(3.0);
     });

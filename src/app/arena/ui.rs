@@ -12,12 +12,11 @@ use super::standings::standings;
 use super::tables::{self, arena_summary};
 use super::{ArenaEntry, ArenaRequest, Arenas, Live, Phase, Shown};
 use crate::app::Screen;
-use crate::app::hud::root_ui;
+use crate::app::hud::{ERROR_COLOR, root_ui, status_text};
 use crate::app::session::StatusLine;
 
 /// The column of arena files.
 const FILES_WIDTH: f32 = 270.0;
-const ERROR_COLOR: egui::Color32 = egui::Color32::from_rgb(255, 110, 100);
 const KEYS: &str = "Keys: Up/Down choose an arena · R run or resume · S stop · Esc menu";
 
 pub(super) fn plugin(app: &mut App) {
@@ -37,8 +36,7 @@ fn arena_ui(
     let playing = live.playing();
     egui::Panel::bottom("arena-status").show(&mut root, |ui| {
         ui.add_space(3.0);
-        let color = if status.error { ERROR_COLOR } else { ui.visuals().text_color() };
-        ui.label(egui::RichText::new(&status.text).color(color));
+        ui.label(status_text(ui, &status));
         ui.label(egui::RichText::new(KEYS).weak());
         ui.add_space(3.0);
     });

@@ -14,7 +14,7 @@ use tabula_engine::mancala::{Capture, Mancala};
 use tabula_engine::nim::{Ending, Nim};
 use tabula_engine::russian_bank::{Deal, FixedPosition, RussianBank};
 
-use super::ERROR_COLOR;
+use crate::app::hud::ERROR_COLOR;
 use crate::app::hud::root_ui;
 use crate::app::session::{Controller, SeatSetup, SessionPlan, SessionRequest, StatusLine};
 use crate::app::settings::Settings;

@@ -197,9 +197,6 @@ impl Editing {
     }
 }
 
-/// What the editors say is wrong, in red.
-pub(super) const ERROR_COLOR: bevy_egui::egui::Color32 = bevy_egui::egui::Color32::from_rgb(255, 110, 100);
-
 /// The verbs both editors show at the bottom: which were clicked.
 #[derive(Default)]
 pub(super) struct Verbs {
@@ -231,8 +228,7 @@ pub(super) fn bottom_bar(
             verbs.leave = ui.button("Menu (Esc)").clicked();
             ui.label(egui::RichText::new(edits_left(depth)).weak());
         });
-        let color = if status.error { ERROR_COLOR } else { ui.visuals().text_color() };
-        ui.label(egui::RichText::new(&status.text).color(color));
+        ui.label(crate::app::hud::status_text(ui, status));
         ui.label(egui::RichText::new(keys).weak());
     });
     (verbs, panel.response.rect)

@@ -12,9 +12,10 @@ use tabula_engine::robots::edit::{RobotEdit, Settings as LevelSettings};
 use tabula_engine::robots::generate::Plan;
 use tabula_engine::robots::{Dir, Homes, RuleSet};
 
+use super::Editing;
 use super::input::Tool;
-use super::{ERROR_COLOR, Editing};
 use crate::app::board::seat_color32;
+use crate::app::hud::ERROR_COLOR;
 use crate::app::hud::root_ui;
 use crate::app::session::{SessionRequest, StatusLine};
 use crate::app::settings::Settings;

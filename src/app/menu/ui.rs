@@ -15,7 +15,7 @@ use super::model::{COMMAND_LINE_ONLY, Menu, MenuGame};
 use super::pictures;
 use crate::app::controls::ReplayBrowser;
 use crate::app::editor::RequestEdit;
-use crate::app::hud::root_ui;
+use crate::app::hud::{ERROR_COLOR, root_ui};
 use crate::app::levels::library::{LevelEntry, levels_root};
 use crate::app::session::{SessionRequest, StatusLine};
 use crate::app::settings::Settings;
@@ -84,7 +84,7 @@ pub(super) fn menu_ui(
             ui.add(egui::Slider::new(&mut settings.animation_speed, 0.25..=4.0).logarithmic(true).text("animation speed"));
         });
         if !status.text.is_empty() && status.error {
-            ui.label(egui::RichText::new(&status.text).color(egui::Color32::from_rgb(255, 110, 100)));
+            ui.label(egui::RichText::new(&status.text).color(ERROR_COLOR));
         }
         ui.label(
             egui::RichText::new("Keys: Left/Right game · Up/Down level · 1 to 8 change who plays each seat · Enter start · E edit level · N new level · O open replay · A arena · Esc quit")
@@ -199,7 +199,7 @@ fn levels_column(ui: &mut egui::Ui, menu: &mut Menu) {
                 }
             }
             Err(e) => {
-                ui.label(egui::RichText::new(e).color(egui::Color32::from_rgb(255, 110, 100)));
+                ui.label(egui::RichText::new(e).color(ERROR_COLOR));
             }
         }
         ui.label(egui::RichText::new(entry.path.display().to_string()).monospace().weak());
