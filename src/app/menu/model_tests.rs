@@ -9,7 +9,7 @@ fn menu() -> Menu {
 }
 
 /// The chosen game's levels read at once (the window reads them through
-/// the asset server; tests/app.rs checks that).
+/// the asset server; tests/app/levels.rs checks that).
 fn read_levels(menu: &mut Menu) {
     let dir = levels_root().join(menu.current().folder);
     let files = crate::app::levels::library::ron_files_in(&dir);

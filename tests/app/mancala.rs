@@ -1,0 +1,200 @@
+use super::*;
+use tabula::app::mancala::{Cell, PitChoice, STORE_WINNER, Stone};
+use tabula::app::session::MovePreview;
+use tabula::app::settings::Settings;
+use tabula_engine::core::rng_from_seed;
+use tabula_engine::mancala::{Capture, Mancala, MancalaLevel, Sow};
+
+fn kalah(pits: u8, stones: u16, capture: Capture, sweep: bool) -> LevelFile {
+    LevelFile::new::<Mancala>(MancalaLevel {
+        name: "test".into(),
+        description: String::new(),
+        group: Default::default(),
+        pits,
+        stones,
+        capture,
+        sweep,
+        move_cap: 2000,
+    })
+}
+
+/// Two people at Kalah (6,4), the animations quick; and the test's folder.
+fn kalah_for_two(name: &str) -> (App, PathBuf) {
+    let dir = temp_dir(name);
+    let mut app = headless(&dir);
+    app.world_mut().resource_mut::<Settings>().animation_speed = 4.0;
+    let seats = vec![seat("Ann", None), seat("Bob", None)];
+    start(&mut app, kalah(6, 4, Capture::Standard, true), None, seats);
+    (app, dir)
+}
+
+fn board(app: &App) -> &Session<Mancala> {
+    app.world().resource::<Session<Mancala>>()
+}
+
+/// Stones per cell, as the board shows them.
+fn stones_per_cell(app: &mut App) -> Vec<u16> {
+    let cells = board(app).game.cells().len();
+    let mut counts = vec![0; cells];
+    for stone in app.world_mut().query::<&Stone>().iter(app.world()) {
+        counts[stone.cell] += 1;
+    }
+    counts
+}
+
+fn settle(app: &mut App) {
+    for _ in 0..400 {
+        frames(app, 1);
+        if app.world().resource::<tabula::app::session::BoardBusy>().0 == 0 {
+            frames(app, 1);
+            return;
+        }
+    }
+    panic!("the animation never ended");
+}
+
+fn sow(app: &mut App, side: u8, pit: u8) {
+    let by = board(app).game.current_player();
+    app.world_mut().write_message(RequestMove::<Mancala> { by, mv: Sow { side, pit } });
+    frames(app, 1);
+    settle(app);
+}
+
+#[test]
+fn every_sowing_capture_and_sweep_ends_with_the_engines_board() {
+    let (mut app, _) = kalah_for_two("mancala");
+    assert_eq!(stones_per_cell(&mut app), board(&app).game.cells());
+    // Random games to the end: sowings, laps, extra turns, captures, sweep.
+    let mut rng = rng_from_seed(3);
+    let mut captures = 0;
+    for game in 0..3 {
+        if game > 0 {
+            app.world_mut().write_message(SessionRequest::Restart);
+            frames(&mut app, 3);
+        }
+        while board(&app).game.outcome().is_none() {
+            let mv = board(&app).game.random_sow(&mut rng).unwrap();
+            captures += board(&app).game.preview(mv).unwrap().captured.min(1) as u32;
+            sow(&mut app, mv.side, mv.pit);
+            assert_eq!(stones_per_cell(&mut app), board(&app).game.cells(), "after {mv}");
+        }
+    }
+    assert!(captures > 0, "the games had captures");
+    let total: u16 = stones_per_cell(&mut app).iter().sum();
+    assert_eq!(total, 48);
+}
+
+#[test]
+fn pointing_at_a_pit_previews_an_extra_turn_and_a_refusal_changes_nothing() {
+    let (mut app, _) = kalah_for_two("preview");
+    *app.world_mut().resource_mut::<PitChoice>() = PitChoice { pit: 2, hover: None, keyed: true };
+    frames(&mut app, 1);
+    let hint = app.world().resource::<MovePreview>().0.clone();
+    assert!(hint.contains("lands in your store") && hint.contains("extra turn"), "{hint}");
+    let before = board(&app).game;
+    app.world_mut().write_message(RequestMove::<Mancala> { by: Player::ONE, mv: Sow { side: 1, pit: 0 } });
+    frames(&mut app, 1);
+    assert_eq!(board(&app).game, before);
+    let status = status(&app);
+    assert!(status.contains("is not yours"), "{status}");
+}
+
+#[test]
+fn editing_the_stones_in_the_level_file_rebuilds_the_board() {
+    let dir = temp_dir("mancala-reload");
+    let mut app = headless(&dir);
+    let path = dir.join("kalah.ron");
+    let text = |stones: u32| {
+        format!("Mancala(name: \"k\", pits: 6, stones: {stones}, capture: Standard, sweep: true)\n")
+    };
+    std::fs::write(&path, text(4)).unwrap();
+    let level = level::load(&path).unwrap();
+    start(&mut app, level, Some(path.clone()), vec![seat("Ann", None), seat("Bob", Some("minimax:2"))]);
+    assert_eq!(stones_per_cell(&mut app).iter().sum::<u16>(), 48);
+    settle_watcher(&mut app);
+    std::fs::write(&path, text(6)).unwrap();
+    wait_for(&mut app, "the new level is in play", |app| board(app).game.cells()[0] == 6);
+    frames(&mut app, 2);
+    assert_eq!(
+        stones_per_cell(&mut app).iter().sum::<u16>(),
+        72,
+        "one stone entity per stone of the new level"
+    );
+}
+
+#[test]
+fn a_mancala_replay_steps_both_ways_and_the_stones_follow() {
+    let (mut app, dir) = kalah_for_two("mancala-replay");
+    // A3 ends in the store (extra turn), then A6, then B2.
+    for (side, pit) in [(0, 2), (0, 5), (1, 1)] {
+        sow(&mut app, side, pit);
+    }
+    let played = board(&app).game;
+    let path = dir.join("kalah.ron");
+    board(&app).to_replay().save(&path).unwrap();
+
+    app.world_mut().write_message(SessionRequest::OpenReplay(path));
+    frames(&mut app, 3);
+    assert!(board(&app).replay);
+    assert_eq!((board(&app).moves.len(), board(&app).redo.len()), (0, 3));
+    assert_eq!(stones_per_cell(&mut app), board(&app).game.cells());
+    for step in 1..=3 {
+        app.world_mut().write_message(SessionRequest::Step);
+        frames(&mut app, 1);
+        settle(&mut app);
+        assert_eq!(board(&app).moves.len(), step);
+        assert_eq!(stones_per_cell(&mut app), board(&app).game.cells(), "after step {step}");
+    }
+    assert_eq!(board(&app).game, played);
+    app.world_mut().write_message(SessionRequest::Undo);
+    frames(&mut app, 2);
+    settle(&mut app);
+    assert_eq!(board(&app).moves.len(), 2, "a step back");
+    assert_eq!(stones_per_cell(&mut app), board(&app).game.cells(), "the stones went back too");
+}
+
+#[test]
+fn an_agent_plays_mancala_in_the_window() {
+    let dir = temp_dir("mancala-agent");
+    let mut app = headless(&dir);
+    app.world_mut().resource_mut::<Settings>().animation_speed = 4.0;
+    app.world_mut().resource_mut::<Settings>().ai_moves_per_second = 30.0;
+    start(
+        &mut app,
+        kalah(3, 2, Capture::None, false),
+        None,
+        vec![seat("Ann", Some("solve")), seat("Bob", Some("greedy"))],
+    );
+    // Each store says whose it is.
+    let tags: std::collections::HashMap<usize, String> = app
+        .world_mut()
+        .query::<(&tabula::app::mancala::CellTag, &Text2d)>()
+        .iter(app.world())
+        .map(|(tag, text)| (tag.0, text.0.clone()))
+        .collect();
+    let game = board(&app).game;
+    assert_eq!(tags[&game.store_cell(Player::ONE)], "Ann's store");
+    assert_eq!(tags[&game.store_cell(Player::TWO)], "Bob's store");
+    assert_eq!(tags[&0], "A1");
+    for _ in 0..3000 {
+        if board(&app).game.outcome().is_some() {
+            break;
+        }
+        frames(&mut app, 1);
+    }
+    assert!(board(&app).game.outcome().is_some(), "the agents finished the game");
+    settle(&mut app);
+    assert_eq!(stones_per_cell(&mut app), board(&app).game.cells());
+    // Once the stones have settled, the winner's store (and only it) glows.
+    frames(&mut app, 1);
+    let game = board(&app).game;
+    let winning_store = game.outcome().unwrap().winner().map(|p| game.store_cell(p));
+    let glowing: Vec<usize> = app
+        .world_mut()
+        .query::<(&Cell, &Sprite)>()
+        .iter(app.world())
+        .filter(|(_, sprite)| sprite.color == STORE_WINNER)
+        .map(|(well, _)| well.0)
+        .collect();
+    assert_eq!(glowing, winning_store.into_iter().collect::<Vec<_>>());
+}

@@ -1,0 +1,414 @@
+use super::*;
+use tabula::app::robots::{RobotLayout, RobotPiece};
+use tabula_engine::robots::{RobotMove, Robots};
+
+pub(super) fn board(app: &App) -> &Session<Robots> {
+    app.world().resource::<Session<Robots>>()
+}
+
+fn request(app: &mut App, by: u8, mv: RobotMove) {
+    app.world_mut().write_message(RequestMove::<Robots> { by: Player(by), mv });
+    frames(app, 1);
+}
+
+/// Every robot piece where the engine says its robot is.
+fn pieces_match_the_engine(app: &mut App) {
+    let layout = *app.world().resource::<RobotLayout>();
+    let view = board(app).game.clone();
+    let pieces: Vec<(char, Vec2)> = app
+        .world_mut()
+        .query::<(&RobotPiece, &Transform)>()
+        .iter(app.world())
+        .map(|(p, t)| (p.0, t.translation.truncate()))
+        .collect();
+    assert_eq!(pieces.len(), view.robots().len());
+    for (id, at) in pieces {
+        let robot = view.robot(id).unwrap();
+        assert!(at.distance(layout.position(robot.at)) < 0.5, "{id} drawn at {at}, is at {:?}", robot.at);
+    }
+}
+
+/// The tiles of the entities with marker `M`, in reading order.
+fn marked<M: Component>(app: &mut App) -> Vec<(u16, u16)> {
+    let layout = *app.world().resource::<RobotLayout>();
+    let mut tiles: Vec<(u16, u16)> = app
+        .world_mut()
+        .query_filtered::<&Transform, With<M>>()
+        .iter(app.world())
+        .filter_map(|t| layout.tile_at(t.translation.truncate()))
+        .collect();
+    tiles.sort_by_key(|&(x, y)| (y, x));
+    tiles
+}
+
+#[test]
+fn two_sleuths_candidates_are_shaded_as_they_reason_and_every_home_shows_at_the_end() {
+    use tabula::app::robots::{CandidateMark, RevealedHome};
+    use tabula_engine::robots::Sighting;
+    let dir = temp_dir("robots-hidden");
+    let mut app = headless(&dir);
+    app.world_mut().resource_mut::<tabula::app::settings::Settings>().ai_moves_per_second = 30.0;
+    let path = crate::manifest_dir().join("levels/robots/14-scattered-hints.ron");
+    let file = level::load(&path).unwrap();
+    start(&mut app, file, Some(path), vec![seat("Ann", Some("sleuth")), seat("Bob", Some("sleuth"))]);
+    let mut shaded_some = false;
+    for _ in 0..5_000 {
+        frames(&mut app, 1);
+        let session = board(&app);
+        if session.game.outcome().is_some() {
+            break;
+        }
+        // What a person sees: the candidates of every robot that has
+        // had a hint, nothing of the others, no home.
+        let view = session.view().into_owned();
+        let mut expected: Vec<(u16, u16)> = (0..view.robots().len())
+            .filter(|&r| {
+                let id = view.robots()[r].id;
+                view.sightings().iter().any(|s| matches!(s, Sighting::Hinted { robot, .. } if *robot == id))
+            })
+            .flat_map(|r| view.home_candidates(r))
+            .collect();
+        expected.sort_by_key(|&(x, y)| (y, x));
+        assert_eq!(marked::<CandidateMark>(&mut app), expected);
+        assert!(marked::<RevealedHome>(&mut app).is_empty(), "no home shows while the game is on");
+        shaded_some |= !expected.is_empty();
+    }
+    assert!(board(&app).game.outcome().is_some(), "the game ended");
+    assert!(shaded_some, "the sleuths reasoned in sight");
+    frames(&mut app, 1);
+    let mut homes: Vec<(u16, u16)> = board(&app).game.robots().iter().map(|r| r.home.unwrap()).collect();
+    homes.sort_by_key(|&(x, y)| (y, x));
+    assert_eq!(marked::<RevealedHome>(&mut app), homes);
+    assert!(marked::<CandidateMark>(&mut app).is_empty());
+}
+
+#[test]
+fn a_person_playing_a_hidden_home_level_sees_no_shading() {
+    use tabula::app::robots::CandidateMark;
+    let dir = temp_dir("robots-hidden-person");
+    let mut app = headless(&dir);
+    app.world_mut().resource_mut::<tabula::app::settings::Settings>().ai_moves_per_second = 30.0;
+    let path = crate::manifest_dir().join("levels/robots/12-hidden-homes.ron");
+    let file = level::load(&path).unwrap();
+    start(&mut app, file, Some(path), vec![seat("Ann", None), seat("Bob", Some("sleuth"))]);
+    // Ann plays as a sleuth would, from what her screen shows.
+    let mut sleuth = Robots::agent_from_str("sleuth").unwrap();
+    let mut rng = tabula_engine::core::rng_from_seed(3);
+    for _ in 0..2_000 {
+        let session = board(&app);
+        if session.game.outcome().is_some() {
+            break;
+        }
+        if session.human_to_move() == Some(Player::ONE) {
+            let mv = sleuth.choose(Player::ONE, &session.view(), &mut rng).unwrap();
+            app.world_mut().write_message(RequestMove::<Robots> { by: Player::ONE, mv });
+        }
+        frames(&mut app, 1);
+        assert!(marked::<CandidateMark>(&mut app).is_empty(), "no shading while a person plays");
+    }
+    assert!(
+        board(&app)
+            .game
+            .sightings()
+            .iter()
+            .any(|s| matches!(s, tabula_engine::robots::Sighting::Hinted { .. }))
+    );
+}
+
+#[test]
+fn a_ride_round_the_corners_ends_where_the_engine_says() {
+    let dir = temp_dir("robots");
+    let mut app = headless(&dir);
+    let path = crate::manifest_dir().join("levels/robots/04-corners.ron");
+    let level = level::load(&path).unwrap();
+    start(&mut app, level, None, vec![seat("Ann", None), seat("Bob", None)]);
+    pieces_match_the_engine(&mut app);
+    let d_turn = RobotMove::Rotate { robot: 'D', quarters: 1 };
+    request(&mut app, 0, RobotMove::Forward { robot: 'B', steps: 1 });
+    request(&mut app, 1, d_turn);
+    request(&mut app, 0, RobotMove::Rotate { robot: 'B', quarters: 3 });
+    request(&mut app, 1, d_turn);
+    // Refused: D is Bob's, and it is Ann's turn.
+    let before = board(&app).game.clone();
+    request(&mut app, 0, RobotMove::Forward { robot: 'D', steps: 1 });
+    assert_eq!(board(&app).game, before);
+    assert!(app.world().resource::<StatusLine>().text.contains("player 2's"));
+    // B rides the belt east, down, east and down to (8, 5).
+    request(&mut app, 0, RobotMove::Forward { robot: 'B', steps: 1 });
+    assert_eq!(board(&app).game.robot('B').unwrap().at, (8, 5));
+    assert!(app.world().resource::<StatusLine>().text.contains("rode the belt"));
+    frames(&mut app, 80);
+    pieces_match_the_engine(&mut app);
+}
+
+#[test]
+fn a_win_sets_off_fireworks_and_the_other_robots_blow_apart() {
+    let dir = temp_dir("robots-win");
+    let mut app = headless(&dir);
+    let text = "Robots(name: \"w\", board: [\"a.b\", \"...\"], robots: [(id: 'A', at: (1, 0), facing: North, rule: A, player: 1), (id: 'B', at: (1, 1), facing: North, rule: B, player: 2)])";
+    let level = level::parse(text, "w.ron").unwrap();
+    start(&mut app, level, None, vec![seat("Ann", None), seat("Bob", None)]);
+    request(&mut app, 0, RobotMove::Step { robot: 'A', dir: tabula_engine::robots::Dir::West });
+    assert_eq!(board(&app).game.outcome(), Some(Outcome::Win(Player::ONE)));
+    frames(&mut app, 2);
+    let sparks = app.world_mut().query::<&Sprite>().iter(app.world()).count();
+    assert!(sparks > 40, "fireworks: {sparks} sprites");
+    frames(&mut app, 60);
+    let hidden: Vec<char> = app
+        .world_mut()
+        .query::<(&RobotPiece, &Visibility)>()
+        .iter(app.world())
+        .filter(|(_, v)| **v == Visibility::Hidden)
+        .map(|(p, _)| p.0)
+        .collect();
+    assert_eq!(hidden, ['B'], "the other robot blew apart; the winner stays");
+}
+
+#[test]
+fn editing_a_row_of_the_board_redraws_it_and_a_broken_edit_names_the_rule() {
+    let dir = temp_dir("robots-reload");
+    let mut app = headless(&dir);
+    let path = dir.join("level.ron");
+    let text = |row: &str| {
+        format!(
+            "Robots(name: \"edit\", board: [\"a...b\", \"{row}\", \".....\"], robots: [(id: 'A', at: (0, 2), facing: North, rule: A, player: 1), (id: 'B', at: (4, 2), facing: North, rule: B, player: 2)])\n"
+        )
+    };
+    std::fs::write(&path, text(".....")).unwrap();
+    let level = level::load(&path).unwrap();
+    start(&mut app, level, Some(path.clone()), vec![seat("Ann", None), seat("Bob", None)]);
+    settle_watcher(&mut app);
+    std::fs::write(&path, text(".>>>.")).unwrap();
+    wait_for(&mut app, "the edited row is in play", |app| board(app).game.rows()[1] == ".>>>.");
+    frames(&mut app, 2);
+    pieces_match_the_engine(&mut app);
+    std::fs::write(&path, text("#####")).unwrap();
+    wait_for(&mut app, "the broken rule is shown", |app| {
+        app.world().resource::<LevelWatch>().problem.is_some()
+    });
+    let problem = app.world().resource::<LevelWatch>().problem.clone().unwrap();
+    assert!(problem.ends_with("robot A cannot reach its home at A3 (0, 0)"), "{problem}");
+    assert_eq!(board(&app).game.rows()[1], ".>>>.", "the last good board stays");
+}
+
+#[test]
+fn a_person_plays_every_shipped_level_to_the_end_against_planner_scout_and_sleuth() {
+    let dir = crate::manifest_dir().join("levels/robots");
+    let mut levels: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.file_name().unwrap().to_string_lossy().starts_with(|c: char| c.is_ascii_digit()))
+        .collect();
+    levels.sort();
+    assert_eq!(levels.len(), 15);
+    for path in &levels {
+        for opponent in ["planner", "scout", "sleuth"] {
+            let temp = temp_dir("robots-every-level");
+            let mut app = headless(&temp);
+            {
+                let mut settings = app.world_mut().resource_mut::<tabula::app::settings::Settings>();
+                settings.ai_moves_per_second = 30.0;
+                settings.animation_speed = 4.0;
+            }
+            let file = level::load(path).unwrap();
+            let players = file.game().num_players(&file);
+            let mut seats = vec![seat("John", None)];
+            seats.extend((1..players).map(|i| seat(&format!("Agent {i}"), Some(opponent))));
+            start(&mut app, file, Some(path.clone()), seats);
+            // John plays as the planner would, from what his screen shows.
+            let mut planner = Robots::agent_from_str("planner").unwrap();
+            let mut rng = tabula_engine::core::rng_from_seed(1);
+            for _ in 0..100_000 {
+                let session = board(&app);
+                if session.game.outcome().is_some() {
+                    break;
+                }
+                if session.human_to_move() == Some(Player::ONE) {
+                    let mv = planner.choose(Player::ONE, &session.view(), &mut rng).unwrap();
+                    app.world_mut().write_message(RequestMove::<Robots> { by: Player::ONE, mv });
+                }
+                frames(&mut app, 1);
+            }
+            let name = path.file_name().unwrap().to_string_lossy();
+            let outcome = board(&app).game.outcome();
+            assert!(outcome.is_some(), "{name} against {opponent}: no end");
+            assert!(!status(&app).starts_with("Refused"), "{name}: {}", status(&app));
+            frames(&mut app, 60);
+            pieces_match_the_engine(&mut app);
+        }
+    }
+}
+
+/// A headless app with what the mouse needs: a 1280 x 800 primary
+/// window (no real one), the board camera, and Bevy's own systems that
+/// place the camera and turn the pointer into board points.
+pub(super) fn with_mouse(dir: &Path) -> App {
+    use bevy::window::{ExitCondition, WindowPlugin, WindowResolution};
+    let mut app = headless(dir);
+    app.add_plugins((
+        bevy::input::InputPlugin,
+        bevy::transform::TransformPlugin,
+        WindowPlugin {
+            primary_window: Some(Window { resolution: WindowResolution::new(1280, 800), ..default() }),
+            exit_condition: ExitCondition::DontExit,
+            close_when_requested: false,
+            ..default()
+        },
+    ))
+    .init_resource::<bevy::render::texture::ManualTextureViews>()
+    .add_systems(
+        PostUpdate,
+        bevy::render::camera::camera_system.after(bevy::transform::TransformSystems::Propagate),
+    );
+    app.world_mut().spawn((Camera2d, tabula::app::BoardCamera, tabula::app::board::board_projection()));
+    app
+}
+
+/// Where a board point shows in the window, as the board camera draws it.
+pub(super) fn on_screen(app: &mut App, point: Vec2) -> Vec2 {
+    let (camera, transform) = app
+        .world_mut()
+        .query_filtered::<(&Camera, &GlobalTransform), With<tabula::app::BoardCamera>>()
+        .single(app.world())
+        .unwrap();
+    camera.world_to_viewport(transform, point.extend(0.0)).unwrap()
+}
+
+/// Window pixels a tile spans now.
+fn tile_pixels(app: &mut App) -> f32 {
+    on_screen(app, Vec2::new(tabula::app::robots::TILE, 0.0)).x - on_screen(app, Vec2::ZERO).x
+}
+
+pub(super) fn point_at(app: &mut App, at: Vec2) {
+    let mut windows = app.world_mut().query::<&mut Window>();
+    windows.single_mut(app.world_mut()).unwrap().set_cursor_position(Some(at));
+}
+
+pub(super) fn mouse_button(app: &mut App, button: MouseButton, state: bevy::input::ButtonState) {
+    use bevy::input::mouse::MouseButtonInput;
+    app.world_mut().write_message(MouseButtonInput { button, state, window: Entity::PLACEHOLDER });
+    frames(app, 1);
+}
+
+pub(super) fn click(app: &mut App, at: Vec2) {
+    point_at(app, at);
+    mouse_button(app, MouseButton::Left, bevy::input::ButtonState::Pressed);
+    mouse_button(app, MouseButton::Left, bevy::input::ButtonState::Released);
+}
+
+/// One notch of the wheel (up zooms in), a frame for each.
+fn wheel(app: &mut App, notches: i32) {
+    use bevy::input::mouse::{MouseScrollUnit, MouseWheel};
+    for _ in 0..notches.abs() {
+        app.world_mut().write_message(MouseWheel {
+            unit: MouseScrollUnit::Line,
+            x: 0.0,
+            y: notches.signum() as f32,
+            window: Entity::PLACEHOLDER,
+            phase: bevy::input::touch::TouchPhase::Moved,
+        });
+        frames(app, 1);
+    }
+}
+
+fn piece_of(app: &mut App, id: char) -> Vec2 {
+    let mut pieces = app.world_mut().query::<(&RobotPiece, &Transform)>();
+    pieces.iter(app.world()).find(|(p, _)| p.0 == id).map(|(_, t)| t.translation.truncate()).unwrap()
+}
+
+/// The 128 x 128 board in a 1280 x 800 window, four people playing it
+/// with the mouse alone: each zooms out with the wheel to see the whole
+/// board, in toward their robot until tiles are large enough to hit,
+/// clicks the robot, sees its lit tiles at a size to click, and clicks
+/// one; the engine plays that move. A drag with the right button pans,
+/// keeping the grabbed point under the pointer.
+#[test]
+fn the_128_by_128_board_is_played_by_mouse_alone() {
+    use tabula::app::robots::{BoardView, Destination, RobotChoice, TILE};
+    let dir = temp_dir("robots-mouse");
+    let mut app = with_mouse(&dir);
+    let path = manifest_dir().join("levels/robots/large-128x128-four-robots.ron");
+    let seats = ["Ann", "Bob", "Cy", "Di"].iter().map(|n| seat(n, None)).collect();
+    start(&mut app, level::load(&path).unwrap(), Some(path), seats);
+    frames(&mut app, 2);
+    let whole = tile_pixels(&mut app);
+    assert!(whole < 7.0, "the whole board shows, a tile {whole} pixels wide: too small to click");
+    for turn in 0..8 {
+        let seat = board(&app).game.current_player();
+        let id = board(&app).game.robots().iter().find(|r| r.player == seat).unwrap().id;
+        // Out to the whole board, then in toward the robot.
+        wheel(&mut app, -20);
+        assert_eq!(app.world().resource::<BoardView>().zoom, 1.0, "turn {turn}: the wheel fits the board");
+        let piece = piece_of(&mut app, id);
+        let mut at = on_screen(&mut app, piece);
+        point_at(&mut app, at);
+        while tile_pixels(&mut app) < 40.0 {
+            wheel(&mut app, 1);
+            // The point under the pointer stays put once the board fills
+            // the window's width; before, the board stays centred and
+            // the player follows the robot with the pointer.
+            let piece = piece_of(&mut app, id);
+            let now = on_screen(&mut app, piece);
+            if app.world().resource::<BoardView>().zoom > 2.0 {
+                assert!(now.distance(at) < 1.0, "{id} stays under the pointer: {at} then {now}");
+            }
+            at = now;
+            point_at(&mut app, at);
+            assert!(
+                (0.0..1280.0).contains(&at.x) && (0.0..800.0).contains(&at.y),
+                "{id} in the window: {at}"
+            );
+        }
+        click(&mut app, at);
+        assert_eq!(
+            app.world().resource::<RobotChoice>().selected,
+            Some(id),
+            "turn {turn}: a click chose {id}"
+        );
+        frames(&mut app, 2);
+        let lit: Vec<(RobotMove, Vec2)> = app
+            .world_mut()
+            .query::<(&Destination, &Transform)>()
+            .iter(app.world())
+            .map(|(d, t)| (d.0, t.translation.truncate()))
+            .collect();
+        assert!(!lit.is_empty(), "turn {turn}: {id}'s destinations are lit");
+        assert!((TILE - 10.0) / TILE * tile_pixels(&mut app) >= 30.0, "a lit tile is large enough to click");
+        let (mv, target) = lit[turn % lit.len()];
+        let mv = mv.to_string();
+        let on = on_screen(&mut app, target);
+        assert!((0.0..1280.0).contains(&on.x) && (0.0..800.0).contains(&on.y), "the lit tile is in sight");
+        let before = board(&app).moves.len();
+        click(&mut app, on);
+        assert_eq!(board(&app).moves.len(), before + 1, "turn {turn}: a click on a lit tile moved {id}");
+        // Walks that end on the same tile (one stopped by a belt) are one
+        // lit tile: the click plays one of them.
+        let played = board(&app).moves.last().copied().unwrap();
+        assert!(lit.iter().any(|&(m, t)| m == played && t == target), "{played} for a click on {mv}'s tile");
+        frames(&mut app, 40);
+        pieces_match_the_engine(&mut app);
+    }
+    // A right-button drag pans: the board point grabbed stays under the pointer.
+    let grab = Vec2::new(640.0, 400.0);
+    point_at(&mut app, grab);
+    frames(&mut app, 1);
+    let centre = app.world().resource::<BoardView>().centre;
+    mouse_button(&mut app, MouseButton::Right, bevy::input::ButtonState::Pressed);
+    let grabbed = {
+        let (camera, transform) = app
+            .world_mut()
+            .query_filtered::<(&Camera, &GlobalTransform), With<tabula::app::BoardCamera>>()
+            .single(app.world())
+            .unwrap();
+        camera.viewport_to_world_2d(transform, grab).unwrap()
+    };
+    point_at(&mut app, grab + Vec2::new(-120.0, 80.0));
+    frames(&mut app, 2);
+    mouse_button(&mut app, MouseButton::Right, bevy::input::ButtonState::Released);
+    assert_ne!(app.world().resource::<BoardView>().centre, centre, "the drag panned");
+    let under = on_screen(&mut app, grabbed);
+    assert!(
+        under.distance(grab + Vec2::new(-120.0, 80.0)) < 2.0,
+        "the grabbed point follows the pointer: {under}"
+    );
+}

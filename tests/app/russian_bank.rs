@@ -1,0 +1,216 @@
+use super::*;
+use tabula::app::russian_bank::TableCard;
+use tabula_engine::russian_bank::{BankMove, RussianBank, Source, Target};
+
+fn level(name: &str) -> (LevelFile, PathBuf) {
+    let path = crate::manifest_dir().join("levels/russian_bank").join(name);
+    (level::load(&path).unwrap(), path)
+}
+
+fn game(app: &App) -> &RussianBank {
+    &app.world().resource::<Session<RussianBank>>().game
+}
+
+/// Cards drawn on the table, face up or down, not counting ones in flight.
+fn drawn(app: &mut App) -> usize {
+    app.world_mut().query::<&TableCard>().iter(app.world()).count()
+}
+
+#[test]
+fn an_agent_stops_a_humans_breach_and_says_why() {
+    let dir = temp_dir("rb-stop");
+    let mut app = headless(&dir);
+    let (file, path) = level("06-a-stop.ron");
+    start(&mut app, file, Some(path), vec![seat("John", None), seat("Mary", Some("greedy"))]);
+    let before = game(&app).clone();
+    // Every card of this small position: 8 tableau, 4 of John's, 12 of Mary's.
+    assert_eq!(drawn(&mut app), 24);
+    // The 6H loads Mary's 7H, but the AC on T3 could go to a foundation first.
+    let load = BankMove::Play { from: Source::Reserve, to: Target::OpponentReserve };
+    app.world_mut().write_message(RequestMove::<RussianBank> { by: Player::ONE, mv: load });
+    frames(&mut app, 2);
+    let session = app.world().resource::<Session<RussianBank>>();
+    assert_eq!(session.moves, vec![load, BankMove::Stop], "Mary stopped at once");
+    let after = game(&app);
+    assert_eq!(after.turn(), Player::TWO);
+    assert_eq!(after.side(Player::ONE).reserve, before.side(Player::ONE).reserve);
+    assert_eq!(after.side(Player::TWO).reserve, before.side(Player::TWO).reserve);
+    let text = status(&app);
+    assert!(text.starts_with("Mary: Stop!") && text.contains("foundation"), "{text}");
+    // The 4S under the 6H was seen: undo cannot hide it again.
+    app.world_mut().write_message(SessionRequest::Undo);
+    frames(&mut app, 1);
+    let text = status(&app);
+    assert_eq!(text, "Cannot undo past that move: it was a Stop, and the breach it stopped would stand");
+    frames(&mut app, 40);
+    assert!(game(&app).outcome().is_some() || game(&app).plies() > 2, "Mary plays on");
+}
+
+#[test]
+fn a_stop_with_nothing_broken_is_refused_and_the_table_follows_the_moves() {
+    let dir = temp_dir("rb-no-breach");
+    let mut app = headless(&dir);
+    let (file, path) = level("04-quick-win.ron");
+    start(&mut app, file, Some(path), vec![seat("John", None), seat("Mary", None)]);
+    // Mary calls Stop during John's turn: nothing was broken.
+    app.world_mut().write_message(RequestMove::<RussianBank> { by: Player::TWO, mv: BankMove::Stop });
+    frames(&mut app, 1);
+    assert_eq!(status(&app), "Refused: no rule was broken");
+    assert_eq!(game(&app).plies(), 0);
+    let moves = [
+        BankMove::Play { from: Source::Reserve, to: Target::Foundation(1) },
+        BankMove::Play { from: Source::Reserve, to: Target::Tableau(1) },
+        BankMove::Play { from: Source::Reserve, to: Target::Tableau(8) },
+        BankMove::TurnHand,
+        BankMove::Play { from: Source::Hand, to: Target::Foundation(1) },
+    ];
+    for mv in moves {
+        app.world_mut().write_message(RequestMove::<RussianBank> { by: Player::ONE, mv });
+        frames(&mut app, 20);
+    }
+    assert_eq!(game(&app).outcome(), Some(Outcome::Win(Player::ONE)));
+    assert!(status(&app).contains("John emptied their piles and scores 51"), "{}", status(&app));
+    // John's piles are empty: his four foundation cards and T1's two show.
+    let cards: Vec<TableCard> = app.world_mut().query::<&TableCard>().iter(app.world()).copied().collect();
+    assert!(
+        !cards.iter().any(|c| matches!(c.place, tabula_engine::russian_bank::Place::Reserve(Player::ONE)))
+    );
+    let bank = app.world().resource::<tabula::app::russian_bank::BankMatch>();
+    assert_eq!(bank.points(), [51, 0]);
+}
+
+#[test]
+fn with_the_stop_rule_off_no_stop_is_offered() {
+    use tabula::app::game::WindowGame;
+    use tabula::app::session::MovePreview;
+    for (name, stop_rule) in [("01-shuffled-deal.ron", true), ("02-shuffled-no-stop.ron", false)] {
+        let dir = temp_dir("rb-stop-offered");
+        let mut app = headless(&dir);
+        app.add_plugins(bevy::input::InputPlugin);
+        let (file, path) = level(name);
+        start(&mut app, file, Some(path), vec![seat("Rand", Some("random")), seat("John", None)]);
+        // The agent is to move and is held; John watches its turn.
+        app.world_mut().write_message(SessionRequest::TogglePause);
+        frames(&mut app, 2);
+        let preview = app.world().resource::<MovePreview>().0.clone();
+        assert_eq!(preview.contains("Stop"), stop_rule, "{name}: {preview}");
+        let controls = RussianBank::controls(&app.world().resource::<Session<RussianBank>>().level);
+        assert_eq!(controls.contains("Stop"), stop_rule, "{name}: {controls}");
+        press(&mut app, &[KeyCode::KeyS]);
+        let said = status(&app);
+        // With the rule, S calls Stop (and nothing was broken); without
+        // it, S does nothing at all.
+        assert_eq!(said == "Refused: no rule was broken", stop_rule, "{name}: {said}");
+        assert_eq!(game(&app).plies(), 0);
+    }
+}
+
+#[test]
+fn a_human_stops_the_random_agents_breach() {
+    let dir = temp_dir("rb-human-stop");
+    let mut app = headless(&dir);
+    let (file, path) = level("06-a-stop.ron");
+    start(&mut app, file, Some(path), vec![seat("Rand", Some("random")), seat("John", None)]);
+    // Random breaks priority sooner or later; John watches for it.
+    let mut stopped = false;
+    for _ in 0..4000 {
+        frames(&mut app, 1);
+        let now = game(&app);
+        if now.outcome().is_some() {
+            break;
+        }
+        if now.breach().is_some_and(|b| b.by == Player::ONE) {
+            let before = now.clone();
+            app.world_mut().write_message(RequestMove::<RussianBank> { by: Player::TWO, mv: BankMove::Stop });
+            frames(&mut app, 1);
+            let after = game(&app);
+            assert_eq!(after.turn(), Player::TWO, "the turn passes to John");
+            assert_eq!(after.plies(), before.plies() + 1);
+            assert!(status(&app).starts_with("John: Stop!"), "{}", status(&app));
+            stopped = true;
+            break;
+        }
+    }
+    assert!(stopped, "random never broke priority in this game");
+}
+
+#[test]
+fn agents_on_both_seats_deal_again_until_the_match_is_decided() {
+    let dir = temp_dir("rb-match");
+    let mut app = headless(&dir);
+    let (file, path) = level("04-quick-win.ron");
+    start(&mut app, file, Some(path), vec![seat("Ann", Some("greedy")), seat("Bob", Some("greedy"))]);
+    let deals = |app: &App| app.world().resource::<tabula::app::russian_bank::BankMatch>().deals.len();
+    for _ in 0..2000 {
+        frames(&mut app, 1);
+        if deals(&app) >= 2 {
+            break;
+        }
+    }
+    assert!(deals(&app) >= 2, "a second deal was played");
+    let points = app.world().resource::<tabula::app::russian_bank::BankMatch>().points();
+    assert_eq!(points, [102, 0], "greedy wins the quick win each time, 51 points a deal");
+}
+
+#[test]
+fn a_decided_match_is_the_headline() {
+    use tabula::app::session::Headline;
+    let dir = temp_dir("rb-match-headline");
+    let mut app = headless(&dir);
+    let (file, path) = level("04-quick-win.ron");
+    let mut bank = file.get::<RussianBank>().unwrap().clone();
+    bank.match_points = 100;
+    let file = LevelFile::new::<RussianBank>(bank);
+    start(&mut app, file, Some(path), vec![seat("Ann", Some("greedy")), seat("Bob", Some("greedy"))]);
+    let headline = |app: &App| app.world().resource::<Headline>().0.clone();
+    for _ in 0..3000 {
+        frames(&mut app, 1);
+        if headline(&app).is_some() {
+            break;
+        }
+    }
+    assert_eq!(headline(&app).as_deref(), Some("Ann wins the match 102 to 0"));
+    // A new match starts with no headline.
+    app.world_mut().write_message(SessionRequest::Restart);
+    let (file, path) = level("04-quick-win.ron");
+    start(&mut app, file, Some(path), vec![seat("Ann", None), seat("Bob", None)]);
+    assert_eq!(headline(&app), None);
+}
+
+#[test]
+fn a_person_plays_whole_shuffled_games_against_each_agent() {
+    for agent in ["random", "greedy", "lookahead"] {
+        let dir = temp_dir(&format!("rb-full-{agent}"));
+        let mut app = headless(&dir);
+        {
+            let mut settings = app.world_mut().resource_mut::<tabula::app::settings::Settings>();
+            settings.ai_moves_per_second = 30.0;
+            settings.animation_speed = 4.0;
+        }
+        let (file, path) = level("01-shuffled-deal.ron");
+        start(&mut app, file, Some(path), vec![seat("John", None), seat("Mary", Some(agent))]);
+        let mut moves = Vec::new();
+        for _ in 0..60_000 {
+            let session = app.world().resource::<Session<RussianBank>>();
+            if session.game.outcome().is_some() {
+                break;
+            }
+            // John plays from what his screen shows, as greedy would.
+            if session.human_to_move() == Some(Player::ONE) {
+                let view = session.view();
+                let mv =
+                    tabula_engine::russian_bank::ai::greedy_move(&view.0, Player::ONE, &mut moves).unwrap();
+                app.world_mut().write_message(RequestMove::<RussianBank> { by: Player::ONE, mv });
+            }
+            frames(&mut app, 1);
+        }
+        let session = app.world().resource::<Session<RussianBank>>();
+        let outcome = session.game.outcome();
+        assert!(outcome.is_some(), "against {agent}: the game did not end ({} moves)", session.moves.len());
+        assert!(!status(&app).starts_with("Refused"), "against {agent}: {}", status(&app));
+        if let Some(Outcome::Win(p)) = outcome {
+            let points = app.world().resource::<tabula::app::russian_bank::BankMatch>().points();
+            assert!(points[p.index()] >= 30, "against {agent}: the match counted the deal: {points:?}");
+        }
+    }
+}
