@@ -18,7 +18,7 @@ use crate::app::session::Controller;
 #[command(
     name = "tabula",
     version,
-    about = "Nim, Mancala, Russian Bank and the Robot board: play, watch and test"
+    about = "A collection of board and card games: play, watch, edit and test"
 )]
 pub struct Cli {
     #[command(subcommand)]
@@ -67,42 +67,25 @@ pub enum Command {
         #[arg(long)]
         divide: bool,
     },
-    /// Make a level from a seed: `tabula generate robots --width W --height H
-    /// --robots N --seed S`. The level is validated before it is written.
+    /// Make a level from a seed with a game's generator, validated before
+    /// it is written: `tabula generate <game> [--name value]... [--seed S]
+    /// [--out FILE]`; `tabula generate <game> --help` lists the game's
+    /// options.
     Generate {
-        /// The game; only `robots` has a generator.
+        /// The game, by its level folder.
         game: String,
-        #[arg(long, default_value_t = 128)]
-        width: usize,
-        #[arg(long, default_value_t = 128)]
-        height: usize,
-        #[arg(long, default_value_t = 4)]
-        robots: usize,
-        /// Players the robots are dealt to (default: one a robot, at most 8).
-        #[arg(long)]
-        players: Option<u8>,
-        /// Straight belts to try laying (default: one for every 90 tiles).
-        #[arg(long)]
-        belts: Option<usize>,
-        /// Hint tiles, in per cent of the open ground.
-        #[arg(long, default_value_t = tabula_engine::robots::generate::DEFAULT_HINTS)]
-        hints: u8,
-        /// Broken robots, in per cent of the open ground.
-        #[arg(long, default_value_t = tabula_engine::robots::generate::DEFAULT_BROKEN)]
-        broken: u8,
-        #[arg(long, default_value_t = 0)]
-        seed: u64,
-        /// Write the level here instead of to standard output.
-        #[arg(long)]
-        out: Option<PathBuf>,
+        /// The game's options as `--name value`, then `--seed S` (default
+        /// 0) and `--out FILE` (default: standard output), in any order.
+        #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
+        options: Vec<String>,
     },
     /// Rate agents against each other over several levels, maybe of
     /// several games: `tabula arena arenas/small.ron`. Every game is a row
     /// in SQLite; a stopped run resumes; `--shard I/N` plays a part and
     /// `tabula arena merge` joins the parts.
     Arena(crate::arena::ArenaArgs),
-    /// Open the level editor on a Robot board level (a new level when the
-    /// file does not exist yet).
+    /// Open the level editor on a level of any game (a new level of the
+    /// game whose folder it is in, when the file does not exist yet).
     Edit { level: PathBuf },
     /// Validate level files; exits non-zero if one is invalid.
     Check {
@@ -219,30 +202,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             }
             Ok(ExitCode::SUCCESS)
         }
-        Some(Command::Generate { game, width, height, robots, players, belts, hints, broken, seed, out }) => {
-            if game != "robots" {
-                bail!(
-                    "there is no generator for '{game}'; `tabula generate robots` makes Robot board levels"
-                );
-            }
-            let players = players.unwrap_or(robots.min(8) as u8);
-            let mut plan = tabula_engine::robots::generate::Plan::new(width, height, robots, players, seed);
-            plan.belts = belts.unwrap_or(plan.belts);
-            (plan.hints, plan.broken) = (hints, broken);
-            let made = tabula_engine::robots::generate::generate(plan).map_err(anyhow::Error::msg)?;
-            let text = level::LevelFile::new::<tabula_engine::robots::Robots>(made).layout();
-            // Read back as any level file is: what is written is valid.
-            level::parse(&text, "generated level")?;
-            match out {
-                Some(path) => {
-                    level::write_atomically(&path, &text)
-                        .with_context(|| format!("cannot write {}", path.display()))?;
-                    eprintln!("wrote {}", path.display());
-                }
-                None => print!("{text}"),
-            }
-            Ok(ExitCode::SUCCESS)
-        }
+        Some(Command::Generate { game, options }) => generate(&game, &options),
         Some(Command::Fmt { paths, check }) => fmt_levels(&paths, check),
         Some(Command::Arena(args)) => crate::arena::run_command(args),
         Some(Command::Edit { level }) => {
@@ -474,5 +434,49 @@ fn run_replay(path: &std::path::Path, states: bool) -> anyhow::Result<ExitCode> 
         None => "the game is not over".into(),
     };
     eprintln!("{}: {moves} moves, all legal; {end}", path.display());
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `tabula generate <game> ...`: a level from the game's generator.
+fn generate(game: &str, options: &[String]) -> anyhow::Result<ExitCode> {
+    let with_generator: Vec<&str> =
+        games::all().iter().filter(|g| !g.generator_options().is_empty()).map(|g| g.folder()).collect();
+    let Some(entry) = games::all().into_iter().find(|g| g.folder() == game || g.name() == game) else {
+        bail!("there is no generator for '{game}'; these games have one: {}", with_generator.join(", "));
+    };
+    if options.iter().any(|o| o == "--help" || o == "-h") {
+        println!("Options of `tabula generate {}`:\n{}", entry.folder(), entry.generator_options());
+        println!("  --seed S      the seed (default 0)\n  --out FILE    write the level here");
+        return Ok(ExitCode::SUCCESS);
+    }
+    let mut pairs = Vec::new();
+    let mut rest = options.iter();
+    while let Some(name) = rest.next() {
+        let Some(name) = name.strip_prefix("--") else { bail!("expected an option --name, found '{name}'") };
+        let Some(value) = rest.next() else { bail!("--{name} needs a value") };
+        pairs.push((name.to_owned(), value.clone()));
+    }
+    let take = |pairs: &mut Vec<(String, String)>, name: &str| {
+        pairs.iter().position(|(n, _)| n == name).map(|i| pairs.remove(i).1)
+    };
+    let seed = match take(&mut pairs, "seed") {
+        Some(seed) => seed.parse::<u64>().with_context(|| format!("--seed takes a number, not '{seed}'"))?,
+        None => 0,
+    };
+    let out = take(&mut pairs, "out").map(PathBuf::from);
+    let Some(made) = entry.generate(&pairs, seed) else {
+        bail!("there is no generator for '{game}'; these games have one: {}", with_generator.join(", "));
+    };
+    let text = made.map_err(anyhow::Error::msg)?.layout();
+    // Read back as any level file is: what is written is valid.
+    level::parse(&text, "generated level")?;
+    match out {
+        Some(path) => {
+            level::write_atomically(&path, &text)
+                .with_context(|| format!("cannot write {}", path.display()))?;
+            eprintln!("wrote {}", path.display());
+        }
+        None => print!("{text}"),
+    }
     Ok(ExitCode::SUCCESS)
 }

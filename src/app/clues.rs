@@ -1,6 +1,5 @@
 //! The side panel's clues: what every seat knows beyond what the board
-//! shows (`WindowGame::clues`: a Robot board's hints and where they were
-//! given), a line each in the colour of the seat it is about.
+//! shows (`WindowGame::clues`: hints, and where they were given), a line each in the colour of the seat it is about.
 
 use bevy::prelude::*;
 use bevy_egui::egui;

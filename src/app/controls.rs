@@ -74,7 +74,7 @@ fn game_keys(
     if pressed(KeyCode::KeyM) {
         settings.sound = !settings.sound;
     }
-    // ] and [: agents move faster or slower (+ and - zoom the Robot board).
+    // ] and [: agents move faster or slower (+ and - zoom large boards).
     if pressed(KeyCode::BracketRight) {
         settings.ai_moves_per_second = (settings.ai_moves_per_second * 1.5).min(30.0);
     }

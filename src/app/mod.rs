@@ -19,6 +19,7 @@ pub mod mancala;
 pub mod menu;
 pub mod move_log;
 pub mod nim;
+pub mod picture;
 pub mod registry;
 pub mod robots;
 pub mod russian_bank;

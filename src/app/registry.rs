@@ -5,11 +5,12 @@
 use bevy::prelude::*;
 use tabula_engine::games;
 
-use super::game::WindowGame;
+use super::game::{GameCard, WindowCatalog, WindowGame};
 use super::session::{self, WindowEntry, WindowGames};
 
 /// Makes `G` playable in the window: the engine knows it, the menu lists
-/// it, sessions, agents, panels and replays serve it.
+/// it with its picture, the editor edits its levels, sessions, agents,
+/// panels and replays serve it.
 pub fn register<G: WindowGame>(app: &mut App) {
     games::register::<G>();
     app.init_resource::<WindowGames>();
@@ -18,5 +19,6 @@ pub fn register<G: WindowGame>(app: &mut App) {
         return;
     }
     list.0.push(WindowEntry { name: G::NAME, begin: session::begin_game::<G> });
+    app.world_mut().get_resource_or_init::<WindowCatalog>().0.push(GameCard::of::<G>());
     app.add_plugins((session::game_plugin::<G>, super::hud::game_plugin::<G>));
 }

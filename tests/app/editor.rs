@@ -10,8 +10,9 @@ use tabula_engine::robots::Robots;
 /// the editor with its history.
 #[test]
 fn the_editor_paints_checks_undoes_saves_and_test_plays_by_mouse_and_keys() {
-    use tabula::app::editor::board::{EditorTile, FindingMark};
-    use tabula::app::editor::{Editing, RequestEdit};
+    use tabula::app::editor::RequestEdit;
+    use tabula::app::robots::editor::Editing;
+    use tabula::app::robots::editor::board::{EditorTile, FindingMark};
     let dir = temp_dir("editor");
     let mut app = with_mouse(&dir);
     app.init_resource::<bevy_egui::input::EguiWantsInput>().add_plugins(tabula::app::editor::plugin);
@@ -21,7 +22,7 @@ fn the_editor_paints_checks_undoes_saves_and_test_plays_by_mouse_and_keys() {
     app.world_mut().write_message(RequestEdit(path.clone()));
     frames(&mut app, 4);
     assert_eq!(*app.world().resource::<State<Screen>>().get(), Screen::Editor);
-    let layout = app.world().resource::<tabula::app::editor::board::Drawn>().layout;
+    let layout = app.world().resource::<tabula::app::robots::editor::board::Drawn>().layout;
     let screen_of = |app: &mut App, p: (u16, u16)| on_screen(app, layout.position(p));
     let tiles = |app: &mut App| {
         let mut q = app.world_mut().query::<(&EditorTile, &Sprite)>();

@@ -42,6 +42,11 @@ fn temp_dir(name: &str) -> PathBuf {
 /// The window's logic without a window; level files are read from the
 /// shipped levels and from `dir`, as the window reads a level opened there.
 fn headless(dir: &Path) -> App {
+    headless_with(dir, |_| {})
+}
+
+/// `headless`, with `more` added to the app before its first frame.
+fn headless_with(dir: &Path, more: impl FnOnce(&mut App)) -> App {
     let mut app = App::new();
     LevelSources::new(&tabula::app::levels::library::levels_root(), Some(&dir.join("level.ron")))
         .register(&mut app);
@@ -50,6 +55,7 @@ fn headless(dir: &Path) -> App {
         .insert_resource(TimeUpdateStrategy::ManualDuration(FRAME))
         .insert_resource(SettingsFile(dir.join("settings.ron")))
         .add_plugins(app::plugin);
+    more(&mut app);
     app.update();
     app
 }

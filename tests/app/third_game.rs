@@ -81,3 +81,41 @@ fn plays_in_the_window_without_showing_other_seats_secrets() {
     assert!(app.world().get_resource::<Session<Tally>>().is_none());
     assert_eq!(*app.world().resource::<State<ActiveGame>>().get(), ActiveGame(None));
 }
+
+/// A game joins the menu and the editor by registering, with no change to
+/// their code: the menu lists it with its line and levels, the editor opens
+/// its levels (in the form, as text, for a game without a form of its own)
+/// and makes a new one in its folder.
+#[test]
+fn joins_the_menu_and_the_editor_by_registration_alone() {
+    use tabula::app::editor::RequestEdit;
+    use tabula::app::editor::form::FormEditing;
+    use tabula::app::game::WindowCatalog;
+    use tabula::app::menu::Menu;
+    let dir = temp_dir("tally-menu");
+    let mut app = headless_with(&dir, |app| {
+        app.init_resource::<bevy_egui::input::EguiWantsInput>()
+            .add_plugins(window_game::register::<Tally>)
+            .add_plugins(tabula::app::editor::plugin);
+    });
+    frames(&mut app, 2);
+    // The menu as the window makes it on first showing, from the catalog.
+    let menu = Menu::new(&app.world().resource::<WindowCatalog>().0);
+    let tally = menu.games.iter().find(|g| g.title == "Tally (test game)").expect("the menu lists the game");
+    assert!(tally.is_playable() && tally.status.is_none(), "the window plays it");
+    assert_eq!(tally.about, "Add to the tally in turn; the highest secret wins.");
+
+    let path = dir.join("tally.ron");
+    std::fs::write(&path, "Tally(name: \"three\", seats: 3, target: 12)\n").unwrap();
+    app.world_mut().write_message(RequestEdit(path.clone()));
+    frames(&mut app, 3);
+    assert_eq!(*app.world().resource::<State<Screen>>().get(), Screen::Editor);
+    let editing = app.world().resource::<FormEditing>();
+    assert_eq!(editing.level().get::<Tally>().unwrap().name, "three", "its level opens in the form");
+
+    let new = dir.join("tally").join("new.ron");
+    app.world_mut().write_message(RequestEdit(new));
+    frames(&mut app, 3);
+    let editing = app.world().resource::<FormEditing>();
+    assert_eq!(editing.level().get::<Tally>().unwrap().name, "New tally", "a new level of the game's folder");
+}

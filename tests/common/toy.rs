@@ -1,6 +1,6 @@
 //! A toy game that ships nowhere: three seats and hidden information, to
-//! show that a game joins the engine and the window through the same
-//! one-line registration as Nim and Mancala.
+//! show that a game joins the engine and the window (its menu and its
+//! editor too) through the same one-line registration as Nim and Mancala.
 //!
 //! Each seat is dealt a secret from 0 to 3. In turn, a seat adds 1 or 2 to
 //! a shared tally, or once shows its secret. When the tally reaches the
@@ -281,6 +281,11 @@ impl AgentRegistry for Tally {
 
 impl tabula::app::game::WindowGame for Tally {
     const CONTROLS: &'static str = "test game";
+    const ABOUT: &'static str = "Add to the tally in turn; the highest secret wins.";
+
+    fn new_level() -> TallyLevel {
+        TallyLevel { name: "New tally".into(), seats: 3, target: 12 }
+    }
 
     fn rules_text(level: &TallyLevel) -> String {
         format!("to {}", level.target)

@@ -46,7 +46,7 @@ pub struct ArenaAgent {
     #[serde(default)]
     pub agent: Option<String>,
     /// The agent it plays in a game, by the game's name in level files
-    /// (`Nim`, `Mancala`, `RussianBank`, `Robots`).
+    /// (as `games::all` lists them).
     #[serde(default)]
     pub by_game: BTreeMap<String, String>,
 }
@@ -160,9 +160,11 @@ impl Arena {
         }
         for agent in &raw.agents {
             if let Some(game) = agent.by_game.keys().find(|g| crate::games::find(g).is_none()) {
+                let names: Vec<&str> = crate::games::all().iter().map(|g| g.name()).collect();
                 return Err(invalid(format!(
-                    "agent {:?}: no game is called {game:?} (Nim, Mancala, RussianBank, Robots)",
-                    agent.name
+                    "agent {:?}: no game is called {game:?} ({})",
+                    agent.name,
+                    names.join(", ")
                 )));
             }
         }

@@ -127,6 +127,11 @@ pub trait GameEntry: Send + Sync + 'static {
         progress: Progress<'_>,
     ) -> Result<MatchSummary, MatchError>;
     fn perft(&self, level: &LevelFile, depth: u32) -> u64;
+    /// A level from the game's generator (`Game::generate`), or why not;
+    /// `None` for a game without one.
+    fn generate(&self, options: &[(String, String)], seed: u64) -> Option<Result<LevelFile, String>>;
+    /// The generator's options, a line each (`Game::GENERATOR_OPTIONS`).
+    fn generator_options(&self) -> &'static str;
     /// The count under each first move, the move in words and as JSON.
     fn divide(&self, level: &LevelFile, depth: u32) -> Vec<(String, serde_json::Value, u64)>;
     /// Plays a replay's moves (its text, already known to be for this game).
@@ -191,6 +196,14 @@ impl<G: Registered> GameEntry for Entry<G> {
 
     fn check_agent(&self, spec: &AgentSpec) -> Result<(), AgentError> {
         G::build_agent(spec).map(drop)
+    }
+
+    fn generate(&self, options: &[(String, String)], seed: u64) -> Option<Result<LevelFile, String>> {
+        G::generate(options, seed).map(|made| made.map(LevelFile::new::<G>))
+    }
+
+    fn generator_options(&self) -> &'static str {
+        G::GENERATOR_OPTIONS
     }
 
     fn validate(&self, level: &LevelFile) -> Result<(), crate::core::RuleViolation> {

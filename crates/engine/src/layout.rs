@@ -1,7 +1,7 @@
 //! The layout tabula writes level files in, the same from the editor and
 //! from `tabula fmt`: the game's name, one field a line, short values on
-//! their line, long lists one item a line (a Robot board as rows of text,
-//! its robots one a line). Every shipped level is in this layout, so saving
+//! their line, long lists one item a line (a board drawn as rows of text,
+//! its pieces one a line). Every shipped level is in this layout, so saving
 //! one unedited changes no byte; `crate::format` keeps a file's comment
 //! lines at its top and names any other comment, which cannot be kept.
 

@@ -1,8 +1,9 @@
-//! The editor for Nim, Mancala and Russian Bank levels: their levels are a
-//! few numbers and rule options, edited as a form beside a picture of the
-//! level redrawn at once (the menu's, drawn from the level). Undo and redo,
+//! The form: the editor of every game without an editor of its own. A
+//! level is a few numbers and rule options, edited as the game's fields
+//! (`WindowGame::edit_level`) beside its picture redrawn at once (the
+//! menu's, or one to edit on: `WindowGame::edit_on_picture`). Undo and redo,
 //! the engine's check after every change, saving in the fmt layout and
-//! test-play work as in the Robot board's editor.
+//! test-play work as in every editor.
 
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, egui};
@@ -10,10 +11,9 @@ use tabula_engine::core::LevelGroup;
 use tabula_engine::core::history::{Edit, History};
 use tabula_engine::format;
 use tabula_engine::level::{self, LevelFile};
-use tabula_engine::mancala::{Capture, Mancala};
-use tabula_engine::nim::{Ending, Nim};
-use tabula_engine::russian_bank::{Deal, FixedPosition, RussianBank};
 
+use super::{LevelEditor, Opened};
+use crate::app::game::WindowCatalog;
 use crate::app::hud::ERROR_COLOR;
 use crate::app::hud::root_ui;
 use crate::app::session::{Controller, SeatSetup, SessionPlan, SessionRequest, StatusLine};
@@ -31,7 +31,7 @@ impl Edit<LevelFile> for Replace {
     }
 }
 
-/// A Nim, Mancala or Russian Bank level being edited.
+/// A level being edited in the form.
 #[derive(Resource)]
 pub struct FormEditing {
     pub path: std::path::PathBuf,
@@ -153,29 +153,45 @@ impl FormEditing {
                 },
             })
             .collect();
-        let level = self.level().clone();
-        let seed = crate::app::menu::seed_now();
-        // A level never saved has no file to watch yet.
-        let level_path = self.path.exists().then(|| self.path.clone());
-        Ok(SessionPlan { level_path, level, seats, seed, replay: None })
+        Ok(super::test_plan(&self.path, self.level().clone(), seats))
     }
 }
 
-/// A new level of the game in `folder`, to start from.
-pub fn new_level(folder: &str) -> Option<LevelFile> {
-    let text = match folder {
-        "nim" => "Nim(name: \"New level\", piles: [3, 4, 5], ending: Normal)",
-        "mancala" => "Mancala(name: \"New level\", pits: 6, stones: 4, capture: Standard, sweep: true)",
-        "russian_bank" => "RussianBank(name: \"New level\", deal: Shuffled, stop_rule: true)",
-        _ => return None,
-    };
-    level::read_unchecked(text, "new level").ok()
+impl LevelEditor for FormEditing {
+    fn open(opened: Opened) -> FormEditing {
+        FormEditing::new(opened.path, opened.level, opened.header, opened.lost_comments)
+    }
+
+    fn path(&self) -> &std::path::Path {
+        &self.path
+    }
+
+    fn level_now(&self) -> LevelFile {
+        self.level().clone()
+    }
+
+    fn level_saved(&self) -> LevelFile {
+        self.saved.clone()
+    }
+
+    fn take_from_disk(&mut self, level: LevelFile) {
+        self.edit(level);
+        self.mark_saved();
+    }
 }
 
-#[allow(clippy::too_many_arguments)]
+/// What the form's keys and buttons asked for this frame.
+#[derive(Default)]
+struct Asked {
+    save: bool,
+    play: bool,
+    leave: bool,
+}
+
 pub(super) fn form(
     mut contexts: EguiContexts,
     editing: Option<ResMut<FormEditing>>,
+    catalog: Res<WindowCatalog>,
     mut status: ResMut<StatusLine>,
     settings: Res<Settings>,
     keys: Res<ButtonInput<KeyCode>>,
@@ -186,19 +202,8 @@ pub(super) fn form(
     let Some(mut editing) = editing else { return Ok(()) };
     let ctx = contexts.ctx_mut()?.clone();
     let mut root = root_ui(&ctx);
-    let ctrl = keys.any_pressed([KeyCode::ControlLeft, KeyCode::ControlRight]);
-    let typing = ctx.egui_wants_keyboard_input();
-    let mut save = ctrl && keys.just_pressed(KeyCode::KeyS);
-    let mut play = keys.just_pressed(KeyCode::F5);
-    if ctrl && keys.just_pressed(KeyCode::KeyZ) && !typing {
-        editing.undo();
-    }
-    if ctrl && keys.just_pressed(KeyCode::KeyY) && !typing {
-        editing.redo();
-    }
-    let mut leave = keys.just_pressed(KeyCode::Escape) && !typing;
+    let mut asked = follow_keys(&ctx, &keys, &mut editing);
     editing.hold(ctx.input(|i| i.pointer.any_down()));
-    let mut refused = None;
     let keys = "Ctrl+Z undo · Ctrl+Y redo · Ctrl+S save · F5 test-play · Esc menu";
     let (verbs, _) = super::bottom_bar(&mut root, "form-status", editing.history.depth(), &status, keys);
     if verbs.undo {
@@ -207,10 +212,50 @@ pub(super) fn form(
     if verbs.redo {
         editing.redo();
     }
-    save |= verbs.save;
-    play |= verbs.play;
-    leave |= verbs.leave;
-    egui::Panel::top("form-top").show(&mut root, |ui| {
+    asked.save |= verbs.save;
+    asked.play |= verbs.play;
+    asked.leave |= verbs.leave;
+    top_bar(&mut root, &editing);
+    let refused = level_and_picture(&mut root, &mut editing, &catalog, &mut status);
+    if let Some(why) = refused {
+        status.error(format!("Not there: {why}"));
+    }
+    if asked.save {
+        match editing.save() {
+            Ok(done) => status.info(done),
+            Err(why) => status.error(why),
+        }
+    }
+    if asked.play {
+        super::test_play(editing.test_plan(&settings), &mut requests, &mut back, &mut status);
+    }
+    if asked.leave {
+        next.set(Screen::Menu);
+    }
+    Ok(())
+}
+
+/// Undo and redo by key, and which other verbs the keys ask for (none
+/// while a text field has the keyboard).
+fn follow_keys(ctx: &egui::Context, keys: &ButtonInput<KeyCode>, editing: &mut FormEditing) -> Asked {
+    let ctrl = keys.any_pressed([KeyCode::ControlLeft, KeyCode::ControlRight]);
+    let typing = ctx.egui_wants_keyboard_input();
+    if ctrl && keys.just_pressed(KeyCode::KeyZ) && !typing {
+        editing.undo();
+    }
+    if ctrl && keys.just_pressed(KeyCode::KeyY) && !typing {
+        editing.redo();
+    }
+    Asked {
+        save: ctrl && keys.just_pressed(KeyCode::KeyS),
+        play: keys.just_pressed(KeyCode::F5),
+        leave: keys.just_pressed(KeyCode::Escape) && !typing,
+    }
+}
+
+/// The level's name and file, and whether it can be played.
+fn top_bar(root: &mut egui::Ui, editing: &FormEditing) {
+    egui::Panel::top("form-top").show(root, |ui| {
         ui.add_space(4.0);
         ui.horizontal(|ui| {
             let star = if editing.unsaved() { " *" } else { "" };
@@ -223,12 +268,27 @@ pub(super) fn form(
         };
         ui.add_space(4.0);
     });
-    egui::CentralPanel::default_margins().show(&mut root, |ui| {
+}
+
+/// The level's picture on the left and its fields on the right, each
+/// editing the level; why a change on the picture was refused, if it was.
+fn level_and_picture(
+    root: &mut egui::Ui,
+    editing: &mut FormEditing,
+    catalog: &WindowCatalog,
+    status: &mut StatusLine,
+) -> Option<String> {
+    let mut refused = None;
+    let Some(card) = catalog.of(editing.level()).copied() else {
+        status.error(format!("The window does not play {} levels", editing.level().game().title()));
+        return None;
+    };
+    egui::CentralPanel::default_margins().show(root, |ui| {
         let before = editing.history.depth();
         ui.columns(2, |cols| {
-            let changed = super::picture::picture(&mut cols[0], editing.level(), &mut refused);
+            let changed = card.edit_on_picture(&mut cols[0], editing.level(), &mut refused);
             let changed = egui::ScrollArea::vertical()
-                .show(&mut cols[1], |ui| fields(ui, editing.level()))
+                .show(&mut cols[1], |ui| card.edit_level(ui, editing.level()))
                 .inner
                 .or(changed);
             if let Some(level) = changed {
@@ -240,102 +300,12 @@ pub(super) fn form(
             status.info("");
         }
     });
-    if let Some(why) = refused {
-        status.error(format!("Not there: {why}"));
-    }
-    if save {
-        match editing.save() {
-            Ok(done) => status.info(done),
-            Err(why) => status.error(why),
-        }
-    }
-    if play {
-        match editing.test_plan(&settings) {
-            Ok(plan) => {
-                back.0 = Screen::Editor;
-                requests.write(SessionRequest::Start(Box::new(plan)));
-            }
-            Err(e) => status.error(e),
-        }
-    }
-    if leave {
-        next.set(Screen::Menu);
-    }
-    Ok(())
+    refused
 }
 
-/// The level's fields; the level as changed, if a field changed.
-fn fields(ui: &mut egui::Ui, level: &LevelFile) -> Option<LevelFile> {
-    if let Some(nim) = level.get::<Nim>() {
-        let mut nim = nim.clone();
-        heading(ui, &mut nim.name, &mut nim.description, &mut nim.group);
-        ui.label("Piles");
-        let mut remove = None;
-        for (i, pile) in nim.piles.iter_mut().enumerate() {
-            ui.horizontal(|ui| {
-                ui.add(egui::DragValue::new(pile).range(0..=1_000_000).prefix(format!("pile {}: ", i + 1)));
-                if ui.small_button("remove").clicked() {
-                    remove = Some(i);
-                }
-            });
-        }
-        if let Some(i) = remove {
-            nim.piles.remove(i);
-        }
-        if ui.button("Add a pile").clicked() {
-            nim.piles.push(3);
-        }
-        ui.horizontal(|ui| {
-            ui.selectable_value(&mut nim.ending, Ending::Normal, "Last stone wins");
-            ui.selectable_value(&mut nim.ending, Ending::Misere, "Last stone loses (misère)");
-        });
-        return Some(LevelFile::new::<Nim>(nim)).filter(|l| l != level);
-    }
-    if let Some(mancala) = level.get::<Mancala>() {
-        let mut m = mancala.clone();
-        heading(ui, &mut m.name, &mut m.description, &mut m.group);
-        ui.add(egui::DragValue::new(&mut m.pits).range(1..=16).prefix("pits a side: "));
-        ui.add(egui::DragValue::new(&mut m.stones).range(1..=99).prefix("stones a pit: "));
-        ui.horizontal(|ui| {
-            ui.label("Captures");
-            ui.selectable_value(&mut m.capture, Capture::None, "none");
-            ui.selectable_value(&mut m.capture, Capture::Standard, "standard");
-            ui.selectable_value(&mut m.capture, Capture::Empty, "also from an empty pit");
-        });
-        ui.checkbox(&mut m.sweep, "Stones left at the end go to their side's store");
-        ui.add(egui::DragValue::new(&mut m.move_cap).range(1..=100_000).prefix("a draw after moves: "));
-        return Some(LevelFile::new::<Mancala>(m)).filter(|l| l != level);
-    }
-    if let Some(bank) = level.get::<RussianBank>() {
-        let mut b = bank.clone();
-        heading(ui, &mut b.name, &mut b.description, &mut b.group);
-        let mut fixed = matches!(b.deal, Deal::Fixed(_));
-        ui.horizontal(|ui| {
-            ui.selectable_value(&mut fixed, false, "A shuffled deal, from the game's seed");
-            ui.selectable_value(&mut fixed, true, "A fixed position");
-        });
-        match (&b.deal, fixed) {
-            (Deal::Fixed(_), false) => b.deal = Deal::Shuffled,
-            (Deal::Shuffled, true) => b.deal = Deal::Fixed(FixedPosition(super::cards::empty_deal())),
-            (Deal::Fixed(FixedPosition(deal)), true) => {
-                let next = super::cards::to_move(ui, deal);
-                super::cards::palette(ui, deal);
-                ui.separator();
-                if let Some(next) = next {
-                    b.deal = Deal::Fixed(FixedPosition(next));
-                }
-            }
-            (Deal::Shuffled, false) => {}
-        }
-        ui.checkbox(&mut b.stop_rule, "Stop rule: a move out of priority may be stopped");
-        ui.add(egui::DragValue::new(&mut b.match_points).range(1..=10_000).prefix("match to points: "));
-        ui.add(egui::DragValue::new(&mut b.move_cap).range(1..=100_000).prefix("a draw after moves: "));
-        return Some(LevelFile::new::<RussianBank>(b)).filter(|l| l != level);
-    }
-    None
-}
-
-fn heading(ui: &mut egui::Ui, name: &mut String, description: &mut String, group: &mut LevelGroup) {
+/// The name, description and menu group every level has, at the top of a
+/// game's fields.
+pub fn heading(ui: &mut egui::Ui, name: &mut String, description: &mut String, group: &mut LevelGroup) {
     ui.horizontal(|ui| {
         ui.label("Name");
         ui.text_edit_singleline(name);

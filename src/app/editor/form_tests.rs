@@ -2,15 +2,22 @@
 //! checked, undone, saved and test-played.
 
 use super::*;
-use crate::app::editor::{Opened, open};
-use crate::app::menu::pictures;
+use crate::app::editor::open;
+use crate::app::game::{GameCard, WindowCatalog};
+use crate::app::nim::picture;
+use tabula_engine::mancala::Mancala;
+use tabula_engine::nim::Nim;
+
+/// The window's catalog of the games this test edits.
+fn catalog() -> WindowCatalog {
+    WindowCatalog(vec![GameCard::of::<Nim>(), GameCard::of::<Mancala>()])
+}
 
 #[test]
 fn a_piles_count_follows_a_drag_along_its_row_and_the_drag_is_undone_as_one_edit() {
     let level = level::read_unchecked("Nim(name: \"t\", piles: [5, 6, 7], ending: Misere)", "t.ron").unwrap();
     let mut editing = FormEditing::new("t.ron".into(), level, String::new(), Vec::new());
     let ctx = egui::Context::default();
-    let size = egui::vec2(600.0, 280.0);
     // One frame as the form runs it: the button followed, then the
     // picture; where the picture was drawn.
     let frame = |editing: &mut FormEditing, events: Vec<egui::Event>| {
@@ -22,10 +29,9 @@ fn a_piles_count_follows_a_drag_along_its_row_and_the_drag_is_undone_as_one_edit
         };
         let mut output = ctx.run_ui(input, |ui| {
             editing.hold(ui.ctx().input(|i| i.pointer.any_down()));
-            drawn = egui::Rect::from_min_size(ui.cursor().min, size);
-            if let Some(level) =
-                super::super::picture::drag_piles(ui, size, editing.level().get::<Nim>().unwrap())
-            {
+            drawn = egui::Rect::from_min_size(ui.cursor().min, egui::vec2(ui.available_width(), 280.0));
+            let card = GameCard::of::<Nim>();
+            if let Some(level) = card.edit_on_picture(ui, editing.level(), &mut None) {
                 editing.edit(level);
             }
         });
@@ -40,7 +46,7 @@ fn a_piles_count_follows_a_drag_along_its_row_and_the_drag_is_undone_as_one_edit
         modifiers: egui::Modifiers::NONE,
     };
     let drawn = frame(&mut editing, vec![]);
-    let (area, cell) = pictures::nim_layout(drawn, 3, pictures::NIM_SHOWN);
+    let (area, cell) = picture::layout(drawn, 3, picture::SHOWN);
     let stone =
         |row: usize, s: usize| area.min + egui::vec2(cell * (0.5 + s as f32), cell * (0.5 + row as f32));
     let piles = |editing: &FormEditing| editing.level().get::<Nim>().unwrap().piles.clone();
@@ -79,7 +85,7 @@ fn a_form_edit_is_checked_undone_saved_in_the_layout_and_test_played() {
     let shipped = crate::app::levels::library::levels_root().join("mancala/kalah-6-4.ron");
     let path = dir.join("kalah.ron");
     std::fs::copy(&shipped, &path).unwrap();
-    let Ok(Opened::Form(mut editing)) = open(&path) else { panic!("a Mancala level opens as a form") };
+    let mut editing = FormEditing::open(open(&path, &catalog()).unwrap());
     let mut kalah = editing.level().get::<Mancala>().unwrap().clone();
     kalah.stones = 0;
     editing.edit(LevelFile::new::<Mancala>(kalah.clone()));
@@ -102,5 +108,8 @@ fn a_form_edit_is_checked_undone_saved_in_the_layout_and_test_played() {
     editing.save().unwrap();
     assert_eq!(std::fs::read(&path).unwrap(), std::fs::read(&shipped).unwrap(), "unedited: byte for byte");
     let new = dir.join("nim").join("new.ron");
-    assert!(matches!(open(&new), Ok(Opened::Form(f)) if f.level().get::<Nim>().is_some()), "a new Nim level");
+    assert!(open(&new, &catalog()).is_ok_and(|o| o.level.get::<Nim>().is_some()), "a new Nim level");
+    let elsewhere = dir.join("new.ron");
+    let refused = open(&elsewhere, &catalog()).err().unwrap();
+    assert!(refused.contains("nim, mancala"), "a new level is made in a game's folder: {refused}");
 }

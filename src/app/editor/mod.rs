@@ -1,205 +1,240 @@
-//! The level editor. Robot board levels: paint tiles and belts, place
-//! robots and homes, resize, change the settings; undo and redo without
-//! limit; the engine's own checks after every edit, drawn on the board;
-//! test-play with one key and back to the editor as it was; save in the
-//! layout `tabula fmt` writes. The other games' levels are a form beside
-//! their picture (`form`).
+//! The level editor: what every game's editor shares. A level opens in its
+//! game's own editor (one that paints a board, brought by the game's folder
+//! through `own_editor`) or, for a game without one, in the form (`form`):
+//! the level's fields beside its picture. Both have undo and redo without
+//! limit, the engine's own checks after every edit, hot reload of the file
+//! both ways (`watch`), saving in the layout `tabula fmt` writes, and
+//! test-play with one key and back to the editor as it was.
 //!
-//! This file holds the plugin, what is being edited (`Editing`) and the
-//! editor's verbs (open, edit, save, test-play); `board` draws the level,
-//! `input` the mouse and keys, `panel` the palette and settings.
+//! This file holds the plugin, opening a file (`open`), how a game brings
+//! its own editor (`own_editor`, `LevelEditor`), and the bars and verbs the
+//! editors share.
 
-pub mod board;
-mod cards;
 pub mod form;
-mod input;
-mod panel;
-mod picture;
 mod watch;
 
 use std::path::{Path, PathBuf};
 
+use bevy::ecs::component::Mutable;
 use bevy::prelude::*;
 use bevy_egui::EguiPrimaryContextPass;
-use bevy_egui::input::egui_wants_any_keyboard_input;
-use tabula_engine::core::AgentSpec;
-use tabula_engine::core::history::History;
 use tabula_engine::format;
+use tabula_engine::games;
 use tabula_engine::level::{self, LevelFile};
-use tabula_engine::robots::diagnose::{Finding, diagnose};
-use tabula_engine::robots::edit::RobotEdit;
-use tabula_engine::robots::{Dir, RobotSpec, Robots, RobotsLevel, RuleSet};
 
-use super::Screen;
-use super::robots::zoom;
-use super::session::{Controller, SeatSetup, SessionPlan, SessionRequest, StatusLine};
-use super::settings::Settings;
-
-pub use input::Tool;
+use super::game::WindowCatalog;
+use super::session::{SeatSetup, SessionPlan, SessionRequest, StatusLine, seed_now};
+use super::{BackTo, Screen};
 
 /// A level to open in the editor at start (`tabula edit <level.ron>`).
 #[derive(Resource, Clone, Debug)]
 pub struct StartEdit(pub PathBuf);
 
-/// The level being edited, its history, and the editor's choices.
-#[derive(Resource)]
-pub struct Editing {
+/// Opens a level in the editor screen, or says why not.
+#[derive(Message, Clone, Debug)]
+pub struct RequestEdit(pub PathBuf);
+
+/// A level file read for editing (its rules may be broken), or a new level
+/// to be saved there.
+pub struct Opened {
     /// Where saving writes.
     pub path: PathBuf,
+    pub level: LevelFile,
     /// The file's comment lines, kept at its top.
-    header: String,
+    pub header: String,
     /// Comments below them, which saving drops (named first).
-    lost_comments: Vec<(usize, String)>,
-    /// The lost comments were named and the player saved again.
-    drop_confirmed: bool,
-    pub history: History<RobotsLevel, RobotEdit>,
-    /// The level as last saved or opened.
-    saved: RobotsLevel,
-    pub tool: Tool,
-    /// The robot the robot tool places, and whose home the home tool paints.
-    pub robot: RobotSpec,
-    /// What the engine finds wrong with the level as it stands.
-    pub finding: Option<Finding>,
-    /// Counts changes, so the board and the checks follow each.
-    pub revision: u64,
-    /// Who plays each seat in a test-play: a person, or an agent.
-    pub seats: Vec<Option<&'static str>>,
+    pub lost_comments: Vec<(usize, String)>,
 }
 
-impl Editing {
-    pub fn new(
-        path: PathBuf,
-        level: RobotsLevel,
-        header: String,
-        lost_comments: Vec<(usize, String)>,
-    ) -> Editing {
-        let finding = diagnose(&level);
-        // Robots first on a board without them; painting otherwise.
-        let tool = if level.robots.is_empty() { Tool::Robot } else { Tool::Tile('.') };
-        let robot = RobotSpec { id: 'A', at: (0, 0), facing: Dir::South, rule: RuleSet::A, player: 1 };
-        Editing {
-            path,
-            header,
-            lost_comments,
-            drop_confirmed: false,
-            saved: level.clone(),
-            history: History::new(level),
-            tool,
-            robot,
-            finding,
-            revision: 0,
-            seats: Vec::new(),
-        }
-    }
-
-    pub fn level(&self) -> &RobotsLevel {
-        self.history.level()
-    }
-
-    /// Makes an edit and checks the level again.
-    pub fn edit(&mut self, edit: RobotEdit) {
-        self.history.edit(edit);
-        self.changed();
-    }
-
-    pub fn undo(&mut self) -> bool {
-        let done = self.history.undo();
-        if done {
-            self.changed();
-        }
-        done
-    }
-
-    pub fn redo(&mut self) -> bool {
-        let done = self.history.redo();
-        if done {
-            self.changed();
-        }
-        done
-    }
-
-    pub fn changed(&mut self) {
-        self.finding = diagnose(self.level());
-        self.revision += 1;
-    }
-
-    /// Edited since opened or saved.
-    pub fn unsaved(&self) -> bool {
-        self.level() != &self.saved
-    }
-
+/// A game's editor as the shared parts see it (the file watch, the
+/// greeting, opening one level after another).
+pub trait LevelEditor: Resource + Component<Mutability = Mutable> + Sized {
+    fn open(opened: Opened) -> Self;
+    /// The file it saves to.
+    fn path(&self) -> &Path;
+    /// The level as it stands.
+    fn level_now(&self) -> LevelFile;
     /// The level as last saved or opened.
-    pub fn saved_level(&self) -> &RobotsLevel {
-        &self.saved
-    }
+    fn level_saved(&self) -> LevelFile;
+    /// The file changed on disk to `level`, of the same game: one edit
+    /// that undo takes back, and what the file now holds.
+    fn take_from_disk(&mut self, level: LevelFile);
+}
 
-    /// The level as it stands is what the file holds.
-    pub(super) fn mark_saved(&mut self) {
-        self.saved = self.level().clone();
-    }
+/// How a game's levels are edited: the games that brought an editor of
+/// their own, and every editor's way to close (opening a level closes the
+/// one open before).
+#[derive(Resource, Default)]
+pub struct Editors {
+    own: Vec<(&'static str, fn(&mut Commands, Opened))>,
+    closers: Vec<fn(&mut Commands)>,
+    /// The editor screen is in the app: an editor's systems join at once.
+    built: bool,
+    /// Editors whose systems wait for the editor screen.
+    waiting: Vec<fn(&mut App)>,
+}
 
-    /// Writes the level in tabula's layout, atomically. A level that breaks
-    /// a rule is saved too (work in progress); comments that cannot be kept
-    /// are named once, and the next save drops them.
-    pub fn save(&mut self) -> Result<String, String> {
-        if !self.lost_comments.is_empty() && !self.drop_confirmed {
-            self.drop_confirmed = true;
-            let lines: Vec<String> =
-                self.lost_comments.iter().map(|(l, c)| format!("line {l}: {c}")).collect();
-            return Err(format!(
-                "Saving drops these comments ({}); save again to drop them, or move them to the top of the file",
-                lines.join("; ")
-            ));
+/// Edits `game`'s levels with editor `E` (and its systems, `plugin`),
+/// rather than the form. Called from the game folder's plugin.
+pub fn own_editor<E: LevelEditor>(app: &mut App, game: &'static str, plugin: fn(&mut App)) {
+    let mut editors = app.world_mut().get_resource_or_init::<Editors>();
+    editors.own.push((game, |commands, opened| commands.insert_resource(E::open(opened))));
+    editors.closers.push(|commands| commands.remove_resource::<E>());
+    if editors.built {
+        editor_systems::<E>(app);
+        plugin(app);
+    } else {
+        editors.waiting.push(|app| editor_systems::<E>(app));
+        editors.waiting.push(plugin);
+    }
+}
+
+/// What every editor has: its file watched both ways, and a greeting.
+fn editor_systems<E: LevelEditor>(app: &mut App) {
+    app.add_systems(OnEnter(Screen::Editor), greet::<E>).add_systems(
+        Update,
+        (watch::watch_file::<E>, watch::follow_file::<E>).chain().run_if(in_state(Screen::Editor)),
+    );
+}
+
+/// Reads `path` for editing (its rules may be broken), or, when there is no
+/// such file, a new level of the game whose folder it is in.
+pub fn open(path: &Path, catalog: &WindowCatalog) -> Result<Opened, String> {
+    let name = path.display().to_string();
+    let text = match std::fs::read_to_string(path) {
+        Ok(text) => text,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            let level = new_level_for(path, catalog)?;
+            return Ok(Opened {
+                path: path.to_owned(),
+                level,
+                header: String::new(),
+                lost_comments: Vec::new(),
+            });
         }
-        let file = LevelFile::new::<Robots>(self.level().clone());
-        let text = format::with_header(&file, &self.header);
-        level::write_atomically(&self.path, &text)
-            .map_err(|e| format!("Cannot save {}: {e}", self.path.display()))?;
-        self.saved = self.level().clone();
-        self.lost_comments.clear();
-        let state = match &self.finding {
-            None => "ready to play".to_owned(),
-            Some(f) => format!("saved as work in progress: {}", f.message),
-        };
-        Ok(format!("Saved {}: {state}", self.path.display()))
-    }
+        Err(e) => return Err(format!("Cannot read {name}: {e}")),
+    };
+    let formatted = format::format(&text, &name).map_err(|e| e.to_string())?;
+    let level = level::read_unchecked(&text, &name).map_err(|e| e.to_string())?;
+    let (header, _) = format::split_header(&text);
+    Ok(Opened {
+        path: path.to_owned(),
+        level,
+        header: header.to_owned(),
+        lost_comments: formatted.lost_comments,
+    })
+}
 
-    /// One seat a player, as many as the level's robots have players.
-    fn fit_seats(&mut self) {
-        let players = self.level().players().max(2) as usize;
-        self.seats.resize(players, Some("planner"));
-        if let Some(first) = self.seats.first_mut().filter(|_| self.revision == 0) {
-            *first = None;
+/// A new level for a file that does not exist yet, of the game whose level
+/// folder holds it.
+fn new_level_for(path: &Path, catalog: &WindowCatalog) -> Result<LevelFile, String> {
+    let folder = path.parent().and_then(|d| d.file_name()).and_then(|f| f.to_str()).unwrap_or("");
+    let game = games::all().into_iter().find(|g| g.folder() == folder);
+    match game.and_then(|g| catalog.find(g.name())) {
+        Some(card) => Ok(card.new_level()),
+        None => {
+            let folders: Vec<&str> =
+                catalog.0.iter().filter_map(|c| games::find(c.name)).map(|g| g.folder()).collect();
+            Err(format!(
+                "There is no {}: a new level is made in its game's level folder ({})",
+                path.display(),
+                folders.join(", ")
+            ))
         }
     }
+}
 
-    /// A game of the level as it stands, with the chosen seats.
-    pub fn test_plan(&mut self, settings: &Settings) -> Result<SessionPlan, String> {
-        if let Some(finding) = &self.finding {
-            return Err(format!("The level cannot be played yet: {}", finding.message));
+/// The editor screen (the window adds it; headless tests too), with the
+/// form for every game and each game's own editor.
+pub fn plugin(app: &mut App) {
+    app.add_message::<RequestEdit>()
+        .init_resource::<watch::EditorWatch>()
+        .init_resource::<WindowCatalog>()
+        .add_systems(Update, (open_requested, start_from_command_line.run_if(resource_exists::<StartEdit>)))
+        .add_systems(EguiPrimaryContextPass, form::form.run_if(in_state(Screen::Editor)));
+    editor_systems::<form::FormEditing>(app);
+    let mut editors = app.world_mut().get_resource_or_init::<Editors>();
+    editors.built = true;
+    editors.closers.push(|commands| commands.remove_resource::<form::FormEditing>());
+    let waiting = std::mem::take(&mut editors.waiting);
+    for plugin in waiting {
+        plugin(app);
+    }
+}
+
+/// Entering the editor (opened, or back from a test-play), the status line
+/// says what is edited, not what the game last said.
+fn greet<E: LevelEditor>(editing: Option<Res<E>>, mut status: ResMut<StatusLine>) {
+    if let Some(editing) = editing {
+        status.info(format!("Editing {}", editing.path().display()));
+    }
+}
+
+fn start_from_command_line(
+    mut commands: Commands,
+    start: Res<StartEdit>,
+    mut requests: MessageWriter<RequestEdit>,
+) {
+    commands.remove_resource::<StartEdit>();
+    requests.write(RequestEdit(start.0.clone()));
+}
+
+fn open_requested(
+    mut commands: Commands,
+    mut requests: MessageReader<RequestEdit>,
+    catalog: Res<WindowCatalog>,
+    editors: Res<Editors>,
+    mut status: ResMut<StatusLine>,
+    mut next: ResMut<NextState<Screen>>,
+) {
+    for RequestEdit(path) in requests.read() {
+        match open(path, &catalog) {
+            Ok(opened) => {
+                status.info(format!("Editing {}", path.display()));
+                for close in &editors.closers {
+                    close(&mut commands);
+                }
+                let game = opened.level.game().name();
+                match editors.own.iter().find(|(g, _)| *g == game) {
+                    Some((_, open)) => open(&mut commands, opened),
+                    None => commands.insert_resource(form::FormEditing::open(opened)),
+                }
+                next.set(Screen::Editor);
+            }
+            Err(e) => status.error(e),
         }
-        self.fit_seats();
-        let level = LevelFile::new::<Robots>(self.level().clone());
-        let seats = self
-            .seats
-            .iter()
-            .enumerate()
-            .map(|(i, agent)| SeatSetup {
-                name: settings.name(i),
-                controller: agent.map_or(Controller::Human, |a| Controller::Agent(AgentSpec::new(a, None))),
-            })
-            .collect();
-        // The game watches the file: the editor's saves restart it. A level
-        // never saved has no file to watch yet (watching it would show a
-        // missing file as a level error for the whole game).
-        let level_path = self.path.exists().then(|| self.path.clone());
-        Ok(SessionPlan { level_path, level, seats, seed: super::menu::seed_now(), replay: None })
+    }
+}
+
+/// A game of the level as it stands with `seats`, for a test-play. The game
+/// watches the file, so the editor's saves restart it; a level never saved
+/// has no file to watch yet (watching it would show a missing file as a
+/// level error for the whole game).
+pub fn test_plan(path: &Path, level: LevelFile, seats: Vec<SeatSetup>) -> SessionPlan {
+    let level_path = path.exists().then(|| path.to_owned());
+    SessionPlan { level_path, level, seats, seed: seed_now(), replay: None }
+}
+
+/// Test-play: the game starts on the level as it stands; leaving it comes
+/// back here, to the level, its history and the tool as they were.
+pub fn test_play(
+    plan: Result<SessionPlan, String>,
+    requests: &mut MessageWriter<SessionRequest>,
+    back: &mut BackTo,
+    status: &mut StatusLine,
+) {
+    match plan {
+        Ok(plan) => {
+            back.0 = Screen::Editor;
+            requests.write(SessionRequest::Start(Box::new(plan)));
+        }
+        Err(e) => status.error(e),
     }
 }
 
 /// The verbs both editors show at the bottom: which were clicked.
 #[derive(Default)]
-pub(super) struct Verbs {
+pub struct Verbs {
     pub undo: bool,
     pub redo: bool,
     pub save: bool,
@@ -209,7 +244,7 @@ pub(super) struct Verbs {
 
 /// The verbs as buttons, what undo and redo have left, the status line and
 /// the keys, in a panel that stays at the bottom whatever the editor holds.
-pub(super) fn bottom_bar(
+pub fn bottom_bar(
     root: &mut bevy_egui::egui::Ui,
     id: &str,
     depth: (usize, usize),
@@ -235,162 +270,7 @@ pub(super) fn bottom_bar(
 }
 
 /// What undo and redo have left, as the editors show it.
-pub(super) fn edits_left((undo, redo): (usize, usize)) -> String {
+pub fn edits_left((undo, redo): (usize, usize)) -> String {
     let edits = if undo == 1 { "edit" } else { "edits" };
     format!("{undo} {edits} to undo, {redo} to redo")
-}
-
-/// A new level to start from: a plain 12 x 8 board, no robots yet (the
-/// editor opens it with the robot tool chosen).
-pub fn new_level() -> RobotsLevel {
-    RobotsLevel {
-        name: "New level".into(),
-        description: String::new(),
-        group: Default::default(),
-        board: vec![".".repeat(12); 8],
-        robots: Vec::new(),
-        swaps: 0,
-        move_cap: tabula_engine::robots::level::DEFAULT_MOVE_CAP,
-        homes: Default::default(),
-    }
-}
-
-/// A level opened for editing: the Robot board's painted board, or
-/// another game's form.
-pub enum Opened {
-    Robots(Box<Editing>),
-    Form(Box<form::FormEditing>),
-}
-
-/// Reads `path` for editing (its rules may be broken), or, when there is no
-/// such file, a new level to be saved there, of the game whose folder it is
-/// in (a Robot board elsewhere).
-pub fn open(path: &Path) -> Result<Opened, String> {
-    let name = path.display().to_string();
-    let text = match std::fs::read_to_string(path) {
-        Ok(text) => text,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-            let folder = path.parent().and_then(|d| d.file_name()).and_then(|f| f.to_str()).unwrap_or("");
-            return Ok(match form::new_level(folder) {
-                Some(level) => Opened::Form(Box::new(form::FormEditing::new(
-                    path.to_owned(),
-                    level,
-                    String::new(),
-                    Vec::new(),
-                ))),
-                None => Opened::Robots(Box::new(Editing::new(
-                    path.to_owned(),
-                    new_level(),
-                    String::new(),
-                    Vec::new(),
-                ))),
-            });
-        }
-        Err(e) => return Err(format!("Cannot read {name}: {e}")),
-    };
-    let formatted = format::format(&text, &name).map_err(|e| e.to_string())?;
-    let file = level::read_unchecked(&text, &name).map_err(|e| e.to_string())?;
-    let (header, _) = format::split_header(&text);
-    Ok(match file.get::<Robots>() {
-        Some(level) => {
-            let editing =
-                Editing::new(path.to_owned(), level.clone(), header.to_owned(), formatted.lost_comments);
-            Opened::Robots(Box::new(editing))
-        }
-        None => Opened::Form(Box::new(form::FormEditing::new(
-            path.to_owned(),
-            file,
-            header.to_owned(),
-            formatted.lost_comments,
-        ))),
-    })
-}
-
-/// Opens a level in the editor screen, or says why not.
-#[derive(Message, Clone, Debug)]
-pub struct RequestEdit(pub PathBuf);
-
-/// The editor screen (the window adds it; headless tests too).
-pub fn plugin(app: &mut App) {
-    app.add_message::<RequestEdit>()
-        .init_resource::<watch::EditorWatch>()
-        .add_systems(Update, (open_requested, start_from_command_line.run_if(resource_exists::<StartEdit>)))
-        .add_systems(OnEnter(Screen::Editor), (board::spawn_board, greet))
-        .add_systems(OnExit(Screen::Editor), zoom::unframe)
-        .add_systems(Update, (watch::watch_file, watch::follow_file).chain().run_if(in_state(Screen::Editor)))
-        .add_systems(
-            Update,
-            (
-                input::paint.run_if(super::board::pointer_free),
-                input::keys.run_if(not(egui_wants_any_keyboard_input)),
-                // Large boards zoom and pan as in the game.
-                zoom::zoom_with_mouse.run_if(super::board::pointer_free),
-                zoom::zoom_with_keys.run_if(super::board::keys_free),
-                board::redraw,
-                zoom::frame_board,
-                zoom::pin_labels,
-            )
-                .chain()
-                .run_if(in_state(Screen::Editor).and_then(resource_exists::<Editing>)),
-        )
-        .add_systems(EguiPrimaryContextPass, (panel::panel, form::form).run_if(in_state(Screen::Editor)));
-}
-
-/// Entering the editor (opened, or back from a test-play), the status line
-/// says what is edited, not what the game last said.
-fn greet(robots: Option<Res<Editing>>, form: Option<Res<form::FormEditing>>, mut status: ResMut<StatusLine>) {
-    let path = robots.map(|e| e.path.clone()).or(form.map(|e| e.path.clone()));
-    if let Some(path) = path {
-        status.info(format!("Editing {}", path.display()));
-    }
-}
-
-fn start_from_command_line(
-    mut commands: Commands,
-    start: Res<StartEdit>,
-    mut requests: MessageWriter<RequestEdit>,
-) {
-    commands.remove_resource::<StartEdit>();
-    requests.write(RequestEdit(start.0.clone()));
-}
-
-fn open_requested(
-    mut commands: Commands,
-    mut requests: MessageReader<RequestEdit>,
-    mut status: ResMut<StatusLine>,
-    mut next: ResMut<NextState<Screen>>,
-) {
-    for RequestEdit(path) in requests.read() {
-        match open(path) {
-            Ok(opened) => {
-                status.info(format!("Editing {}", path.display()));
-                commands.remove_resource::<Editing>();
-                commands.remove_resource::<form::FormEditing>();
-                match opened {
-                    Opened::Robots(editing) => commands.insert_resource(*editing),
-                    Opened::Form(editing) => commands.insert_resource(*editing),
-                }
-                next.set(Screen::Editor);
-            }
-            Err(e) => status.error(e),
-        }
-    }
-}
-
-/// Test-play: the game starts on the level as it stands; leaving it comes
-/// back here, to the level, its history and the tool as they were.
-pub(super) fn test_play(
-    editing: &mut Editing,
-    settings: &Settings,
-    requests: &mut MessageWriter<SessionRequest>,
-    back: &mut super::BackTo,
-    status: &mut StatusLine,
-) {
-    match editing.test_plan(settings) {
-        Ok(plan) => {
-            back.0 = Screen::Editor;
-            requests.write(SessionRequest::Start(Box::new(plan)));
-        }
-        Err(e) => status.error(e),
-    }
 }

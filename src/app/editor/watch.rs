@@ -4,16 +4,13 @@
 //! editor's own saves reach a game running the file the same way: the game
 //! restarts on them (see `levels::reload`).
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use bevy::asset::AssetLoadFailedEvent;
 use bevy::prelude::*;
-use tabula_engine::level::{self, LevelFile};
-use tabula_engine::robots::Robots;
-use tabula_engine::robots::edit::{RobotEdit, Settings as LevelSettings};
+use tabula_engine::level;
 
-use super::Editing;
-use super::form::FormEditing;
+use super::LevelEditor;
 use crate::app::levels::{LevelAsset, LevelSources};
 use crate::app::session::StatusLine;
 
@@ -21,27 +18,14 @@ use crate::app::session::StatusLine;
 #[derive(Resource, Default)]
 pub(super) struct EditorWatch(Option<(PathBuf, Handle<LevelAsset>)>);
 
-/// What either editor is editing: its file, the level now and as saved.
-fn edited<'a>(
-    robots: Option<&'a Editing>,
-    form: Option<&'a FormEditing>,
-) -> Option<(&'a Path, LevelFile, LevelFile)> {
-    if let Some(e) = robots {
-        let now = LevelFile::new::<Robots>(e.level().clone());
-        return Some((&e.path, now, LevelFile::new::<Robots>(e.saved_level().clone())));
-    }
-    form.map(|f| (f.path.as_path(), f.level().clone(), f.saved_level().clone()))
-}
-
 /// Watches the file being edited, when a level folder covers it.
-pub(super) fn watch_file(
-    robots: Option<Res<Editing>>,
-    form: Option<Res<FormEditing>>,
+pub(super) fn watch_file<E: LevelEditor>(
+    editing: Option<Res<E>>,
     server: Res<AssetServer>,
     sources: Res<LevelSources>,
     mut watch: ResMut<EditorWatch>,
 ) {
-    let Some((path, ..)) = edited(robots.as_deref(), form.as_deref()) else { return };
+    let Some(path) = editing.as_deref().map(E::path) else { return };
     if watch.0.as_ref().is_none_or(|(watched, _)| watched != path) {
         watch.0 = sources.asset_path(path).map(|a| (path.to_owned(), server.load(a)));
     }
@@ -49,9 +33,8 @@ pub(super) fn watch_file(
 
 /// The file changed on disk: its level becomes one edit, unless it is what
 /// the editor itself saved or shows.
-pub(super) fn follow_file(
-    robots: Option<ResMut<Editing>>,
-    form: Option<ResMut<FormEditing>>,
+pub(super) fn follow_file<E: LevelEditor>(
+    editing: Option<ResMut<E>>,
     watch: Res<EditorWatch>,
     mut changed: MessageReader<AssetEvent<LevelAsset>>,
     mut failed: MessageReader<AssetLoadFailedEvent<LevelAsset>>,
@@ -64,13 +47,10 @@ pub(super) fn follow_file(
     };
     let modified = changed.read().any(|e| matches!(e, AssetEvent::Modified { id: m } if *m == id));
     let broke = failed.read().any(|f| f.id == id);
-    let (mut robots, mut form) = (robots, form);
-    let Some((path, now, saved)) = edited(robots.as_deref(), form.as_deref()) else { return };
-    if !(modified || broke) {
-        return;
-    }
-    let name = path.display().to_string();
-    let Ok(text) = std::fs::read_to_string(path) else { return };
+    let Some(mut editing) = editing.filter(|_| modified || broke) else { return };
+    let (now, saved) = (editing.level_now(), editing.level_saved());
+    let name = editing.path().display().to_string();
+    let Ok(text) = std::fs::read_to_string(editing.path()) else { return };
     let on_disk = match level::read_unchecked(&text, &name) {
         Ok(level) => level,
         Err(e) => {
@@ -87,16 +67,6 @@ pub(super) fn follow_file(
             .error(format!("{name} is now a {} level: the editor keeps what it had", on_disk.game().title()));
         return;
     }
-    if let (Some(editing), Some(level)) = (robots.as_deref_mut(), on_disk.get::<Robots>()) {
-        editing.edit(RobotEdit::Many(vec![
-            RobotEdit::Board(level.board.clone()),
-            RobotEdit::Robots(level.robots.clone()),
-            RobotEdit::Settings(Box::new(LevelSettings::of(level))),
-        ]));
-        editing.mark_saved();
-    } else if let Some(editing) = form.as_deref_mut() {
-        editing.edit(on_disk);
-        editing.mark_saved();
-    }
+    editing.take_from_disk(on_disk);
     status.info(format!("{name} changed on disk: the edit shows here (Ctrl+Z takes it back)"));
 }

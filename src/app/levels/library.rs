@@ -93,8 +93,8 @@ pub fn ron_files_in(dir: &Path) -> Vec<PathBuf> {
                 .collect()
         })
         .unwrap_or_default();
-    // By name without ".ron", so "kalah-6-4" comes before its variant
-    // "kalah-6-4-empty-capture".
+    // By name without ".ron", so "board-6-4" comes before its variant
+    // "board-6-4-empty-capture".
     files.sort_by(|a, b| a.file_stem().cmp(&b.file_stem()));
     files
 }

@@ -10,10 +10,13 @@
 
 mod animate;
 mod art;
+mod form;
 mod input;
+mod picture;
 mod spawn;
 
 use bevy::prelude::*;
+use bevy_egui::egui;
 use tabula_engine::mancala::{Mancala, MancalaLevel, MancalaStep, Transfer, rules_line};
 use tabula_engine::{Game, Outcome, Player};
 
@@ -153,6 +156,29 @@ pub fn plugin(app: &mut App) {
 
 impl WindowGame for Mancala {
     const CONTROLS: &'static str = "Hover one of your pits to see where its last stone lands; click to sow. Keys: Left/Right or digits pit · Enter sow";
+    const ABOUT: &'static str = "Sow stones around the board; the most in your store wins.";
+    const PICTURE: Option<&'static str> = Some("kalah-6-4.ron");
+
+    fn draw_level(painter: &egui::Painter, rect: egui::Rect, level: &MancalaLevel) {
+        picture::draw(painter, rect, level);
+    }
+
+    fn new_level() -> MancalaLevel {
+        MancalaLevel {
+            name: "New level".into(),
+            description: String::new(),
+            group: Default::default(),
+            pits: 6,
+            stones: 4,
+            capture: tabula_engine::mancala::Capture::Standard,
+            sweep: true,
+            move_cap: tabula_engine::mancala::level::DEFAULT_MOVE_CAP,
+        }
+    }
+
+    fn edit_level(ui: &mut egui::Ui, level: &MancalaLevel) -> Option<MancalaLevel> {
+        form::fields(ui, level)
+    }
 
     fn rules_text(level: &MancalaLevel) -> String {
         rules_line(level.capture, level.sweep)

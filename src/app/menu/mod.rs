@@ -1,17 +1,17 @@
-//! The main menu, the game's front door: the four games as cards with a
-//! picture and a line each (those not built yet say so), the levels of the
+//! The main menu, the game's front door: the games as cards with a picture
+//! and a line each (those the window does not play say so), the levels of the
 //! chosen game in their groups (lessons, games, large boards, specification
 //! tests), and for each seat a name and Human or an agent with its strength.
 //! Everything can be chosen with the keyboard.
 //!
 //! This file holds the plugin, the menu's making and the listing of the
 //! chosen game's levels, and a level started from the command line; `model`
-//! the menu's choices of game, level and seats, `ui` its drawing, `pictures`
-//! the levels drawn small, `keys` its keyboard.
+//! the menu's choices of game, level and seats, `ui` its drawing (each
+//! game's picture is the game's own: `WindowGame::draw_level`), `keys` its
+//! keyboard.
 
 mod keys;
 mod model;
-pub(crate) mod pictures;
 mod ui;
 
 use bevy::prelude::*;
@@ -20,19 +20,19 @@ use bevy_egui::input::egui_wants_any_keyboard_input;
 use tabula_engine::core::AgentSpec;
 use tabula_engine::level;
 
-pub(crate) use self::model::seed_now;
 use super::frames::NextFrame;
+use super::game::WindowCatalog;
 use super::levels::library::LevelLibrary;
 use super::levels::{LevelAsset, LevelSources};
-use super::session::WindowGames;
-use super::session::{Controller, SeatSetup, SessionPlan, SessionRequest, StatusLine};
+use super::session::{Controller, SeatSetup, SessionPlan, SessionRequest, StatusLine, seed_now};
 use super::settings::Settings;
 use super::{Screen, StartLevel};
 
 pub use model::{Menu, MenuGame, SeatChoice};
 
 pub(super) fn plugin(app: &mut App) {
-    app.add_systems(OnEnter(Screen::Menu), rescan)
+    app.init_resource::<WindowCatalog>()
+        .add_systems(OnEnter(Screen::Menu), rescan)
         .add_systems(Update, list_levels.run_if(in_state(Screen::Menu)))
         .add_systems(Update, start_level_from_command_line.run_if(resource_exists::<StartLevel>))
         .add_systems(EguiPrimaryContextPass, ui::menu_ui.run_if(in_state(Screen::Menu)))
@@ -44,13 +44,10 @@ pub(super) fn plugin(app: &mut App) {
 
 /// The menu is made on first showing, once every game has registered; on
 /// each showing the level folder is listed again (files may have come).
-fn rescan(mut commands: Commands, menu: Option<ResMut<Menu>>, window_games: Res<WindowGames>) {
+fn rescan(mut commands: Commands, menu: Option<ResMut<Menu>>, catalog: Res<WindowCatalog>) {
     match menu {
         Some(mut menu) => menu.scanned = None,
-        None => {
-            let names: Vec<&str> = window_games.0.iter().map(|e| e.name).collect();
-            commands.insert_resource(Menu::new(&names));
-        }
+        None => commands.insert_resource(Menu::new(&catalog.0)),
     }
 }
 

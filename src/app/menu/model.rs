@@ -1,5 +1,5 @@
-//! What the menu has chosen: the games it lists (playable in the window,
-//! for the command line only, or not built yet), the chosen game's agents
+//! What the menu has chosen: the games it lists (playable in the window, or
+//! for the command line only), the chosen game's agents
 //! and levels, the chosen level, and who plays each seat at what strength;
 //! from these, the plan a session starts on.
 
@@ -10,25 +10,10 @@ use tabula_engine::core::agent::AgentInfo;
 use tabula_engine::games::{self, GameEntry};
 use tabula_engine::level::{self, LevelFile};
 
+use crate::app::game::GameCard;
 use crate::app::levels::library::{LevelEntry, levels_root};
-use crate::app::session::{Controller, SeatSetup, SessionPlan};
+use crate::app::session::{Controller, SeatSetup, SessionPlan, seed_now};
 use crate::app::settings::{MAX_SEATS, Settings};
-
-/// Games specified in docs/rules/ (one file a game), by title and level folder:
-/// the menu shows those not built yet, and says so.
-const SPECIFIED: [(&str, &str); 2] = [("Russian Bank", "russian_bank"), ("Robot board", "robots")];
-
-/// What each game is, in a line, and the level its picture is drawn from.
-const ABOUT: [(&str, &str, &str); 4] = [
-    ("nim", "Take stones from one pile at a time; the last stone decides.", "traditional-3-4-5.ron"),
-    ("mancala", "Sow stones around the board; the most in your store wins.", "kalah-6-4.ron"),
-    ("robots", "Race your robots home over belts; find hidden homes by hints.", "10-four-player-race.ron"),
-    (
-        "russian_bank",
-        "Patience for two: be first to play out reserve, hand and waste.",
-        "01-shuffled-deal.ron",
-    ),
-];
 
 /// Who the menu puts in a seat: a human, or an agent with a strength.
 #[derive(Clone, Debug, PartialEq)]
@@ -38,14 +23,16 @@ pub struct SeatChoice {
     pub strength: f64,
 }
 
-/// A game the menu lists: playable in the window, or not (yet).
+/// A game the menu lists: playable in the window, or not.
 #[derive(Clone)]
 pub struct MenuGame {
     pub title: &'static str,
     pub folder: &'static str,
     /// The game, when the window plays it.
     pub entry: Option<&'static dyn GameEntry>,
-    /// How far it is built, when the window does not play it.
+    /// What the window knows of it, when the window plays it.
+    pub card: Option<GameCard>,
+    /// Why it cannot be played here, when the window does not play it.
     pub status: Option<&'static str>,
     /// What it is, in a line.
     pub about: &'static str,
@@ -60,7 +47,6 @@ impl MenuGame {
 }
 
 pub(super) const COMMAND_LINE_ONLY: &str = "command line only";
-const NOT_BUILT: &str = "not built yet";
 
 #[derive(Resource)]
 pub struct Menu {
@@ -81,35 +67,34 @@ pub struct Menu {
 }
 
 impl Menu {
-    /// The menu over the games the window can play (by name), then the
-    /// games not built yet; the first game chosen.
-    pub fn new(playable: &[&str]) -> Menu {
+    /// The menu over the games the window plays (in the order they
+    /// registered), then the games the engine knows that it does not.
+    pub fn new(cards: &[GameCard]) -> Menu {
         let known = games::all();
-        let (mut list, rules_only): (Vec<MenuGame>, Vec<MenuGame>) = known
+        let mut list: Vec<MenuGame> = cards
             .iter()
-            .map(|&g| {
-                let window = playable.contains(&g.name());
-                MenuGame {
-                    title: g.title(),
-                    folder: g.folder(),
-                    entry: window.then_some(g),
-                    status: (!window).then_some(COMMAND_LINE_ONLY),
-                    about: about(g.folder()).0,
-                    picture: about(g.folder()).1,
-                }
+            .filter_map(|card| games::find(card.name).map(|g| (g, card)))
+            .map(|(g, card)| MenuGame {
+                title: g.title(),
+                folder: g.folder(),
+                entry: Some(g),
+                card: Some(*card),
+                status: None,
+                about: card.about,
+                picture: card
+                    .picture
+                    .and_then(|file| level::load(&levels_root().join(g.folder()).join(file)).ok()),
             })
-            .partition(MenuGame::is_playable);
-        list.extend(rules_only);
-        list.extend(SPECIFIED.iter().filter(|(_, folder)| known.iter().all(|g| g.folder() != *folder)).map(
-            |&(title, folder)| MenuGame {
-                title,
-                folder,
-                entry: None,
-                status: Some(NOT_BUILT),
-                about: about(folder).0,
-                picture: None,
-            },
-        ));
+            .collect();
+        list.extend(known.iter().filter(|g| cards.iter().all(|c| c.name != g.name())).map(|&g| MenuGame {
+            title: g.title(),
+            folder: g.folder(),
+            entry: None,
+            card: None,
+            status: Some(COMMAND_LINE_ONLY),
+            about: "",
+            picture: None,
+        }));
         let mut menu = Menu {
             games: list,
             game: 0,
@@ -252,21 +237,8 @@ impl Menu {
     }
 }
 
-/// A game's line and its picture's level (`None` when that file is missing
-/// or broken: the menu then shows the game without a picture).
-fn about(folder: &str) -> (&'static str, Option<LevelFile>) {
-    match ABOUT.iter().find(|(f, ..)| *f == folder) {
-        Some(&(_, line, file)) => (line, level::load(&levels_root().join(folder).join(file)).ok()),
-        None => ("", None),
-    }
-}
-
 fn format_strength(s: f64) -> String {
     format!("{s:.2}").trim_end_matches('0').trim_end_matches('.').to_owned()
-}
-
-pub(crate) fn seed_now() -> u64 {
-    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos() as u64)
 }
 
 #[cfg(test)]

@@ -1,9 +1,23 @@
 //! The menu's choices, tested without a window.
 
 use super::*;
+use tabula_engine::mancala::Mancala;
+use tabula_engine::nim::Nim;
+use tabula_engine::robots::Robots;
+use tabula_engine::russian_bank::RussianBank;
+
+fn cards(n: usize) -> Vec<GameCard> {
+    let all = [
+        GameCard::of::<Nim>(),
+        GameCard::of::<Mancala>(),
+        GameCard::of::<Robots>(),
+        GameCard::of::<RussianBank>(),
+    ];
+    all[..n].to_vec()
+}
 
 fn menu() -> Menu {
-    let mut menu = Menu::new(&["Nim", "Mancala"]);
+    let mut menu = Menu::new(&cards(2));
     read_levels(&mut menu);
     menu
 }
@@ -58,7 +72,7 @@ fn games_the_window_cannot_play_say_why() {
 
 #[test]
 fn the_robot_board_offers_a_seat_for_each_player_of_the_level() {
-    let mut menu = Menu::new(&["Nim", "Mancala", "Robots"]);
+    let mut menu = Menu::new(&cards(3));
     menu.switch_game(2);
     read_levels(&mut menu);
     assert_eq!(menu.current().title, "Robot board");
@@ -87,7 +101,7 @@ fn switching_games_resets_seats_to_the_default_opponent_at_its_default_strength(
 
 #[test]
 fn levels_are_listed_by_group_with_the_specification_tests_last() {
-    let mut menu = Menu::new(&["Nim", "Mancala", "Robots", "RussianBank"]);
+    let mut menu = Menu::new(&cards(4));
     let bank = menu.games.iter().position(|g| g.title == "Russian Bank").unwrap();
     menu.switch_game(bank);
     read_levels(&mut menu);
@@ -121,7 +135,7 @@ fn levels_are_listed_by_group_with_the_specification_tests_last() {
 
 #[test]
 fn every_game_has_a_line_and_a_picture() {
-    let menu = Menu::new(&["Nim", "Mancala", "Robots", "RussianBank"]);
+    let menu = Menu::new(&cards(4));
     for game in &menu.games {
         assert!(game.about.len() > 20, "{}", game.title);
         assert!(game.picture.is_some(), "{}: its picture's level is read", game.title);

@@ -12,7 +12,6 @@ use tabula_engine::core::LevelGroup;
 use tabula_engine::level::LevelFile;
 
 use super::model::{COMMAND_LINE_ONLY, Menu, MenuGame};
-use super::pictures;
 use crate::app::controls::ReplayBrowser;
 use crate::app::editor::RequestEdit;
 use crate::app::hud::{ERROR_COLOR, root_ui};
@@ -129,8 +128,8 @@ fn game_card(ui: &mut egui::Ui, game: &MenuGame, chosen: bool) -> egui::Response
         ui.set_width(ui.available_width());
         ui.horizontal(|ui| {
             let (rect, _) = ui.allocate_exact_size(CARD_PICTURE, egui::Sense::hover());
-            if let Some(level) = &game.picture {
-                pictures::draw(ui.painter(), rect, level);
+            if let (Some(level), Some(card)) = (&game.picture, &game.card) {
+                card.draw(ui.painter(), rect, level);
             }
             ui.vertical(|ui| {
                 let title = match game.status {
@@ -192,7 +191,9 @@ fn levels_column(ui: &mut egui::Ui, menu: &mut Menu) {
                 let width = LEVEL_PICTURE.x.min(ui.available_width());
                 let (rect, _) =
                     ui.allocate_exact_size(egui::vec2(width, LEVEL_PICTURE.y), egui::Sense::hover());
-                pictures::draw(ui.painter(), rect, level);
+                if let Some(card) = &menu.current().card {
+                    card.draw(ui.painter(), rect, level);
+                }
                 ui.label(level.description());
                 for line in level.summary() {
                     ui.label(egui::RichText::new(line).weak());

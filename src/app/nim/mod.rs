@@ -8,11 +8,14 @@
 //! frame `paint`'s, the mouse and keys `input`'s.
 
 mod animate;
+mod form;
 mod input;
 mod paint;
+pub mod picture;
 mod spawn;
 
 use bevy::prelude::*;
+use bevy_egui::egui;
 use tabula_engine::nim::{Ending, Nim, NimLevel};
 use tabula_engine::{Game, Outcome};
 
@@ -167,6 +170,34 @@ pub fn plugin(app: &mut App) {
 impl WindowGame for Nim {
     const CONTROLS: &'static str = "Click a stone to choose it and every stone to its right; click again or press Enter to take. \
         Keys: Up/Down pile · Left/Right or digits count · Enter take";
+    const ABOUT: &'static str = "Take stones from one pile at a time; the last stone decides.";
+    const PICTURE: Option<&'static str> = Some("traditional-3-4-5.ron");
+
+    fn draw_level(painter: &egui::Painter, rect: egui::Rect, level: &NimLevel) {
+        picture::draw(painter, rect, level);
+    }
+
+    fn new_level() -> NimLevel {
+        NimLevel {
+            name: "New level".into(),
+            description: String::new(),
+            group: Default::default(),
+            piles: vec![3, 4, 5],
+            ending: Ending::Normal,
+        }
+    }
+
+    fn edit_level(ui: &mut egui::Ui, level: &NimLevel) -> Option<NimLevel> {
+        form::fields(ui, level)
+    }
+
+    fn edit_on_picture(
+        ui: &mut egui::Ui,
+        level: &NimLevel,
+        _refused: &mut Option<String>,
+    ) -> Option<NimLevel> {
+        form::drag_piles(ui, level)
+    }
 
     fn rules_text(level: &NimLevel) -> String {
         level.ending.describe().to_owned()

@@ -12,7 +12,9 @@
 
 pub(crate) mod animate;
 pub(crate) mod art;
+pub mod editor;
 mod input;
+pub mod picture;
 mod reasoning;
 pub(crate) mod spawn;
 pub(crate) mod zoom;
@@ -20,6 +22,7 @@ pub(crate) mod zoom;
 use std::f32::consts::FRAC_PI_2;
 
 use bevy::prelude::*;
+use bevy_egui::egui;
 use tabula_engine::robots::{
     Dir, Hint, Pos, RobotMove, RobotStep, Robots, RobotsError, RobotsLevel, RuleSet, Sighting, Tile,
     tile_name,
@@ -113,6 +116,7 @@ pub(crate) fn angle(dir: Dir) -> f32 {
 /// The robot board in the window.
 pub fn plugin(app: &mut App) {
     registry::register::<Robots>(app);
+    editor::plugin(app);
     app.init_resource::<RobotChoice>()
         .init_resource::<RobotLayout>()
         .init_resource::<animate::ShownBoard>()
@@ -157,6 +161,16 @@ pub fn plugin(app: &mut App) {
 
 impl WindowGame for Robots {
     const CONTROLS: &'static str = "Click one of your robots, then a green tile. Keys: N next robot · arrows step (rule A) · Up or 1-3 walk, Left/Right/Down turn (rule B) · X exchange two tiles · Enter pass · wheel or +/- zoom, right-drag or Shift+arrows pan, F fit";
+    const ABOUT: &'static str = "Race your robots home over belts; find hidden homes by hints.";
+    const PICTURE: Option<&'static str> = Some("10-four-player-race.ron");
+
+    fn draw_level(painter: &egui::Painter, rect: egui::Rect, level: &RobotsLevel) {
+        picture::draw(painter, rect, level);
+    }
+
+    fn new_level() -> RobotsLevel {
+        editor::new_level()
+    }
 
     fn rules_text(level: &RobotsLevel) -> String {
         tabula_engine::core::Level::summary(level).join(" · ")

@@ -24,12 +24,15 @@ mod art;
 mod buttons;
 mod cards;
 mod deals;
+mod form;
 mod input;
 mod layout;
+mod picture;
+mod position;
 mod spawn;
 
 use bevy::prelude::*;
-use bevy_egui::EguiPrimaryContextPass;
+use bevy_egui::{EguiPrimaryContextPass, egui};
 use tabula_engine::russian_bank::{BankStep, BankView, Card, Place, RussianBank, RussianBankLevel, Source};
 use tabula_engine::{Game, Outcome, Player};
 
@@ -148,6 +151,36 @@ pub fn plugin(app: &mut App) {
 
 impl WindowGame for RussianBank {
     const CONTROLS: &'static str = "Drag a card (or click it, then a pile): the piles it may go to light up. Click your hand to turn it. Keys: H turn hand · W hand card to waste · E end turn";
+    const ABOUT: &'static str = "Patience for two: be first to play out reserve, hand and waste.";
+    const PICTURE: Option<&'static str> = Some("01-shuffled-deal.ron");
+
+    fn draw_level(painter: &egui::Painter, rect: egui::Rect, level: &RussianBankLevel) {
+        picture::draw(painter, rect, level);
+    }
+
+    fn new_level() -> RussianBankLevel {
+        RussianBankLevel {
+            name: "New level".into(),
+            description: String::new(),
+            group: Default::default(),
+            deal: tabula_engine::russian_bank::Deal::Shuffled,
+            stop_rule: true,
+            match_points: tabula_engine::russian_bank::level::DEFAULT_MATCH_POINTS,
+            move_cap: tabula_engine::russian_bank::level::DEFAULT_MOVE_CAP,
+        }
+    }
+
+    fn edit_level(ui: &mut egui::Ui, level: &RussianBankLevel) -> Option<RussianBankLevel> {
+        form::fields(ui, level)
+    }
+
+    fn edit_on_picture(
+        ui: &mut egui::Ui,
+        level: &RussianBankLevel,
+        refused: &mut Option<String>,
+    ) -> Option<RussianBankLevel> {
+        form::on_picture(ui, level, refused)
+    }
 
     /// Stop! is a key only where the level has the Stop rule.
     fn controls(level: &RussianBankLevel) -> String {

@@ -51,6 +51,11 @@ impl Controller {
     }
 }
 
+/// A seed for a new game, from the clock: each game deals anew.
+pub fn seed_now() -> u64 {
+    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos() as u64)
+}
+
 #[derive(Clone, Debug, PartialEq)]
 pub struct SeatSetup {
     pub name: String,

@@ -178,7 +178,7 @@ pub trait Game: Clone + fmt::Debug + Send + Sync + 'static {
     /// information, the state itself.
     type Observation: Observation<Self>;
 
-    /// The game's name in level files (`Nim(...)`).
+    /// The game's name in level files, which write a level as `Name(...)`.
     const NAME: &'static str;
     /// The game's name on screen.
     const TITLE: &'static str;
@@ -191,6 +191,16 @@ pub trait Game: Clone + fmt::Debug + Send + Sync + 'static {
     /// A seat other than the one to move may sometimes move (Russian
     /// Bank's Stop): runners then offer it the chance after every move.
     const INTERJECTIONS: bool = false;
+    /// The options of the game's level generator, a line each, for
+    /// `tabula generate <game> --help`; empty for a game without one.
+    const GENERATOR_OPTIONS: &'static str = "";
+
+    /// A level made from `options` (the `--name value` pairs given to
+    /// `tabula generate`) and `seed`, or why not; `None` for a game without
+    /// a generator.
+    fn generate(_options: &[(String, String)], _seed: u64) -> Option<Result<Self::Level, String>> {
+        None
+    }
 
     /// The validated start position of `level`; `seed` drives any chance.
     fn new(level: &Self::Level, seed: u64) -> Result<Self, RuleViolation>;

@@ -286,8 +286,8 @@ fn play_chunk<G: AgentRegistry>(
     let mut records = Vec::new();
     let mut moves = Vec::new();
     // The order of play round the table changes every n games at most (with
-    // two agents never), so it is worked out again only then: a Nim game
-    // takes a fraction of a microsecond.
+    // two agents never), so it is worked out again only then: the quickest
+    // games take a fraction of a microsecond.
     let orders: u64 = (1..n as u64).product();
     let mut order: Option<(u64, Vec<usize>)> = None;
     for index in games.clone() {
@@ -298,7 +298,7 @@ fn play_chunk<G: AgentRegistry>(
             agents = build();
         }
         let seed = config.game_seed(index, n);
-        // Timed only when recorded: a Nim game takes less than a clock read.
+        // Timed only when recorded: the quickest games take less than a clock read.
         let started = config.record_moves.then(std::time::Instant::now);
         let mut game = G::new(level, seed).map_err(|e| MatchError::Setup(e.message))?;
         let mut rng = rng_from_seed(derive_seed(seed, u64::MAX));

@@ -68,6 +68,51 @@ impl Plan {
     }
 }
 
+/// The options `tabula generate robots` takes, for its help.
+pub const OPTIONS: &str = "\
+  --width W     board width, 8 to 1024 (default 128)
+  --height H    board height, 8 to 1024 (default 128)
+  --robots N    robots, 2 to 1400 (default 4)
+  --players P   players the robots are dealt to (default: one a robot, at most 8)
+  --belts B     straight belts to try laying (default: one for every 90 tiles)
+  --hints H     hint tiles, in per cent of the open ground (default 2)
+  --broken B    broken robots, in per cent of the open ground (default 5)";
+
+impl Plan {
+    /// The plan the `--name value` options of `tabula generate robots`
+    /// describe, the others at their defaults.
+    pub fn from_options(options: &[(String, String)], seed: u64) -> Result<Plan, String> {
+        let mut plan = Plan::new(128, 128, 4, 0, seed);
+        let (mut players, mut belts) = (None, None);
+        for (name, value) in options {
+            let number = |max: usize| -> Result<usize, String> {
+                value
+                    .parse::<usize>()
+                    .ok()
+                    .filter(|n| *n <= max)
+                    .ok_or_else(|| format!("--{name} takes a whole number up to {max}, not '{value}'"))
+            };
+            match name.as_str() {
+                "width" => plan.width = number(MAX_SIDE)?,
+                "height" => plan.height = number(MAX_SIDE)?,
+                "robots" => plan.robots = number(usize::from(u16::MAX))?,
+                "players" => players = Some(number(usize::from(u8::MAX))? as u8),
+                "belts" => belts = Some(number(MAX_SIDE * MAX_SIDE)?),
+                "hints" => plan.hints = number(100)? as u8,
+                "broken" => plan.broken = number(100)? as u8,
+                _ => {
+                    return Err(format!(
+                        "the Robot board's generator has no option --{name}; it takes:\n{OPTIONS}"
+                    ));
+                }
+            }
+        }
+        plan.players = players.unwrap_or(plan.robots.min(usize::from(MAX_PLAYERS)) as u8);
+        plan.belts = belts.unwrap_or(Plan::default_belts(plan.width, plan.height));
+        Ok(plan)
+    }
+}
+
 pub const DEFAULT_HINTS: u8 = 2;
 pub const DEFAULT_BROKEN: u8 = 5;
 

@@ -81,8 +81,16 @@ pub(super) fn spawn_board(mut commands: Commands) {
     commands.insert_resource(Drawn::default());
 }
 
+/// The tile sprites a redraw recolours, and the glyphs on them.
+type Grounds<'w, 's> = Query<'w, 's, &'static mut Sprite, With<EditorTile>>;
+type Glyphs<'w, 's> = Query<
+    'w,
+    's,
+    (&'static mut Sprite, &'static mut Transform, &'static mut Visibility),
+    Without<EditorTile>,
+>;
+
 /// Brings what is drawn up to the level as it stands.
-#[allow(clippy::too_many_arguments)]
 pub(super) fn redraw(
     mut commands: Commands,
     editing: Res<Editing>,
@@ -90,8 +98,8 @@ pub(super) fn redraw(
     stone: Option<Res<StoneTexture>>,
     chevron: Option<Res<ChevronTexture>>,
     ring: Option<Res<RingTexture>>,
-    mut sprites: Query<(&mut Sprite, &mut Transform, &mut Visibility), Without<EditorTile>>,
-    mut grounds: Query<&mut Sprite, With<EditorTile>>,
+    mut sprites: Glyphs,
+    mut grounds: Grounds,
     old: Query<Entity, Or<(With<EditorTile>, With<EditorRobot>, With<FindingMark>, With<EdgeLabel>)>>,
     mut cameras: Query<&mut Projection, With<BoardCamera>>,
 ) {
@@ -108,78 +116,11 @@ pub(super) fn redraw(
         for entity in &old {
             commands.entity(entity).despawn();
         }
-        drawn.layout = RobotLayout { width: w, height: h };
-        // The zoom reads the board's size from the game's layout.
-        commands.insert_resource(drawn.layout);
-        commands.insert_resource(BoardView::default());
         fit_view(&mut cameras, Vec2::new(w as f32, h as f32) * TILE + 2.0 * MARGIN);
-        let layout = drawn.layout;
-        drawn.tiles = (0..h)
-            .flat_map(|y| (0..w).map(move |x| (x, y)))
-            .map(|p| {
-                let at = layout.position(p);
-                let glyph =
-                    commands.spawn((Glyph, Sprite::default(), Transform::from_xyz(0.0, 0.0, 0.2))).id();
-                let tile = commands
-                    .spawn((
-                        EditorTile(p),
-                        Sprite::from_color(art::GROUND, Vec2::splat(TILE - 2.0)),
-                        Transform::from_xyz(at.x, at.y, 0.0),
-                        DespawnOnExit(Screen::Editor),
-                    ))
-                    .add_child(glyph)
-                    .id();
-                (tile, glyph)
-            })
-            .collect();
-        drawn.marks = vec![None; drawn.tiles.len()];
-        for label in edge_labels(&layout, MARGIN / 2.0) {
-            commands.spawn((label, DespawnOnExit(Screen::Editor)));
-        }
-        drawn.board.clear();
-        drawn.robots.clear();
-        drawn.homes.clear();
-        drawn.finding = None;
-        // The new entities take their looks next frame, once they exist.
-        drawn.revision = None;
+        spawn_tiles(&mut commands, &mut drawn, RobotLayout { width: w, height: h });
         return;
     }
-    for (y, row) in board.iter().enumerate() {
-        for (x, &c) in row.iter().enumerate() {
-            if drawn.board.get(y).and_then(|r| r.get(x)) == Some(&c) {
-                continue;
-            }
-            let (tile, glyph) = drawn.tiles[y * w as usize + x];
-            let p = (x as u16, y as u16);
-            if let Ok(mut ground) = grounds.get_mut(tile) {
-                ground.color = ground_color(c, p);
-            }
-            if let Ok((mut sprite, mut transform, mut visibility)) = sprites.get_mut(glyph) {
-                *visibility = dress(c, &level.robots, &art, &mut sprite, &mut transform);
-            }
-            let mark = &mut drawn.marks[y * w as usize + x];
-            if let Some(old) = mark.take() {
-                commands.entity(old).despawn();
-            }
-            *mark = match c {
-                '?' if labelled_hints(w, h) => Some(commands.spawn(hint_label()).id()),
-                '#' => Some(
-                    commands
-                        .spawn((Transform::default(), Visibility::Inherited))
-                        .with_children(|cross| {
-                            for bar in broken_cross() {
-                                cross.spawn(bar);
-                            }
-                        })
-                        .id(),
-                ),
-                _ => None,
-            };
-            if let Some(mark) = *mark {
-                commands.entity(tile).add_child(mark);
-            }
-        }
-    }
+    repaint_tiles(&mut commands, &mut drawn, &board, &level.robots, &art, &mut sprites, &mut grounds);
     let homes: Vec<((u16, u16), char)> = board
         .iter()
         .enumerate()
@@ -195,6 +136,97 @@ pub(super) fn redraw(
     if drawn.finding != editing.finding {
         respawn_marks(&mut commands, &drawn, editing.finding.as_ref());
         drawn.finding = editing.finding.clone();
+    }
+}
+
+/// A board of a new size: a tile and its glyph for every place, the edge
+/// labels, and nothing of the old board remembered (the new entities take
+/// their looks next frame, once they exist).
+fn spawn_tiles(commands: &mut Commands, drawn: &mut Drawn, layout: RobotLayout) {
+    drawn.layout = layout;
+    // The zoom reads the board's size from the game's layout.
+    commands.insert_resource(layout);
+    commands.insert_resource(BoardView::default());
+    drawn.tiles = (0..layout.height)
+        .flat_map(|y| (0..layout.width).map(move |x| (x, y)))
+        .map(|p| {
+            let at = layout.position(p);
+            let glyph = commands.spawn((Glyph, Sprite::default(), Transform::from_xyz(0.0, 0.0, 0.2))).id();
+            let tile = commands
+                .spawn((
+                    EditorTile(p),
+                    Sprite::from_color(art::GROUND, Vec2::splat(TILE - 2.0)),
+                    Transform::from_xyz(at.x, at.y, 0.0),
+                    DespawnOnExit(Screen::Editor),
+                ))
+                .add_child(glyph)
+                .id();
+            (tile, glyph)
+        })
+        .collect();
+    drawn.marks = vec![None; drawn.tiles.len()];
+    for label in edge_labels(&layout, MARGIN / 2.0) {
+        commands.spawn((label, DespawnOnExit(Screen::Editor)));
+    }
+    drawn.board.clear();
+    drawn.robots.clear();
+    drawn.homes.clear();
+    drawn.finding = None;
+    drawn.revision = None;
+}
+
+/// Every tile whose letter changed: its ground, its glyph and its mark.
+fn repaint_tiles(
+    commands: &mut Commands,
+    drawn: &mut Drawn,
+    board: &[Vec<char>],
+    robots: &[RobotSpec],
+    art: &Art,
+    sprites: &mut Glyphs,
+    grounds: &mut Grounds,
+) {
+    let (w, h) = (drawn.layout.width, drawn.layout.height);
+    for (y, row) in board.iter().enumerate() {
+        for (x, &c) in row.iter().enumerate() {
+            if drawn.board.get(y).and_then(|r| r.get(x)) == Some(&c) {
+                continue;
+            }
+            let (tile, glyph) = drawn.tiles[y * w as usize + x];
+            let p = (x as u16, y as u16);
+            if let Ok(mut ground) = grounds.get_mut(tile) {
+                ground.color = ground_color(c, p);
+            }
+            if let Ok((mut sprite, mut transform, mut visibility)) = sprites.get_mut(glyph) {
+                *visibility = dress(c, robots, art, &mut sprite, &mut transform);
+            }
+            let mark = &mut drawn.marks[y * w as usize + x];
+            if let Some(old) = mark.take() {
+                commands.entity(old).despawn();
+            }
+            *mark = tile_mark(commands, c, w, h);
+            if let Some(mark) = *mark {
+                commands.entity(tile).add_child(mark);
+            }
+        }
+    }
+}
+
+/// What a tile shows on top of its ground: a hint's "?" where hints are
+/// labelled, a broken robot's cross.
+fn tile_mark(commands: &mut Commands, c: char, w: u16, h: u16) -> Option<Entity> {
+    match c {
+        '?' if labelled_hints(w, h) => Some(commands.spawn(hint_label()).id()),
+        '#' => Some(
+            commands
+                .spawn((Transform::default(), Visibility::Inherited))
+                .with_children(|cross| {
+                    for bar in broken_cross() {
+                        cross.spawn(bar);
+                    }
+                })
+                .id(),
+        ),
+        _ => None,
     }
 }
 

@@ -25,7 +25,6 @@ const PANEL_WIDTH: f32 = 300.0;
 const OK_COLOR: egui::Color32 = egui::Color32::from_rgb(120, 220, 140);
 const AGENTS: [Option<&str>; 5] = [None, Some("planner"), Some("sleuth"), Some("scout"), Some("random")];
 
-#[allow(clippy::too_many_arguments)]
 pub(super) fn panel(
     mut contexts: EguiContexts,
     editing: Option<ResMut<Editing>>,
@@ -49,7 +48,50 @@ pub(super) fn panel(
     }
     let ctx = contexts.ctx_mut()?.clone();
     let mut root = root_ui(&ctx);
-    let top = egui::Panel::top("editor-top").show(&mut root, |ui| {
+    let top = top_bar(&mut root, &editing);
+    let keys = "1-7 tools · drag paints, Shift+drag fills · right click turns · Ctrl+Z undo · Ctrl+Y redo · Ctrl+S save · F5 test-play · Esc menu";
+    let (verbs, bottom) =
+        crate::app::editor::bottom_bar(&mut root, "editor-status", editing.history.depth(), &status, keys);
+    if verbs.undo {
+        editing.undo();
+    }
+    if verbs.redo {
+        editing.redo();
+    }
+    if verbs.save {
+        match editing.save() {
+            Ok(done) => status.info(done),
+            Err(why) => status.error(why),
+        }
+    }
+    if verbs.play {
+        crate::app::editor::test_play(editing.test_plan(&settings), &mut requests, &mut back, &mut status);
+    }
+    if verbs.leave {
+        next.set(Screen::Menu);
+    }
+    let side = egui::Panel::right("editor-side").exact_size(PANEL_WIDTH).show(&mut root, |ui| {
+        egui::ScrollArea::vertical().show(ui, |ui| {
+            tools(ui, &mut editing);
+            ui.separator();
+            robot(ui, &mut editing);
+            ui.separator();
+            level_settings(ui, &mut editing);
+            ui.separator();
+            generate(ui, &mut editing, &mut status, &mut preview);
+            ui.separator();
+            test_play_seats(ui, &mut editing, &settings);
+        });
+    });
+    let reserved = egui::vec2(side.response.rect.width(), top.height() + bottom.height());
+    fit_board(&mut camera, &window, top.height(), reserved);
+    Ok(())
+}
+
+/// The level's name and file, and what the engine finds wrong with it; the
+/// bar's rect.
+fn top_bar(root: &mut egui::Ui, editing: &Editing) -> egui::Rect {
+    let top = egui::Panel::top("editor-top").show(root, |ui| {
         ui.add_space(4.0);
         ui.horizontal(|ui| {
             let star = if editing.unsaved() { " *" } else { "" };
@@ -65,65 +107,36 @@ pub(super) fn panel(
         };
         ui.add_space(4.0);
     });
-    let keys = "1-7 tools · drag paints, Shift+drag fills · right click turns · Ctrl+Z undo · Ctrl+Y redo · Ctrl+S save · F5 test-play · Esc menu";
-    let (verbs, bottom) =
-        super::bottom_bar(&mut root, "editor-status", editing.history.depth(), &status, keys);
-    if verbs.undo {
-        editing.undo();
+    top.response.rect
+}
+
+/// Who plays each seat in a test-play.
+fn test_play_seats(ui: &mut egui::Ui, editing: &mut Editing, settings: &Settings) {
+    ui.heading("Test-play");
+    editing.fit_seats();
+    for seat in 0..editing.seats.len() {
+        let current = editing.seats[seat].unwrap_or("human");
+        egui::ComboBox::from_label(egui::RichText::new(settings.name(seat)).color(seat_color32(seat)))
+            .selected_text(current)
+            .show_ui(ui, |ui| {
+                for agent in AGENTS {
+                    ui.selectable_value(&mut editing.seats[seat], agent, agent.unwrap_or("human"));
+                }
+            });
     }
-    if verbs.redo {
-        editing.redo();
-    }
-    if verbs.save {
-        match editing.save() {
-            Ok(done) => status.info(done),
-            Err(why) => status.error(why),
-        }
-    }
-    if verbs.play {
-        super::test_play(&mut editing, &settings, &mut requests, &mut back, &mut status);
-    }
-    if verbs.leave {
-        next.set(Screen::Menu);
-    }
-    let side = egui::Panel::right("editor-side").exact_size(PANEL_WIDTH).show(&mut root, |ui| {
-        egui::ScrollArea::vertical().show(ui, |ui| {
-            tools(ui, &mut editing);
-            ui.separator();
-            robot(ui, &mut editing);
-            ui.separator();
-            level_settings(ui, &mut editing);
-            ui.separator();
-            generate(ui, &mut editing, &mut status, &mut preview);
-            ui.separator();
-            ui.heading("Test-play");
-            editing.fit_seats();
-            for seat in 0..editing.seats.len() {
-                let current = editing.seats[seat].unwrap_or("human");
-                egui::ComboBox::from_label(
-                    egui::RichText::new(settings.name(seat)).color(seat_color32(seat)),
-                )
-                .selected_text(current)
-                .show_ui(ui, |ui| {
-                    for agent in AGENTS {
-                        ui.selectable_value(&mut editing.seats[seat], agent, agent.unwrap_or("human"));
-                    }
-                });
-            }
-        });
-    });
+}
+
+/// The board camera draws in the space the panels leave (`reserved`, in
+/// logical pixels, below a top bar `top` tall), when there is room.
+fn fit_board(camera: &mut Camera, window: &Window, top: f32, reserved: egui::Vec2) {
     let scale = window.scale_factor();
-    let left_top = UVec2::new(0, (top.response.rect.height() * scale) as u32);
-    let reserved = UVec2::new(
-        (side.response.rect.width() * scale) as u32,
-        ((top.response.rect.height() + bottom.height()) * scale) as u32,
-    );
+    let left_top = UVec2::new(0, (top * scale) as u32);
+    let reserved = UVec2::new((reserved.x * scale) as u32, (reserved.y * scale) as u32);
     let full = UVec2::new(window.physical_width(), window.physical_height());
     if full.x > reserved.x + 50 && full.y > reserved.y + 50 {
         camera.viewport =
             Some(Viewport { physical_position: left_top, physical_size: full - reserved, ..default() });
     }
-    Ok(())
 }
 
 fn tools(ui: &mut egui::Ui, editing: &mut Editing) {
@@ -257,7 +270,7 @@ fn generate(
                     egui::vec2(width, (width * aspect).min(220.0)),
                     egui::Sense::hover(),
                 );
-                crate::app::menu::pictures::robots_picture(ui.painter(), rect, made);
+                crate::app::robots::picture::draw(ui.painter(), rect, made);
                 if ui.button("Use this board").clicked() {
                     editing.edit(RobotEdit::Many(vec![
                         RobotEdit::Board(made.board.clone()),

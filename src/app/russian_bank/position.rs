@@ -10,7 +10,7 @@ use bevy_egui::egui;
 use tabula_engine::Player;
 use tabula_engine::russian_bank::{Card, FixedDeal, Place, SideSpec, Suit};
 
-use crate::app::russian_bank::{CARD, NAME_X, TABLE, base_position, card_position};
+use super::{CARD, NAME_X, TABLE, base_position, card_position};
 
 const RED: egui::Color32 = egui::Color32::from_rgb(200, 40, 40);
 const BLACK: egui::Color32 = egui::Color32::from_rgb(25, 25, 25);
@@ -209,87 +209,31 @@ pub fn table(
     refused: &mut Option<String>,
 ) -> Option<FixedDeal> {
     let (area, _) = ui.allocate_exact_size(size, egui::Sense::hover());
-    let scale = (area.width() / TABLE.x).min(area.height() / TABLE.y);
-    let felt = egui::Rect::from_center_size(area.center(), egui::vec2(TABLE.x, TABLE.y) * scale);
-    let painter = ui.painter_at(area);
-    painter.rect_filled(felt, 6.0, FELT);
-    let on_screen = |v: bevy::math::Vec2| felt.center() + egui::vec2(v.x, -v.y) * scale;
-    let card_size = egui::vec2(CARD.x, CARD.y) * scale;
-    let card_rect =
-        |place: Place, i: usize| egui::Rect::from_center_size(on_screen(card_position(place, i)), card_size);
+    let felt = Felt::new(ui.painter_at(area), area);
+    felt.painter.rect_filled(felt.rect, 6.0, FELT);
     let dragged = egui::DragAndDrop::payload::<Card>(ui.ctx()).map(|c| *c);
     let mut changed = None;
     for pile in every_pile() {
-        let place = pile.place();
         let cards = pile.cards(deal);
-        let last = cards.len().saturating_sub(1);
-        let rect = card_rect(place, 0).union(card_rect(place, last));
+        let rect = felt.card(pile.place(), 0).union(felt.card(pile.place(), cards.len().saturating_sub(1)));
         let response = ui.interact(rect, pile_id(pile), egui::Sense::click());
         ui.ctx().data_mut(|d| d.insert_temp(pile_id(pile), rect));
-        // The empty slot, as the game shows a pile's place.
-        painter.rect_stroke(card_rect(place, 0), 4.0, egui::Stroke::new(1.0, SLOT), egui::StrokeKind::Inside);
-        let shown = match pile {
-            // A foundation, a reserve, a hand and a waste show their top card.
-            Pile::Tableau(_) => 0..cards.len(),
-            _ => last..cards.len(),
-        };
-        for i in shown {
-            // T1 to T4 fan out to the left, over their cards' left corners.
-            let right = matches!(pile, Pile::Tableau(n) if n < 4);
-            face(&painter, card_rect(place, i), cards[i], scale, misplaced(deal, pile, i), right);
-        }
-        let label = match pile {
-            Pile::Reserve(_) => Some(format!("Reserve {}", cards.len())),
-            Pile::Hand(_) => Some(format!("Hand {}", cards.len())),
-            Pile::Waste(_) => Some(format!("Waste {}", cards.len())),
-            Pile::Foundation(_) if !cards.is_empty() => None,
-            Pile::Tableau(_) | Pile::Foundation(_) => Some(pile.name()),
-        };
-        if let Some(label) = label {
-            let slot = card_rect(place, 0);
-            let (at, align) = match pile {
-                Pile::Foundation(_) => (slot.center(), egui::Align2::CENTER_CENTER),
-                // Beside the pile's first card, on the foundations' side, as in the game.
-                Pile::Tableau(n) if n < 4 => {
-                    (slot.right_center() + egui::vec2(3.0, 0.0), egui::Align2::LEFT_CENTER)
-                }
-                Pile::Tableau(_) => (slot.left_center() - egui::vec2(3.0, 0.0), egui::Align2::RIGHT_CENTER),
-                _ => (slot.center_bottom() + egui::vec2(0.0, 4.0), egui::Align2::CENTER_TOP),
-            };
-            painter.text(at, align, label, egui::FontId::monospace(12.0), LABEL);
-        }
+        draw_pile(&felt, deal, pile);
         if broken(deal, pile) {
-            painter.rect_stroke(
-                rect.expand(3.0),
-                5.0,
-                egui::Stroke::new(2.0, WRONG),
-                egui::StrokeKind::Outside,
-            );
+            outline(&felt.painter, rect, 2.0, WRONG);
         }
         // Where a dragged card would land, lit green if it may go there.
         if let Some(card) = dragged
             && response.contains_pointer()
         {
-            let color = if refusal(deal, pile, card).is_none() { TAKES } else { WRONG };
-            painter.rect_stroke(
-                rect.expand(3.0),
-                5.0,
-                egui::Stroke::new(3.0, color),
-                egui::StrokeKind::Outside,
+            outline(
+                &felt.painter,
+                rect,
+                3.0,
+                if refusal(deal, pile, card).is_none() { TAKES } else { WRONG },
             );
         }
-        if let Some(card) = response.dnd_release_payload::<Card>() {
-            match refusal(deal, pile, *card) {
-                Some(why) => *refused = Some(why),
-                None => {
-                    let mut next = deal.clone();
-                    pile.cards_mut(&mut next).push(*card);
-                    changed = Some(next);
-                }
-            }
-        } else if response.clicked() && !cards.is_empty() {
-            let mut next = deal.clone();
-            pile.cards_mut(&mut next).pop();
+        if let Some(next) = drop_or_take_back(&response, deal, pile, refused) {
             changed = Some(next);
         }
         if !cards.is_empty() && dragged.is_none() {
@@ -301,22 +245,125 @@ pub fn table(
             ));
         }
     }
+    player_names(&felt, deal);
+    changed
+}
+
+/// The table's felt on screen: where the game's layout lands, at what scale.
+struct Felt {
+    painter: egui::Painter,
+    rect: egui::Rect,
+    scale: f32,
+}
+
+impl Felt {
+    /// The table as large as fits in `area`, centred.
+    fn new(painter: egui::Painter, area: egui::Rect) -> Felt {
+        let scale = (area.width() / TABLE.x).min(area.height() / TABLE.y);
+        let rect = egui::Rect::from_center_size(area.center(), egui::vec2(TABLE.x, TABLE.y) * scale);
+        Felt { painter, rect, scale }
+    }
+
+    /// A point of the game's table (y up) on screen.
+    fn on_screen(&self, v: bevy::math::Vec2) -> egui::Pos2 {
+        self.rect.center() + egui::vec2(v.x, -v.y) * self.scale
+    }
+
+    /// Where the `i`th card of a pile lies.
+    fn card(&self, place: Place, i: usize) -> egui::Rect {
+        egui::Rect::from_center_size(
+            self.on_screen(card_position(place, i)),
+            egui::vec2(CARD.x, CARD.y) * self.scale,
+        )
+    }
+}
+
+/// A pile as the game shows it: its empty slot, its cards (a tableau pile
+/// fanned, the others their top card) and its label.
+fn draw_pile(felt: &Felt, deal: &FixedDeal, pile: Pile) {
+    let place = pile.place();
+    let cards = pile.cards(deal);
+    let last = cards.len().saturating_sub(1);
+    // The empty slot, as the game shows a pile's place.
+    felt.painter.rect_stroke(
+        felt.card(place, 0),
+        4.0,
+        egui::Stroke::new(1.0, SLOT),
+        egui::StrokeKind::Inside,
+    );
+    let shown = match pile {
+        // A foundation, a reserve, a hand and a waste show their top card.
+        Pile::Tableau(_) => 0..cards.len(),
+        _ => last..cards.len(),
+    };
+    for i in shown {
+        // T1 to T4 fan out to the left, over their cards' left corners.
+        let right = matches!(pile, Pile::Tableau(n) if n < 4);
+        face(&felt.painter, felt.card(place, i), cards[i], felt.scale, misplaced(deal, pile, i), right);
+    }
+    let label = match pile {
+        Pile::Reserve(_) => Some(format!("Reserve {}", cards.len())),
+        Pile::Hand(_) => Some(format!("Hand {}", cards.len())),
+        Pile::Waste(_) => Some(format!("Waste {}", cards.len())),
+        Pile::Foundation(_) if !cards.is_empty() => None,
+        Pile::Tableau(_) | Pile::Foundation(_) => Some(pile.name()),
+    };
+    if let Some(label) = label {
+        let slot = felt.card(place, 0);
+        let (at, align) = match pile {
+            Pile::Foundation(_) => (slot.center(), egui::Align2::CENTER_CENTER),
+            // Beside the pile's first card, on the foundations' side, as in the game.
+            Pile::Tableau(n) if n < 4 => {
+                (slot.right_center() + egui::vec2(3.0, 0.0), egui::Align2::LEFT_CENTER)
+            }
+            Pile::Tableau(_) => (slot.left_center() - egui::vec2(3.0, 0.0), egui::Align2::RIGHT_CENTER),
+            _ => (slot.center_bottom() + egui::vec2(0.0, 4.0), egui::Align2::CENTER_TOP),
+        };
+        felt.painter.text(at, align, label, egui::FontId::monospace(12.0), LABEL);
+    }
+}
+
+fn outline(painter: &egui::Painter, rect: egui::Rect, width: f32, color: egui::Color32) {
+    painter.rect_stroke(rect.expand(3.0), 5.0, egui::Stroke::new(width, color), egui::StrokeKind::Outside);
+}
+
+/// A card dropped on the pile (when the rules take it; `refused` says why
+/// not) or its top card clicked back: the position as changed.
+fn drop_or_take_back(
+    response: &egui::Response,
+    deal: &FixedDeal,
+    pile: Pile,
+    refused: &mut Option<String>,
+) -> Option<FixedDeal> {
+    if let Some(card) = response.dnd_release_payload::<Card>() {
+        if let Some(why) = refusal(deal, pile, *card) {
+            *refused = Some(why);
+            return None;
+        }
+        let mut next = deal.clone();
+        pile.cards_mut(&mut next).push(*card);
+        return Some(next);
+    }
+    if response.clicked() && !pile.cards(deal).is_empty() {
+        let mut next = deal.clone();
+        pile.cards_mut(&mut next).pop();
+        return Some(next);
+    }
+    None
+}
+
+/// The players' names beside their rows, the one to move marked.
+fn player_names(felt: &Felt, deal: &FixedDeal) {
     for p in 0..2 {
         let row = base_position(Pile::Waste(p).place());
-        let at = on_screen(bevy::math::Vec2::new(row.x.signum() * NAME_X, row.y));
-        let moving = deal.to_move as usize == p + 1;
-        painter.text(
-            at,
-            egui::Align2::CENTER_BOTTOM,
-            format!("player {}", p + 1),
-            egui::FontId::proportional(15.0),
-            LABEL,
-        );
-        if moving {
-            painter.text(at, egui::Align2::CENTER_TOP, "to move", egui::FontId::proportional(12.0), TAKES);
+        let at = felt.on_screen(bevy::math::Vec2::new(row.x.signum() * NAME_X, row.y));
+        let label = format!("player {}", p + 1);
+        felt.painter.text(at, egui::Align2::CENTER_BOTTOM, label, egui::FontId::proportional(15.0), LABEL);
+        if deal.to_move as usize == p + 1 {
+            let to_move = egui::FontId::proportional(12.0);
+            felt.painter.text(at, egui::Align2::CENTER_TOP, "to move", to_move, TAKES);
         }
     }
-    changed
 }
 
 /// A card face up on the table: its rank and suit in the corner (the right
@@ -354,5 +401,5 @@ fn card_label(ui: &mut egui::Ui, card: Card) -> egui::Response {
 }
 
 #[cfg(test)]
-#[path = "cards_tests.rs"]
+#[path = "position_tests.rs"]
 mod tests;

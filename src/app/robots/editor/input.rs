@@ -191,7 +191,7 @@ pub(super) fn keys(
         }
     }
     if pressed(KeyCode::F5) {
-        super::test_play(&mut editing, &settings, &mut requests, &mut back, &mut status);
+        crate::app::editor::test_play(editing.test_plan(&settings), &mut requests, &mut back, &mut status);
     }
     if !ctrl && let Some(digit) = crate::app::board::digits_pressed(&keys).find(|d| (1..=7).contains(d)) {
         editing.tool = Tool::ALL[digit as usize - 1];
