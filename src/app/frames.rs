@@ -2,8 +2,8 @@
 //! a frame on input, when egui asks for one, when the level file watcher
 //! wakes it ([`wake`]), and at the latest every [`WAKE`]. Whatever moves asks
 //! for the next frame through [`NextFrame`]: pieces in flight, an agent to
-//! play, a replay playing, a level being read, sparks, and the Robot board's
-//! belts while the window has focus.
+//! play, a replay playing, a level being read, sparks, and moving belts while
+//! the window has focus.
 
 use std::sync::OnceLock;
 use std::sync::atomic::{AtomicBool, Ordering};

@@ -175,8 +175,8 @@ fn play_parts(
         let mut closed = false;
         let mut sink = |r: MatchRecord| {
             // The clock is read after a game of a tenth of a millisecond or
-            // more, or every 256 games: a Nim game takes less time than
-            // reading it.
+            // more, or every 256 games: the quickest games take less time
+            // than reading it.
             let look = r.micros >= 100 || rows.len() % 256 == 255;
             rows.push(Row {
                 level: part.level,
@@ -207,8 +207,8 @@ fn play_parts(
 }
 
 /// The bar's rate (and time left) starts again when the games turn to
-/// another level: a Nim game takes microseconds, a Russian Bank deal with
-/// lookahead most of a second, and a rate carried over would say "eta 0s".
+/// another level: the quickest games take microseconds, a card deal
+/// played with lookahead most of a second, and a rate carried over would say "eta 0s".
 /// The terminal's bar and the window's Arena screen both read this rate.
 fn follow_level(bar: &ProgressBar, playing: &mut Option<usize>, level: usize) {
     if playing.replace(level) != Some(level) {

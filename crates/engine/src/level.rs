@@ -21,7 +21,7 @@ use crate::catalog::{self, Catalog};
 use crate::core::{Game, Level, LevelGroup, Registered, RuleViolation};
 
 /// Any registered game's level. In a file it is written like a struct named
-/// after its game: `Nim(name: "...", piles: [5, 6, 7], ending: Misere)`.
+/// after its game: `Name(name: "...", ...)`, `Name` the game's name in level files.
 ///
 /// `LevelFile::new` and `LevelFile::game` are in `games`: making a level
 /// registers its game there, and the game is found there.
@@ -291,8 +291,8 @@ impl LevelError {
     }
 }
 
-/// RON as tabula writes it: a game's level reads `Nim(piles: ...)` rather
-/// than `Nim((piles: ...))`.
+/// RON as tabula writes it: a game's level reads `Name(field: ...)` rather
+/// than `Name((field: ...))`.
 pub(crate) fn ron_options() -> ron::Options {
     ron::Options::default().with_default_extension(Extensions::UNWRAP_VARIANT_NEWTYPES)
 }

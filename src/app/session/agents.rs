@@ -23,7 +23,7 @@ pub struct Agents<G: Game> {
     pub(super) rng: Arc<Mutex<GameRng>>,
     pub(super) thinking: Option<(Player, Task<Option<G::Move>>)>,
     /// The agent seat woken to move: by the turn coming to it, or by its own
-    /// move when its turn goes on (a Russian Bank turn has many moves).
+    /// move when its turn goes on (a card game's turn may have many moves).
     pub(super) due: Option<Player>,
     /// Seconds until the next agent may move.
     pub(super) cooldown: f32,

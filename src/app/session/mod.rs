@@ -271,7 +271,7 @@ pub struct Watch {
 pub struct BoardBusy(pub u32);
 
 /// What the top bar and the end band lead with once a game is over, when
-/// more than the game is decided (a Russian Bank match): set by the game's
+/// more than the game is decided (a match of several deals): set by the game's
 /// view, cleared when a session begins.
 #[derive(Resource, Debug, Default, Clone)]
 pub struct Headline(pub Option<String>);
