@@ -171,7 +171,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 })
             };
             let seats = seats.list().into_iter().map(seat).collect::<anyhow::Result<_>>()?;
-            crate::app::run(Some(crate::app::StartLevel { path: level, seats }), None, None)
+            crate::app::run(Some(crate::app::session::StartLevel { path: level, seats }), None, None)
         }
         Some(Command::Match { level, seats, games, seed, jobs, out }) => {
             run_match(&level, &seats.list(), games, seed, jobs, out)

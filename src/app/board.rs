@@ -11,12 +11,15 @@ use bevy::prelude::*;
 use bevy::render::render_resource::{Extent3d, TextureDimension, TextureFormat};
 use bevy::window::PrimaryWindow;
 
-use super::BoardCamera;
 use super::frames::NextFrame;
 use super::game::{ActiveGame, WindowGame};
 use super::session::{BoardBusy, BoardReset, Session};
 
 const STONE_TEXTURE: u32 = 64;
+
+/// The camera that draws the board (in the space the panels leave).
+#[derive(Component, Debug)]
+pub struct BoardCamera;
 
 /// One colour a seat, eight seats: the Okabe-Ito palette, which people with
 /// any common colour-vision deficiency can tell apart, with its blue lifted

@@ -5,8 +5,8 @@ use bevy::prelude::*;
 use bevy_egui::input::egui_wants_any_keyboard_input;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 
-use super::Screen;
 use super::lesson::LessonPanel;
+use super::screen::Screen;
 use super::session::{SessionRequest, replays_dir};
 use super::settings::Settings;
 

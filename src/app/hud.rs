@@ -7,16 +7,17 @@ use bevy::prelude::*;
 use bevy::window::PrimaryWindow;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 
+use super::board::BoardCamera;
 use super::board::{playing, seat_color32};
 use super::controls::ReplayBrowser;
 use super::game::WindowGame;
 use super::lesson::LessonPanel;
 use super::levels::reload::LevelWatch;
+use super::screen::Screen;
 use super::session::{
     Agents, Controller, Headline, MovePreview, Session, SessionRequest, StatusLine, Turn, Watch,
 };
 use super::settings::Settings;
-use super::{BoardCamera, Screen};
 
 /// Paused: the colour of a held clock.
 const PAUSED_COLOR: egui::Color32 = egui::Color32::from_rgb(255, 200, 90);

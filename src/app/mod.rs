@@ -23,11 +23,11 @@ pub mod picture;
 pub mod registry;
 pub mod robots;
 pub mod russian_bank;
+pub mod screen;
 pub mod session;
 pub mod settings;
 pub mod sound;
 
-use std::path::PathBuf;
 use std::process::ExitCode;
 
 use bevy::camera::CameraOutputMode;
@@ -44,31 +44,6 @@ const BACKGROUND: Color = Color::srgb(0.11, 0.13, 0.12);
 
 /// The games the window plays: one line a game, its plugin in its folder.
 pub const GAMES: &[fn(&mut App)] = &[nim::plugin, mancala::plugin, robots::plugin, russian_bank::plugin];
-
-/// Which screen is showing; entities of a screen carry `DespawnOnExit`.
-#[derive(States, Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub enum Screen {
-    #[default]
-    Menu,
-    Game,
-    /// The level editor.
-    Editor,
-    /// An arena of AI agents run live, with its ratings.
-    Arena,
-}
-
-/// Where leaving a game goes: the menu, or the editor after a test-play.
-#[derive(Resource, Clone, Copy, Debug, Default)]
-pub struct BackTo(pub Screen);
-
-/// A level to open at once instead of the menu (`tabula play <level>`).
-#[derive(Resource, Clone, Debug)]
-pub struct StartLevel {
-    pub path: PathBuf,
-    /// Who plays each seat; a seat left out or `None` keeps the default: a
-    /// person in seat 1, the game's default agent in the others.
-    pub seats: Vec<Option<session::Controller>>,
-}
 
 /// Why the window could not open on this machine's display, said before
 /// Bevy tries (it would panic): the build draws through X11.
@@ -88,7 +63,7 @@ fn display_problem(display: Option<std::ffi::OsString>) -> Option<String> {
 
 /// Opens the window and runs until it is closed.
 pub fn run(
-    start: Option<StartLevel>,
+    start: Option<session::StartLevel>,
     edit: Option<editor::StartEdit>,
     arena: Option<arena::StartArena>,
 ) -> anyhow::Result<ExitCode> {
@@ -161,7 +136,8 @@ pub fn asset_plugin() -> AssetPlugin {
 /// board entities, levels as assets with hot reload. Headless tests build an
 /// `App` with this, after registering `levels::LevelSources`.
 pub fn plugin(app: &mut App) {
-    app.init_state::<Screen>().init_resource::<BackTo>().add_plugins((
+    app.add_plugins((
+        screen::plugin,
         settings::plugin,
         frames::plugin,
         session::plugin,
@@ -173,15 +149,11 @@ pub fn plugin(app: &mut App) {
     }
 }
 
-/// The camera that draws the board (in the space the panels leave).
-#[derive(Component, Debug)]
-pub struct BoardCamera;
-
 /// The board camera, and above it a camera that draws only egui, over the
 /// whole window.
 fn spawn_camera(mut commands: Commands, mut egui_settings: ResMut<EguiGlobalSettings>) {
     egui_settings.auto_create_primary_context = false;
-    commands.spawn((Camera2d, BoardCamera, board::board_projection()));
+    commands.spawn((Camera2d, board::BoardCamera, board::board_projection()));
     commands.spawn((
         PrimaryEguiContext,
         Camera2d,

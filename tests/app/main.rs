@@ -7,14 +7,15 @@ use std::time::Duration;
 use bevy::prelude::*;
 use bevy::state::app::StatesPlugin;
 use bevy::time::TimeUpdateStrategy;
+use tabula::app;
 use tabula::app::levels::LevelSources;
 use tabula::app::levels::reload::LevelWatch;
 use tabula::app::nim::Stone;
+use tabula::app::screen::Screen;
 use tabula::app::session::{
     Controller, RequestMove, SeatSetup, Session, SessionPlan, SessionRequest, StatusLine,
 };
 use tabula::app::settings::SettingsFile;
-use tabula::app::{self, Screen};
 use tabula_engine::core::{AgentRegistry, AgentSpec};
 use tabula_engine::level::{self, LevelFile};
 use tabula_engine::nim::{Ending, Nim, NimLevel, Take};

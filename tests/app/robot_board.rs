@@ -1,4 +1,5 @@
 use super::*;
+use tabula::app::board::BoardCamera;
 use tabula::app::robots::{RobotLayout, RobotPiece};
 use tabula_engine::robots::{RobotMove, Robots};
 
@@ -260,7 +261,7 @@ pub(super) fn with_mouse(dir: &Path) -> App {
         PostUpdate,
         bevy::render::camera::camera_system.after(bevy::transform::TransformSystems::Propagate),
     );
-    app.world_mut().spawn((Camera2d, tabula::app::BoardCamera, tabula::app::board::board_projection()));
+    app.world_mut().spawn((Camera2d, BoardCamera, tabula::app::board::board_projection()));
     app
 }
 
@@ -268,7 +269,7 @@ pub(super) fn with_mouse(dir: &Path) -> App {
 pub(super) fn on_screen(app: &mut App, point: Vec2) -> Vec2 {
     let (camera, transform) = app
         .world_mut()
-        .query_filtered::<(&Camera, &GlobalTransform), With<tabula::app::BoardCamera>>()
+        .query_filtered::<(&Camera, &GlobalTransform), With<BoardCamera>>()
         .single(app.world())
         .unwrap();
     camera.world_to_viewport(transform, point.extend(0.0)).unwrap()
@@ -397,7 +398,7 @@ fn the_128_by_128_board_is_played_by_mouse_alone() {
     let grabbed = {
         let (camera, transform) = app
             .world_mut()
-            .query_filtered::<(&Camera, &GlobalTransform), With<tabula::app::BoardCamera>>()
+            .query_filtered::<(&Camera, &GlobalTransform), With<BoardCamera>>()
             .single(app.world())
             .unwrap();
         camera.viewport_to_world_2d(transform, grab).unwrap()

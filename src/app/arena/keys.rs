@@ -5,7 +5,7 @@ use bevy::prelude::*;
 use bevy_egui::input::egui_wants_any_keyboard_input;
 
 use super::{ArenaRequest, Arenas};
-use crate::app::Screen;
+use crate::app::screen::Screen;
 
 pub(super) fn plugin(app: &mut App) {
     app.add_systems(

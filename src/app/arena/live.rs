@@ -9,7 +9,7 @@ use bevy::prelude::*;
 
 use super::run::{Ending, Progress, Run};
 use super::{ArenaRequest, Arenas};
-use crate::app::Screen;
+use crate::app::screen::Screen;
 use crate::app::session::StatusLine;
 use crate::arena::report::Standings;
 

@@ -27,7 +27,7 @@ use std::path::PathBuf;
 
 use bevy::prelude::*;
 
-use super::Screen;
+use super::screen::Screen;
 
 pub use files::{ArenaEntry, Arenas, arenas_root};
 pub use live::{Live, Phase, Shown};

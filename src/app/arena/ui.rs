@@ -11,8 +11,8 @@ use super::run::Ending;
 use super::standings::standings;
 use super::tables::{self, arena_summary};
 use super::{ArenaEntry, ArenaRequest, Arenas, Live, Phase, Shown};
-use crate::app::Screen;
 use crate::app::hud::{ERROR_COLOR, root_ui, status_text};
+use crate::app::screen::Screen;
 use crate::app::session::StatusLine;
 
 /// The column of arena files.

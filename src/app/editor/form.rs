@@ -16,9 +16,9 @@ use super::{LevelEditor, Opened};
 use crate::app::game::WindowCatalog;
 use crate::app::hud::ERROR_COLOR;
 use crate::app::hud::root_ui;
+use crate::app::screen::{BackTo, Screen};
 use crate::app::session::{Controller, SeatSetup, SessionPlan, SessionRequest, StatusLine};
 use crate::app::settings::Settings;
-use crate::app::{BackTo, Screen};
 
 const OK_COLOR: egui::Color32 = egui::Color32::from_rgb(120, 220, 140);
 

@@ -23,8 +23,8 @@ use tabula_engine::games;
 use tabula_engine::level::{self, LevelFile};
 
 use super::game::WindowCatalog;
+use super::screen::{BackTo, Screen};
 use super::session::{SeatSetup, SessionPlan, SessionRequest, StatusLine, seed_now};
-use super::{BackTo, Screen};
 
 /// A level to open in the editor at start (`tabula edit <level.ron>`).
 #[derive(Resource, Clone, Debug)]

@@ -7,8 +7,8 @@ use bevy::asset::AssetLoadFailedEvent;
 use bevy::prelude::*;
 
 use super::{LevelAsset, LevelSources, load_error};
-use crate::app::Screen;
 use crate::app::frames::NextFrame;
+use crate::app::screen::Screen;
 use crate::app::session::{SessionPlan, SessionSet, SessionStarted, StatusLine, begin};
 
 /// The level file of the running session and what became of its last edit.

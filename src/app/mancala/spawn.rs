@@ -12,7 +12,7 @@ use super::{
     BoardPart, Cell, CellCount, CellTag, LABEL_GAP, MARGIN, MancalaLayout, NAME_GAP, PIT, ROW_Y, STONE,
     STORE_SIZE, Stone, TAG_GAP,
 };
-use crate::app::BoardCamera;
+use crate::app::board::BoardCamera;
 use crate::app::board::{StoneTexture, clear_on_reset, fit_view, seat_color};
 use crate::app::game::ActiveGame;
 use crate::app::session::{BoardReset, Session};

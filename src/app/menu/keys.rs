@@ -19,7 +19,7 @@ pub(super) fn menu_keys(
     mut status: ResMut<StatusLine>,
     mut exit: MessageWriter<AppExit>,
     mut edits: MessageWriter<RequestEdit>,
-    mut next: ResMut<NextState<crate::app::Screen>>,
+    mut next: ResMut<NextState<crate::app::screen::Screen>>,
 ) {
     let Some(mut menu) = menu else { return };
     let pressed = |k: KeyCode| keys.just_pressed(k);
@@ -50,7 +50,7 @@ pub(super) fn menu_keys(
         browser.open = true;
     }
     if pressed(KeyCode::KeyA) {
-        next.set(crate::app::Screen::Arena);
+        next.set(crate::app::screen::Screen::Arena);
     }
     let edit = if pressed(KeyCode::KeyE) {
         Some(menu.edit_path())

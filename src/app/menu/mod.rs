@@ -24,9 +24,9 @@ use super::frames::NextFrame;
 use super::game::WindowCatalog;
 use super::levels::library::LevelLibrary;
 use super::levels::{LevelAsset, LevelSources};
-use super::session::{Controller, SeatSetup, SessionPlan, SessionRequest, StatusLine, seed_now};
+use super::screen::Screen;
+use super::session::{Controller, SeatSetup, SessionPlan, SessionRequest, StartLevel, StatusLine, seed_now};
 use super::settings::Settings;
-use super::{Screen, StartLevel};
 
 pub use model::{Menu, MenuGame, SeatChoice};
 

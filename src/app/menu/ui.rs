@@ -28,7 +28,7 @@ pub(super) fn menu_ui(
     mut requests: MessageWriter<SessionRequest>,
     mut exit: MessageWriter<AppExit>,
     mut edits: MessageWriter<RequestEdit>,
-    mut next: ResMut<NextState<crate::app::Screen>>,
+    mut next: ResMut<NextState<crate::app::screen::Screen>>,
 ) -> Result {
     let Some(mut menu) = menu else { return Ok(()) };
     let ctx = contexts.ctx_mut()?.clone();
@@ -73,7 +73,7 @@ pub(super) fn menu_ui(
             }
             let arena = ui.button("Arena… (A)");
             if arena.on_hover_text("AI against AI over many games and levels, the ratings live").clicked() {
-                next.set(crate::app::Screen::Arena);
+                next.set(crate::app::screen::Screen::Arena);
             }
             if ui.button("Quit (Esc)").clicked() {
                 exit.write(AppExit::Success);

@@ -12,7 +12,7 @@ use super::{
     NimLayout, PileCount, PileRow, ROW_COLOR, ROW_CURSOR, ROW_HEIGHT, ROW_REFUSED, RefusalFlash,
     STONE_CHOSEN, STONE_COLOR, STONE_HOVER, Stone,
 };
-use crate::app::BoardCamera;
+use crate::app::board::BoardCamera;
 use crate::app::frames::NextFrame;
 use crate::app::session::{MoveRefused, Session};
 

@@ -10,7 +10,7 @@ use super::{
     DRAWN_STONES, LABEL_COLOR, LABEL_WIDTH, Label, MARGIN, NimChoice, NimLayout, PileCount, PileRow,
     ROW_COLOR, ROW_HEIGHT, STONE, STONE_COLOR, Stone,
 };
-use crate::app::BoardCamera;
+use crate::app::board::BoardCamera;
 use crate::app::board::{StoneTexture, clear_on_reset, fit_view};
 use crate::app::game::ActiveGame;
 use crate::app::session::{BoardReset, Session};

@@ -17,7 +17,7 @@ use super::{
     BoardTile, EdgeLabel, Facing, HeldHints, Owner, ROBOT, RobotLayout, RobotPiece, Rule, TILE, TileKind,
     TilePos, angle,
 };
-use crate::app::BoardCamera;
+use crate::app::board::BoardCamera;
 use crate::app::board::{StoneTexture, clear_on_reset, fit_view, seat_color};
 use crate::app::game::ActiveGame;
 use crate::app::session::{BoardReset, Session};

@@ -11,7 +11,7 @@ use bevy::prelude::*;
 use super::animate::Spark;
 use super::input::RobotChoice;
 use super::{EdgeLabel, RobotLayout, RobotPiece, TILE};
-use crate::app::BoardCamera;
+use crate::app::board::BoardCamera;
 use crate::app::board::BoardPointer;
 
 /// One press of + or -, or one notch of the wheel.

@@ -17,7 +17,7 @@ use super::layout::{
     CARDS_AN_EDGE, NAME_X, PLAYER_Y, TABLE, base_position, card_position, pile, places, side_sign, z_of,
 };
 use super::{CardFace, Choice, Felt, LastStop, PileLabel, PileSlot, SeatLine, SeatName, TableCard};
-use crate::app::BoardCamera;
+use crate::app::board::BoardCamera;
 use crate::app::board::{fit_view, seat_color};
 use crate::app::game::ActiveGame;
 use crate::app::glide::Glide;

@@ -25,8 +25,8 @@ use tabula_engine::core::AgentSpec;
 use tabula_engine::core::replay::{LevelSource, Replay, Seat};
 use tabula_engine::level::LevelFile;
 
-use super::Screen;
 use super::game::{ActiveGame, WindowGame};
+use super::screen::Screen;
 
 pub use agents::Agents;
 pub use messages::*;
@@ -71,6 +71,15 @@ pub struct SessionPlan {
     pub seed: u64,
     /// Moves of a replay to step through (the session then takes no new moves).
     pub replay: Option<ReplayMoves>,
+}
+
+/// A level to open at once instead of the menu (`tabula play <level>`).
+#[derive(Resource, Clone, Debug)]
+pub struct StartLevel {
+    pub path: PathBuf,
+    /// Who plays each seat; a seat left out or `None` keeps the default: a
+    /// person in seat 1, the game's default agent in the others.
+    pub seats: Vec<Option<Controller>>,
 }
 
 /// A replay's moves, still in the file's form until the game is known.

@@ -13,8 +13,8 @@ use super::{
     BoardReset, Controller, RequestMove, Session, SessionPlan, SessionRequest, SessionStarted, StatusLine,
     Watch, WindowGames,
 };
-use crate::app::Screen;
 use crate::app::game::{ActiveGame, WindowGame};
+use crate::app::screen::{BackTo, Screen};
 use crate::app::settings::Settings;
 
 /// Starts a session on `plan`, replacing any running one.
@@ -75,7 +75,7 @@ pub(super) fn handle_requests(
     mut requests: MessageReader<SessionRequest>,
     mut watch: ResMut<Watch>,
     mut next: ResMut<NextState<Screen>>,
-    mut back: ResMut<crate::app::BackTo>,
+    mut back: ResMut<BackTo>,
 ) {
     for request in requests.read() {
         match request {

@@ -11,11 +11,12 @@ use tabula_engine::robots::level::robot_of_home;
 use tabula_engine::robots::{Dir, RobotSpec};
 
 use super::Editing;
+use crate::app::board::BoardCamera;
 use crate::app::board::{StoneTexture, fit_view, seat_color};
 use crate::app::robots::art::{self, ChevronTexture, RingTexture};
 use crate::app::robots::spawn::{broken_body, broken_cross, edge_labels, hint_label, labelled_hints};
 use crate::app::robots::{BoardView, EdgeLabel, RobotLayout, TILE, angle};
-use crate::app::{BoardCamera, Screen};
+use crate::app::screen::Screen;
 
 const MARGIN: f32 = 48.0;
 const LIT: Color = Color::srgba(1.0, 0.25, 0.2, 0.9);

@@ -15,9 +15,9 @@ use super::Editing;
 use super::board::Drawn;
 use crate::app::board::BoardPointer;
 use crate::app::robots::{BoardView, TILE};
+use crate::app::screen::{BackTo, Screen};
 use crate::app::session::{SessionRequest, StatusLine};
 use crate::app::settings::Settings;
-use crate::app::{BackTo, Screen};
 
 /// What a click on the board does.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -26,8 +26,8 @@ use tabula_engine::robots::edit::{RobotEdit, Settings as LevelSettings};
 use tabula_engine::robots::{Dir, RobotSpec, Robots, RobotsLevel, RuleSet};
 
 use super::zoom;
-use crate::app::Screen;
 use crate::app::editor::{self, LevelEditor, Opened};
+use crate::app::screen::Screen;
 use crate::app::session::{Controller, SeatSetup, SessionPlan};
 use crate::app::settings::Settings;
 

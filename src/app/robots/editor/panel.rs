@@ -14,12 +14,13 @@ use tabula_engine::robots::{Dir, Homes, RuleSet};
 
 use super::Editing;
 use super::input::Tool;
+use crate::app::board::BoardCamera;
 use crate::app::board::seat_color32;
 use crate::app::hud::ERROR_COLOR;
 use crate::app::hud::root_ui;
+use crate::app::screen::{BackTo, Screen};
 use crate::app::session::{SessionRequest, StatusLine};
 use crate::app::settings::Settings;
-use crate::app::{BackTo, BoardCamera, Screen};
 
 const PANEL_WIDTH: f32 = 300.0;
 const OK_COLOR: egui::Color32 = egui::Color32::from_rgb(120, 220, 140);
