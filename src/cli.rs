@@ -204,6 +204,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         }
         Some(Command::Generate { game, options }) => generate(&game, &options),
         Some(Command::Fmt { paths, check }) => fmt_levels(&paths, check),
+        Some(Command::Arena(args)) if args.window => arena_window(args),
         Some(Command::Arena(args)) => crate::arena::run_command(args),
         Some(Command::Edit { level }) => {
             crate::app::run(None, Some(crate::app::editor::StartEdit(level)), None)
@@ -408,6 +409,15 @@ fn run_match(
         println!("  games written to {}", p.display());
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// `tabula arena <file> --window`: the window's Arena screen on the file,
+/// which is read first so that a broken one is said here, not in a window.
+fn arena_window(args: crate::arena::ArenaArgs) -> anyhow::Result<ExitCode> {
+    let path = args.arena_file()?.to_owned();
+    tabula_engine::arena::Arena::load(&path)?;
+    let start = crate::app::arena::StartArena { path, db: args.db, jobs: args.jobs, play: !args.report };
+    crate::app::run(None, None, Some(start))
 }
 
 fn run_replay(path: &std::path::Path, states: bool) -> anyhow::Result<ExitCode> {

@@ -137,6 +137,29 @@ fn play_without_a_display_says_so_and_does_not_panic() {
     assert!(!err.contains("panicked"), "{err}");
 }
 
+#[test]
+fn arena_window_reads_the_arena_file_before_opening_the_window() {
+    let window = |args: &[&str]| {
+        let run = Command::new(env!("CARGO_BIN_EXE_tabula"))
+            .args(args)
+            .current_dir(crate::manifest_dir())
+            .env_remove("DISPLAY")
+            .env_remove("WAYLAND_DISPLAY")
+            .output()
+            .expect("tabula runs");
+        assert_eq!(run.status.code(), Some(1), "{args:?}");
+        text(&run.stderr)
+    };
+    let err = window(&["arena", "--window"]);
+    assert!(err.contains("give an arena file"), "{err}");
+    // A level is no arena: said before the window would open (and here
+    // fail for want of a display).
+    let err = window(&["arena", MCMORRAN, "--window"]);
+    assert!(err.contains(MCMORRAN) && !err.contains("DISPLAY"), "{err}");
+    let err = window(&["arena", "arenas/small.ron", "--window"]);
+    assert!(err.contains("DISPLAY is not set: the window needs an X11 display"), "{err}");
+}
+
 fn write_replay(dir: &Path, moves: &str) -> PathBuf {
     let path = dir.join("replay.ron");
     let replay = format!(

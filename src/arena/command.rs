@@ -1,7 +1,7 @@
 //! `tabula arena`'s command line: play an arena (or a shard of it) and
 //! report, or merge shards' databases.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use anyhow::{Context, bail};
@@ -88,6 +88,19 @@ fn parse_chance(text: &str) -> Result<f64, String> {
     }
 }
 
+impl ArenaArgs {
+    /// The arena file, which everything but `merge` needs.
+    pub fn arena_file(&self) -> anyhow::Result<&Path> {
+        match &self.arena {
+            Some(path) => Ok(path),
+            None => bail!("give an arena file: tabula arena <arena.ron>"),
+        }
+    }
+}
+
+/// Plays, reports or merges in the terminal. `--window` is opened by the
+/// command line (`cli.rs`): the window uses this module, which so stays
+/// below it.
 pub fn run(args: ArenaArgs) -> anyhow::Result<ExitCode> {
     if let Some(ArenaAction::Merge { arena, into, shards }) = args.action {
         let arena = Arena::load(&arena)?;
@@ -109,12 +122,8 @@ pub fn run(args: ArenaArgs) -> anyhow::Result<ExitCode> {
         say(&standings.text(&arena))?;
         return Ok(ExitCode::SUCCESS);
     }
-    let Some(path) = args.arena else { bail!("give an arena file: tabula arena <arena.ron>") };
+    let path = args.arena_file()?.to_owned();
     let arena = Arena::load(&path)?;
-    if args.window {
-        let start = crate::app::arena::StartArena { path, db: args.db, jobs: args.jobs, play: !args.report };
-        return crate::app::run(None, None, Some(start));
-    }
     let db = args.db.unwrap_or_else(|| super::default_db(&path, args.shard));
     // A report reads: a database named wrongly is refused, not made empty.
     let mut store = if args.report {
