@@ -83,7 +83,7 @@ pub enum Command {
     /// several games: `tabula arena arenas/small.ron`. Every game is a row
     /// in SQLite; a stopped run resumes; `--shard I/N` plays a part and
     /// `tabula arena merge` joins the parts.
-    Arena(crate::arena::ArenaArgs),
+    Arena(crate::arena_run::ArenaArgs),
     /// Open the level editor on a level of any game (a new level of the
     /// game whose folder it is in, when the file does not exist yet).
     Edit { level: PathBuf },
@@ -205,7 +205,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Some(Command::Generate { game, options }) => generate(&game, &options),
         Some(Command::Fmt { paths, check }) => fmt_levels(&paths, check),
         Some(Command::Arena(args)) if args.window => arena_window(args),
-        Some(Command::Arena(args)) => crate::arena::run_command(args),
+        Some(Command::Arena(args)) => crate::arena_run::run_command(args),
         Some(Command::Edit { level }) => {
             crate::app::run(None, Some(crate::app::editor::StartEdit(level)), None)
         }
@@ -347,7 +347,7 @@ fn run_match(
     let config = MatchConfig { games, seed, jobs, record_moves: writer.is_some(), ..Default::default() };
     // The arena's bar, drawn where a person watches (indicatif hides it
     // otherwise).
-    let bar = crate::arena::progress_bar(games, true);
+    let bar = crate::arena_run::progress_bar(games, true);
     let mut write_error = None;
     let names: Vec<String> = specs.iter().map(ToString::to_string).collect();
     let mut sink = |r: MatchRecord| {
@@ -413,10 +413,11 @@ fn run_match(
 
 /// `tabula arena <file> --window`: the window's Arena screen on the file,
 /// which is read first so that a broken one is said here, not in a window.
-fn arena_window(args: crate::arena::ArenaArgs) -> anyhow::Result<ExitCode> {
+fn arena_window(args: crate::arena_run::ArenaArgs) -> anyhow::Result<ExitCode> {
     let path = args.arena_file()?.to_owned();
     tabula_engine::arena::Arena::load(&path)?;
-    let start = crate::app::arena::StartArena { path, db: args.db, jobs: args.jobs, play: !args.report };
+    let start =
+        crate::app::arena_screen::StartArena { path, db: args.db, jobs: args.jobs, play: !args.report };
     crate::app::run(None, None, Some(start))
 }
 

@@ -3,7 +3,7 @@
 //! these systems turn input into move requests and the engine's answers into
 //! entities, animations and messages.
 
-pub mod arena;
+pub mod arena_screen;
 pub mod board;
 mod clues;
 pub mod controls;
@@ -65,7 +65,7 @@ fn display_problem(display: Option<std::ffi::OsString>) -> Option<String> {
 pub fn run(
     start: Option<session::StartLevel>,
     edit: Option<editor::StartEdit>,
-    arena: Option<arena::StartArena>,
+    arena: Option<arena_screen::StartArena>,
 ) -> anyhow::Result<ExitCode> {
     #[cfg(target_os = "linux")]
     if let Some(problem) = display_problem(std::env::var_os("DISPLAY")) {
@@ -97,7 +97,7 @@ pub fn run(
         menu::plugin,
         sound::plugin,
         editor::plugin,
-        arena::plugin,
+        arena_screen::plugin,
     ));
     frames::reactive(&mut app);
     if let Some(start) = start {

@@ -1,8 +1,8 @@
 use super::*;
-use tabula::app::arena::run::Ending;
-use tabula::app::arena::{Arenas, Live, Phase, Shown, StartArena, tables};
-use tabula::arena::report::{Standings, standings};
-use tabula::arena::store::Store;
+use tabula::app::arena_screen::run::Ending;
+use tabula::app::arena_screen::{Arenas, Live, Phase, Shown, StartArena, tables};
+use tabula::arena_run::report::{Standings, standings};
+use tabula::arena_run::store::Store;
 use tabula_engine::arena::Arena;
 
 /// The window's logic with the Arena screen and the keyboard.
@@ -10,7 +10,7 @@ fn arena_app(dir: &Path) -> App {
     let mut app = headless(dir);
     app.add_plugins(bevy::input::InputPlugin)
         .init_resource::<bevy_egui::input::EguiWantsInput>()
-        .add_plugins(tabula::app::arena::plugin);
+        .add_plugins(tabula::app::arena_screen::plugin);
     app
 }
 
@@ -50,8 +50,8 @@ fn ended(app: &App) -> bool {
 /// it (`tabula arena --report`).
 fn from_database(path: &Path) -> (Arena, Standings, u64) {
     let arena = Arena::load(path).unwrap();
-    let db = tabula::arena::default_db(path, None);
-    let store = Store::open_read_only(&db, &tabula::arena::identity(&arena), &arena.agents).unwrap();
+    let db = tabula::arena_run::default_db(path, None);
+    let store = Store::open_read_only(&db, &tabula::arena_run::identity(&arena), &arena.agents).unwrap();
     let outcomes = store.outcomes().unwrap();
     let s = standings(&arena, &outcomes);
     (arena, s, outcomes.len() as u64)
@@ -166,11 +166,11 @@ fn a_stopped_run_resumes_to_the_table_of_one_uninterrupted_run() {
     // One run of the command line, uninterrupted: the same table.
     let arena = Arena::load(&path).unwrap();
     let straight = dir.join("straight.db");
-    let mut store = Store::open(&straight, &tabula::arena::identity(&arena), &arena.agents).unwrap();
-    let bar = tabula::arena::progress_bar(total, false);
-    tabula::arena::play(&arena, &arena.parts(), &mut store, 2, &bar, None).unwrap();
-    let db = tabula::arena::default_db(&path, None);
-    let resumed = Store::open_read_only(&db, &tabula::arena::identity(&arena), &arena.agents).unwrap();
+    let mut store = Store::open(&straight, &tabula::arena_run::identity(&arena), &arena.agents).unwrap();
+    let bar = tabula::arena_run::progress_bar(total, false);
+    tabula::arena_run::play(&arena, &arena.parts(), &mut store, 2, &bar, None).unwrap();
+    let db = tabula::arena_run::default_db(&path, None);
+    let resumed = Store::open_read_only(&db, &tabula::arena_run::identity(&arena), &arena.agents).unwrap();
     assert_eq!(resumed.outcomes().unwrap(), store.outcomes().unwrap());
 }
 
@@ -197,10 +197,10 @@ fn a_broken_arena_file_or_another_arenas_database_is_named_and_not_run() {
     let status = app.world().resource::<StatusLine>().clone();
     assert!(status.error && status.text.starts_with("Cannot run it"), "{status:?}");
     assert_eq!(phase(&app), Phase::Idle);
-    assert!(!tabula::arena::default_db(&broken, None).exists(), "no database is made for it");
+    assert!(!tabula::arena_run::default_db(&broken, None).exists(), "no database is made for it");
 
     let path = small_arena(&dir);
-    let db = tabula::arena::default_db(&path, None);
+    let db = tabula::arena_run::default_db(&path, None);
     Store::open(&db, "another arena", &["x".to_owned()]).unwrap();
     let mut app = arena_app(&dir);
     open(&mut app, &path, true);

@@ -7,7 +7,7 @@ use bevy_egui::egui;
 
 use super::plot::{PlotRow, ratings_plot};
 use super::tables;
-use crate::arena::report::Standings;
+use crate::arena_run::report::Standings;
 
 /// From this width on, a plot and its table stand side by side.
 const SIDE_BY_SIDE: f32 = 860.0;

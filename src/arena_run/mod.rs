@@ -1,6 +1,8 @@
-//! `tabula arena`: plays an arena's games (all of them, or a shard),
+//! An arena's run, for `tabula arena` and the window's Arena screen
+//! (`app::arena_screen`): plays an arena's games (all of them, or a shard),
 //! writing each finished game to SQLite, resuming where a stopped run left
-//! off; then rates the agents from the whole table (`report`).
+//! off; then rates the agents from the whole table (`report`). What an
+//! arena file holds is the engine's (`tabula_engine::arena`).
 
 mod command;
 pub mod html;

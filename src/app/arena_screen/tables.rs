@@ -8,7 +8,7 @@ use std::time::Duration;
 use tabula_engine::arena::Arena;
 
 use super::run::{Ending, Progress};
-use crate::arena::report::{Standings, elo_shown, strongest_first};
+use crate::arena_run::report::{Standings, elo_shown, strongest_first};
 
 /// A row of the Elo table.
 #[derive(Clone, Debug, PartialEq)]
@@ -128,7 +128,7 @@ pub fn ending_text(ending: &Ending, resumed: u64, total: u64, db: &Path) -> Stri
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::arena::report::NOT_RATED;
+    use crate::arena_run::report::NOT_RATED;
     use tabula_engine::core::ratings::Rating;
 
     fn standings() -> Standings {

@@ -11,7 +11,7 @@ use tabula_engine::arena::Arena;
 
 use super::{ArenaRequest, StartArena};
 use crate::app::levels::library::{ron_files_in, shipped_folder};
-use crate::arena::store::Store;
+use crate::arena_run::store::Store;
 
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<Arenas>();
@@ -37,7 +37,7 @@ pub struct ArenaEntry {
 impl ArenaEntry {
     /// Reads the file and counts its database's games.
     pub fn read(path: &Path, db: Option<&Path>) -> ArenaEntry {
-        let db = db.map_or_else(|| crate::arena::default_db(path, None), Path::to_owned);
+        let db = db.map_or_else(|| crate::arena_run::default_db(path, None), Path::to_owned);
         let arena = Arena::load(path).map(Arc::new).map_err(|e| e.to_string());
         let held = match &arena {
             Ok(arena) => held(arena, &db).map_err(|e| format!("{e:#}")),
@@ -58,7 +58,7 @@ pub fn held(arena: &Arena, db: &Path) -> anyhow::Result<u64> {
     if !db.exists() {
         return Ok(0);
     }
-    let store = Store::open_read_only(db, &crate::arena::identity(arena), &arena.agents)?;
+    let store = Store::open_read_only(db, &crate::arena_run::identity(arena), &arena.agents)?;
     Ok(store.done(&arena.parts())?.iter().sum())
 }
 

@@ -4,7 +4,7 @@
 
 use bevy_egui::egui::{self, Align2, Color32, FontId, Pos2, Rect, Sense, Stroke, pos2, vec2};
 
-use crate::arena::html::{format_tick, nice_step, scale};
+use crate::arena_run::html::{format_tick, nice_step, scale};
 
 /// A row's height, the room under the rows for the tick labels, and the
 /// widest the plot is drawn (wider only spreads the same whiskers).

@@ -11,7 +11,7 @@ use super::run::{Ending, Progress, Run};
 use super::{ArenaRequest, Arenas};
 use crate::app::screen::Screen;
 use crate::app::session::StatusLine;
-use crate::arena::report::Standings;
+use crate::arena_run::report::Standings;
 
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<Live>()

@@ -1,5 +1,5 @@
 //! A run of an arena on threads of its own, so the window never waits on
-//! it: one thread plays (`arena::play`, every game a row in SQLite), and
+//! it: one thread plays (`arena_run::play`, every game a row in SQLite), and
 //! the run's own thread reads the standings back from the database as the
 //! rows come in, a reading at a time, and hands them to the screen. A run
 //! may also only read: the standings of games played earlier.
@@ -13,8 +13,8 @@ use std::time::{Duration, Instant};
 use indicatif::ProgressBar;
 use tabula_engine::arena::Arena;
 
-use crate::arena::report::{Standings, standings};
-use crate::arena::store::Store;
+use crate::arena_run::report::{Standings, standings};
+use crate::arena_run::store::Store;
 
 /// How often the standings are read again while games are played: the
 /// screen shows them about twice a second.
@@ -92,20 +92,21 @@ impl Run {
     /// it read the database (refusing one of another arena), so the window
     /// does not read it again: the run's own thread opens it and plays.
     pub fn play(file: &Path, arena: Arc<Arena>, db: &Path, jobs: usize, held: u64) -> Run {
-        let bar = crate::arena::progress_bar(arena.total_games(), false);
+        let bar = crate::arena_run::progress_bar(arena.total_games(), false);
         let mut run = Run::new(file, arena, db, true, held, bar);
         let (arena, db, bar, stop, news) =
             (run.arena.clone(), run.db.clone(), run.bar.clone(), run.stop.clone(), run.news.clone());
         run.thread = Some(std::thread::spawn(move || {
             // Opened (or made) before the first reading, which then finds it.
-            let mut store = match Store::open(&db, &crate::arena::identity(&arena), &arena.agents) {
+            let mut store = match Store::open(&db, &crate::arena_run::identity(&arena), &arena.agents) {
                 Ok(store) => store,
                 Err(e) => return end(&news, Ending::Failed(format!("{e:#}")), None),
             };
             let (ending, held) = std::thread::scope(|scope| {
                 let (arena, store, bar, stop) = (&arena, &mut store, &bar, &stop);
-                let player = scope
-                    .spawn(move || crate::arena::play(arena, &arena.parts(), store, jobs, bar, Some(stop)));
+                let player = scope.spawn(move || {
+                    crate::arena_run::play(arena, &arena.parts(), store, jobs, bar, Some(stop))
+                });
                 let mut reader = Reader::new(arena, &db);
                 while !player.is_finished() {
                     let took = reader.read(&news);
@@ -139,7 +140,7 @@ impl Run {
 
     /// Reads the standings of the games `db` holds, playing none.
     pub fn read(file: &Path, arena: Arc<Arena>, db: &Path, held: u64) -> Run {
-        let bar = crate::arena::progress_bar(arena.total_games(), false);
+        let bar = crate::arena_run::progress_bar(arena.total_games(), false);
         bar.set_position(held);
         let mut run = Run::new(file, arena, db, false, held, bar);
         let (arena, db, news) = (run.arena.clone(), run.db.clone(), run.news.clone());
@@ -190,7 +191,7 @@ impl Run {
         self.news.lock().unwrap_or_else(PoisonError::into_inner).clone()
     }
 
-    /// Where the play stands: from the progress bar, which `arena::play`
+    /// Where the play stands: from the progress bar, which `arena_run::play`
     /// counts on (the games already held counted at its start) and whose
     /// rate it starts again with each level, as the terminal shows it.
     pub fn progress(&self) -> Progress {
@@ -229,7 +230,7 @@ struct Reader<'a> {
 
 impl<'a> Reader<'a> {
     fn new(arena: &'a Arena, db: &'a Path) -> Reader<'a> {
-        Reader { arena, db, identity: crate::arena::identity(arena), store: None }
+        Reader { arena, db, identity: crate::arena_run::identity(arena), store: None }
     }
 
     /// Reads the standings and hands them on (or why they could not be
@@ -253,7 +254,7 @@ impl<'a> Reader<'a> {
         start.elapsed()
     }
 
-    fn outcomes(&mut self) -> anyhow::Result<Vec<crate::arena::store::Outcome>> {
+    fn outcomes(&mut self) -> anyhow::Result<Vec<crate::arena_run::store::Outcome>> {
         if self.store.is_none() {
             self.store = Some(Store::open_read_only(self.db, &self.identity, &self.arena.agents)?);
         }

@@ -294,7 +294,7 @@ mod tests {
             text.contains("Weng-Lin") && text.contains("Crosstable") && text.contains("87.5% /4"),
             "{text}"
         );
-        let page = crate::arena::html::page(&arena, &s);
+        let page = crate::arena_run::html::page(&arena, &s);
         assert_eq!(page.matches("<circle").count(), 8, "a point an agent in each of the two plots");
         assert!(page.contains("<td>87.5% of 4</td>") && page.contains("<svg"));
     }
