@@ -6,7 +6,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh screenshots
 export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$HOME/.cache/tabula-target}"
-cargo build --quiet "$@"
+cargo build --quiet --features dev "$@"
 profile=debug
 [[ " $* " == *" --release "* ]] && profile=release
 display=:${TABULA_DISPLAY:-95}

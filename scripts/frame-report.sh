@@ -14,7 +14,7 @@ export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$HOME/.cache/tabula-target}"
 cargo_args=()
 while [ $# -gt 0 ] && [ "$1" != "--" ]; do cargo_args+=("$1"); shift; done
 [ "${1:-}" = "--" ] && shift
-cargo build --quiet "${cargo_args[@]}"
+cargo build --quiet --features dev "${cargo_args[@]}"
 profile=debug
 [[ " ${cargo_args[*]:-} " == *" --release "* ]] && profile=release
 if [ $# -eq 0 ]; then

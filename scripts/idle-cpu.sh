@@ -3,13 +3,14 @@
 # to move at Nim (and, second, the Robot board's belts level, whose belts
 # run while the window has focus), under Xvfb with Mesa's software Vulkan.
 # Reads the process's CPU time from /proc over 30 s, after 5 s to settle.
-# TABULA_CONTINUOUS=1 draws every frame as before the window rested.
+# TABULA_CONTINUOUS=1 draws every frame as before the window rested (one of
+# the measurement hooks of the dev feature, which this script builds with).
 # Usage: scripts/idle-cpu.sh [level.ron]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh screenshots
 export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$HOME/.cache/tabula-target}"
-cargo build --quiet
+cargo build --quiet --features dev
 level=${1:-levels/nim/traditional-3-4-5.ron}
 display=:${TABULA_DISPLAY:-93}
 Xvfb "$display" -screen 0 1280x800x24 -noreset >/dev/null 2>&1 &

@@ -5,4 +5,5 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh window
 export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$HOME/.cache/tabula-target}"
+# Without the dev feature: no measurement hooks in what a player runs.
 exec cargo run --quiet -- "$@"

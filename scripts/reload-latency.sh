@@ -8,7 +8,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh screenshots
 export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$HOME/.cache/tabula-target}"
-cargo build --quiet
+cargo build --quiet --features dev
 level=${1:-levels/robots/09-swap-puzzle.ron}
 display=:${TABULA_DISPLAY:-92}
 Xvfb "$display" -screen 0 1280x800x24 -noreset >/dev/null 2>&1 &

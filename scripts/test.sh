@@ -8,6 +8,8 @@ export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$HOME/.cache/tabula-target}"
 export CARGO_TERM_COLOR="${CARGO_TERM_COLOR:-never}"
 cargo fmt --all --check
 cargo clippy --workspace --all-targets --locked -- -D warnings
+# The measurement hooks are built only with the dev feature: linted too.
+cargo clippy --workspace --all-targets --locked --features dev -- -D warnings
 # Every shipped level in the layout the editor saves (as rustfmt --check).
 cargo run --quiet --locked -- fmt --check levels/
 cargo test --workspace --locked

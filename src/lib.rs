@@ -4,6 +4,3 @@
 pub mod app;
 pub mod arena_run;
 pub mod cli;
-
-/// When the process started, for the first-frame measurement.
-pub static START: std::sync::OnceLock<std::time::Instant> = std::sync::OnceLock::new();

@@ -6,7 +6,8 @@ use std::process::ExitCode;
 use clap::Parser;
 
 fn main() -> ExitCode {
-    tabula::START.get_or_init(std::time::Instant::now);
+    #[cfg(feature = "dev")]
+    tabula::app::dev_tools::process_started();
     let cli = tabula::cli::Cli::parse();
     match tabula::cli::run(cli) {
         Ok(code) => code,

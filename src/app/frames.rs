@@ -44,12 +44,8 @@ pub(super) fn plugin(app: &mut App) {
 }
 
 /// The update mode of the window (not of headless apps, which run frame by
-/// frame as their tests say). `TABULA_CONTINUOUS=1` draws every frame, as
-/// the window did before it rested (scripts/idle-cpu.sh compares the two).
+/// frame as their tests say).
 pub fn reactive(app: &mut App) {
-    if std::env::var_os("TABULA_CONTINUOUS").is_some() {
-        return;
-    }
     app.insert_resource(WinitSettings {
         focused_mode: UpdateMode::reactive_low_power(WAKE),
         unfocused_mode: UpdateMode::reactive_low_power(WAKE),

@@ -7,8 +7,9 @@ pub mod arena_screen;
 pub mod board;
 mod clues;
 pub mod controls;
+#[cfg(feature = "dev")]
+pub mod dev_tools;
 pub mod editor;
-pub mod frame_report;
 pub mod frames;
 pub mod game;
 pub mod glide;
@@ -100,6 +101,9 @@ pub fn run(
         arena_screen::plugin,
     ));
     frames::reactive(&mut app);
+    // After `reactive`: a measurement hook may undo the window's resting.
+    #[cfg(feature = "dev")]
+    app.add_plugins(dev_tools::plugin);
     if let Some(start) = start {
         app.insert_resource(start);
     }
@@ -110,12 +114,6 @@ pub fn run(
         app.insert_resource(arena);
     }
     app.add_systems(Startup, spawn_camera);
-    if let Some(frames) = std::env::var("TABULA_FRAME_REPORT").ok().and_then(|n| n.parse().ok()) {
-        frame_report::plugin(&mut app, frames);
-    }
-    if std::env::var_os("TABULA_REPORT_FIRST_FRAME").is_some() {
-        app.add_systems(Last, report_first_frame);
-    }
     match app.run() {
         AppExit::Success => Ok(ExitCode::SUCCESS),
         AppExit::Error(code) => Ok(ExitCode::from(code.get())),
@@ -168,17 +166,6 @@ fn spawn_camera(mut commands: Commands, mut egui_settings: ResMut<EguiGlobalSett
             ..default()
         },
     ));
-}
-
-/// `TABULA_REPORT_FIRST_FRAME=1`: print how long the first frame took from
-/// process start, then quit (scripts/first-frame.sh).
-fn report_first_frame(frames: Res<bevy::diagnostic::FrameCount>, mut exit: MessageWriter<AppExit>) {
-    // Rendering is pipelined: frame 0 is on screen once update 1 has ended.
-    if frames.0 >= 2 {
-        let ms = crate::START.get().map_or(0, |t| t.elapsed().as_millis());
-        println!("first frame after {ms} ms");
-        exit.write(AppExit::Success);
-    }
 }
 
 #[cfg(all(test, target_os = "linux"))]

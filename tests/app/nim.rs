@@ -2,6 +2,7 @@
 //! move log, watching, hot reload and the keyboard.
 
 use super::*;
+use tabula::app::levels::reload::LevelReloaded;
 
 #[test]
 fn stones_are_entities_and_taken_ones_leave() {
@@ -251,6 +252,14 @@ fn editing_the_level_file_reloads_it_and_a_broken_edit_keeps_the_last_good_level
     let path = dir.join("level.ron");
     std::fs::write(&path, "Nim(name: \"edit me\", piles: [3, 4, 5], ending: Normal)\n").unwrap();
     let level = level::load(&path).unwrap();
+    #[derive(Resource, Default)]
+    struct Reloaded(Vec<PathBuf>);
+    app.init_resource::<Reloaded>().add_systems(
+        Last,
+        |mut reloaded: MessageReader<LevelReloaded>, mut seen: ResMut<Reloaded>| {
+            seen.0.extend(reloaded.read().map(|r| r.path.clone()));
+        },
+    );
     start(&mut app, level, Some(path.clone()), vec![seat("John", None), seat("Mary", None)]);
     request(&mut app, 0, 0, 1);
     settle_watcher(&mut app);
@@ -261,6 +270,7 @@ fn editing_the_level_file_reloads_it_and_a_broken_edit_keeps_the_last_good_level
     let problem = app.world().resource::<LevelWatch>().problem.clone().unwrap();
     assert!(problem.starts_with(&format!("{}:3:", path.display())), "{problem}");
     assert_eq!(session(&app).game.piles(), &[2, 4, 5], "the game goes on with the last good level");
+    assert!(app.world().resource::<Reloaded>().0.is_empty(), "nothing was reloaded");
 
     std::fs::write(&path, "Nim(name: \"edit me\", piles: [2, 2], ending: Misere)\n").unwrap();
     wait_for(&mut app, "the new level is in play", |app| session(app).game.piles() == [2, 2]);
@@ -268,6 +278,7 @@ fn editing_the_level_file_reloads_it_and_a_broken_edit_keeps_the_last_good_level
     assert_eq!(session(&app).game.piles(), &[2, 2], "the new level is in play");
     assert_eq!(session(&app).seats[0].name, "John", "seats are kept");
     frames(&mut app, 2);
+    assert_eq!(app.world().resource::<Reloaded>().0, [path], "the reload is told once");
     assert_eq!(stones(&mut app), 4);
 }
 

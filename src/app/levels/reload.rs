@@ -3,6 +3,8 @@
 //! new level with the same seats; when the edit is broken, the error is
 //! shown and the game goes on with the last good level.
 
+use std::path::PathBuf;
+
 use bevy::asset::AssetLoadFailedEvent;
 use bevy::prelude::*;
 
@@ -23,34 +25,17 @@ pub struct LevelWatch {
     pub problem: Option<String>,
 }
 
-/// `TABULA_REPORT_RELOAD=1`: when a reload is on screen, how long after
-/// the file was saved (scripts/reload-latency.sh).
-#[derive(Resource, Debug)]
-struct ReloadReport {
-    saved: std::time::SystemTime,
-    frames: u32,
+/// The game restarted on its level file, read again after an edit.
+#[derive(Message, Clone, Debug)]
+pub struct LevelReloaded {
+    pub path: PathBuf,
 }
 
 pub(super) fn plugin(app: &mut App) {
-    app.init_resource::<LevelWatch>().add_systems(
+    app.init_resource::<LevelWatch>().add_message::<LevelReloaded>().add_systems(
         Update,
         (follow_session, reload_level).chain().in_set(SessionSet::Requests).run_if(in_state(Screen::Game)),
     );
-    if std::env::var_os("TABULA_REPORT_RELOAD").is_some() {
-        app.add_systems(Last, report_reload.run_if(resource_exists::<ReloadReport>));
-    }
-}
-
-/// The new board is spawned the frame after the restart and drawn the
-/// frame after that (rendering is pipelined).
-fn report_reload(mut commands: Commands, mut report: ResMut<ReloadReport>, mut next: ResMut<NextFrame>) {
-    report.frames += 1;
-    next.ask();
-    if report.frames == 3 {
-        let ms = report.saved.elapsed().map_or(0, |d| d.as_millis());
-        println!("level on screen {ms} ms after the file was saved");
-        commands.remove_resource::<ReloadReport>();
-    }
 }
 
 /// A session started: watch its level file.
@@ -107,14 +92,14 @@ fn reload_level(
     }
     watch.problem = None;
     plan.level = new_level.clone();
-    let saved = plan.level_path.as_deref().and_then(|p| std::fs::metadata(p).and_then(|m| m.modified()).ok());
+    let path = plan.level_path.clone();
     commands.queue(move |world: &mut World| match begin(world, plan) {
         Ok(()) => {
             world
                 .resource_mut::<StatusLine>()
                 .info("Level file changed: the game restarted on the new level");
-            if let Some(saved) = saved.filter(|_| std::env::var_os("TABULA_REPORT_RELOAD").is_some()) {
-                world.insert_resource(ReloadReport { saved, frames: 0 });
+            if let Some(path) = path {
+                world.write_message(LevelReloaded { path });
             }
         }
         Err(e) => world.resource_mut::<LevelWatch>().problem = Some(format!("{file}: {e}")),

@@ -18,7 +18,7 @@ use bevy::diagnostic::{DiagnosticsStore, FrameTimeDiagnosticsPlugin};
 use bevy::ecs::schedule::SingleThreadedExecutor;
 use bevy::prelude::*;
 
-use super::session::SessionSet;
+use crate::app::session::SessionSet;
 
 /// Frames before measuring: shaders compiled, the board built.
 const WARM_UP: u32 = 90;
@@ -37,8 +37,10 @@ struct FrameReport {
 
 const SETS: [&str; 3] = ["requests", "moves", "view"];
 
-/// Adds the report when `frames` is given.
-pub fn plugin(app: &mut App, frames: u32) {
+pub(super) fn plugin(app: &mut App) {
+    let Some(frames) = std::env::var("TABULA_FRAME_REPORT").ok().and_then(|n| n.parse().ok()) else {
+        return;
+    };
     if !app.is_plugin_added::<FrameTimeDiagnosticsPlugin>() {
         app.add_plugins(FrameTimeDiagnosticsPlugin::default());
     }
