@@ -14,10 +14,10 @@ use serde::Serialize;
 use crate::catalog::{self, Catalog};
 use crate::core::agent::AgentInfo;
 use crate::core::perft::{divide, perft};
-use crate::core::replay::{self, Replay, ReplayError};
 use crate::core::runner::{GameRecord, MatchConfig, MatchError, MatchSummary, run_match};
 use crate::core::{AgentError, AgentSpec, Outcome};
 use crate::level::{self, LevelFile};
+use crate::replay::{self, Replay, ReplayError};
 
 // What `register` asks of a game; it lives in `core`, so that `level` can
 // ask it too.

@@ -11,6 +11,7 @@ pub mod layout;
 pub mod level;
 pub mod mancala;
 pub mod nim;
+pub mod replay;
 pub mod robots;
 pub mod russian_bank;
 

@@ -22,8 +22,8 @@ use std::path::PathBuf;
 use bevy::prelude::*;
 use tabula_engine::Player;
 use tabula_engine::core::AgentSpec;
-use tabula_engine::core::replay::{LevelSource, Replay, Seat};
 use tabula_engine::level::LevelFile;
+use tabula_engine::replay::{LevelSource, Replay, Seat};
 
 use super::game::{ActiveGame, WindowGame};
 use super::screen::Screen;

@@ -4,7 +4,7 @@
 use std::path::{Path, PathBuf};
 
 use bevy::prelude::*;
-use tabula_engine::core::replay;
+use tabula_engine::replay;
 
 use super::agents::Agents;
 use super::{BoardBusy, Controller, ReplayMoves, RequestMove, SeatSetup, Session, SessionPlan, Watch};

@@ -4,8 +4,8 @@
 use std::sync::{Arc, Mutex};
 
 use bevy::prelude::*;
-use tabula_engine::core::replay;
 use tabula_engine::core::{derive_seed, rng_from_seed};
+use tabula_engine::replay;
 
 use super::agents::Agents;
 use super::replays::{plan_from_replay, save_replay};

@@ -1,13 +1,12 @@
 //! What every game shares: players, outcomes, the [`Game`] trait with its
 //! observations and steps, what the generic tools ask of a game, agents,
-//! seeded randomness, replays, perft and the match runner.
+//! seeded randomness, perft and the match runner.
 
 pub mod agent;
 pub mod conformance;
 pub mod history;
 pub mod perft;
 pub mod ratings;
-pub mod replay;
 pub mod rng;
 pub mod runner;
 

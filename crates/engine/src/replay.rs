@@ -1,11 +1,12 @@
 //! Replays: the level, the seed, the players and the moves, enough to play a
-//! game again bit for bit.
+//! game again bit for bit. A replay holds a level file of any game, so it
+//! sits beside `level`, above the games, not in `core` below them.
 
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use super::{Game, Player, apply_with_steps};
+use crate::core::{Game, Player, apply_with_steps};
 use crate::level::{self, LevelError, LevelFile};
 
 /// Where a replay's level comes from.
