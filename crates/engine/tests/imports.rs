@@ -1,12 +1,18 @@
-//! No two modules of the window (`src/app`) or of the engine
-//! (`crates/engine/src`) import each other, directly or around a circle: a
+//! No two modules of the tabula package (`src`: the window, the arena's
+//! runs, the command line) or of the engine (`crates/engine/src`) import
+//! each other, directly or around a circle, and no two folders do: a
 //! module's dependencies can then be read, tested and replaced below it.
 //!
 //! A module is a file. Module `a` depends on `b` when `a`'s code outside its
 //! tests names `b` or an item in it (in a `use` or a path); a module naming
 //! its own submodules (declaring them, re-exporting from them) is the tree,
-//! not a dependency. This reads the sources as text and links no game code;
-//! it lives in the engine's package so that it builds in seconds.
+//! not a dependency. A folder is the module of everything below it: of the
+//! files and folders side by side in one folder, `a` depends on `b` when
+//! any file in or under `a` names anything in or under `b`, and those may
+//! not make a circle either, at any depth. A file naming the folder it is
+//! in (`super::X`) goes up the tree, not across it, and is no such edge.
+//! This reads the sources as text and links no game code; it lives in the
+//! engine's package so that it builds in seconds.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -18,8 +24,15 @@ fn manifest_dir() -> std::path::PathBuf {
     std::env::var_os("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR for tests").into()
 }
 
-/// Every `.rs` file under `dir`, as its module path below the crate root.
-fn modules(root: &Path, dir: &Path, out: &mut BTreeMap<Vec<String>, PathBuf>) {
+/// A module path below the crate root: `["app", "menu"]` is `app::menu`.
+type Module = Vec<String>;
+/// Each module and the modules it depends on.
+type Edges = BTreeMap<Module, BTreeSet<Module>>;
+
+/// Every `.rs` file under `dir`, as its module path below the crate root. A
+/// `main.rs` beside a `lib.rs` is the binary, module `main`, which names the
+/// library by its name.
+fn modules(root: &Path, dir: &Path, out: &mut BTreeMap<Module, PathBuf>) {
     let mut entries: Vec<_> = std::fs::read_dir(dir).unwrap().map(|e| e.unwrap().path()).collect();
     entries.sort();
     for path in entries {
@@ -27,15 +40,15 @@ fn modules(root: &Path, dir: &Path, out: &mut BTreeMap<Vec<String>, PathBuf>) {
             modules(root, &path, out);
         } else if path.extension().is_some_and(|e| e == "rs") {
             let rel = path.strip_prefix(root).unwrap().with_extension("");
-            let mut segments: Vec<String> = rel.iter().map(|s| s.to_string_lossy().into_owned()).collect();
-            if matches!(segments.last().map(String::as_str), Some("mod" | "lib" | "main")) {
+            let mut segments: Module = rel.iter().map(|s| s.to_string_lossy().into_owned()).collect();
+            let binary = segments == ["main"] && root.join("lib.rs").exists();
+            if !binary && matches!(segments.last().map(String::as_str), Some("mod" | "lib" | "main")) {
                 segments.pop();
             }
             out.insert(segments, path);
         }
     }
 }
-
 /// The source without comments, string contents and `#[cfg(test)]` items.
 fn code(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
@@ -173,8 +186,9 @@ fn test_only_children(text: &str) -> Vec<String> {
 }
 
 /// Every path the code names, with `use` trees expanded: `crate::a::{b, c::d}`
-/// gives `crate::a::b` and `crate::a::c::d`.
-fn paths(code: &str) -> Vec<Vec<String>> {
+/// gives `crate::a::b` and `crate::a::c::d`. A path from `library` (the
+/// crate's own name, as its binary names it) is a path from `crate`.
+fn paths(code: &str, library: &str) -> Vec<Module> {
     // Tokens: identifiers, `::`, braces, commas; everything else splits.
     let mut tokens: Vec<String> = Vec::new();
     let mut chars = code.chars().peekable();
@@ -198,6 +212,9 @@ fn paths(code: &str) -> Vec<Vec<String>> {
     let mut out = Vec::new();
     let mut i = 0;
     while i < tokens.len() {
+        if tokens[i] == library {
+            tokens[i] = "crate".into();
+        }
         let starts_path = matches!(tokens[i].as_str(), "crate" | "super" | "self")
             && (i == 0 || tokens[i - 1] != "::")
             && tokens.get(i + 1).is_some_and(|t| t == "::");
@@ -280,12 +297,12 @@ fn target(at: &[String], path: &[String], known: &BTreeMap<Vec<String>, PathBuf>
     (0..=full.len()).rev().map(|n| full[..n].to_vec()).find(|m| known.contains_key(m))
 }
 
-/// The modules of the crate rooted at `root` that lie under `scope`, and
-/// each one's dependencies within that scope.
-fn graph(root: &Path, scope: &[&str]) -> BTreeMap<Vec<String>, BTreeSet<Vec<String>>> {
+/// The modules of the crate rooted at `root` (named `library`), each with
+/// the modules it depends on.
+fn graph(root: &Path, library: &str) -> Edges {
     let mut known = BTreeMap::new();
     modules(root, root, &mut known);
-    let mut test_only: BTreeSet<Vec<String>> = BTreeSet::new();
+    let mut test_only: BTreeSet<Module> = BTreeSet::new();
     for (module, path) in &known {
         let text = std::fs::read_to_string(path).unwrap();
         for child in test_only_children(&text) {
@@ -294,25 +311,49 @@ fn graph(root: &Path, scope: &[&str]) -> BTreeMap<Vec<String>, BTreeSet<Vec<Stri
             test_only.insert(m);
         }
     }
-    let in_scope = |m: &[String]| m.starts_with(&scope.iter().map(|s| s.to_string()).collect::<Vec<_>>());
     let mut edges = BTreeMap::new();
     for (module, path) in &known {
-        if !in_scope(module) || test_only.iter().any(|t| module.starts_with(t)) {
+        if test_only.iter().any(|t| module.starts_with(t)) {
             continue;
         }
         let text = code(&std::fs::read_to_string(path).unwrap());
-        let deps: BTreeSet<Vec<String>> = paths(&text)
+        let deps: BTreeSet<Module> = paths(&text, library)
             .iter()
             .filter_map(|p| target(module, p, &known))
-            .filter(|t| t != module && !t.starts_with(module) && in_scope(t))
+            .filter(|t| t != module && !t.starts_with(module))
             .collect();
         edges.insert(module.clone(), deps);
     }
     edges
 }
 
+/// The edges between modules side by side: for each module's dependency,
+/// the two different children of the folder holding both (the module's
+/// own way down and the dependency's) depend on each other. Each such edge
+/// keeps the first module and dependency that made it, to name in a report.
+fn sibling_edges(edges: &Edges) -> (Edges, BTreeMap<(Module, Module), (Module, Module)>) {
+    let mut siblings: Edges = BTreeMap::new();
+    let mut because = BTreeMap::new();
+    for (module, deps) in edges {
+        for prefix in (1..=module.len()).map(|n| module[..n].to_vec()) {
+            siblings.entry(prefix).or_default();
+        }
+        for dep in deps {
+            let common = module.iter().zip(dep).take_while(|(a, b)| a == b).count();
+            // One is below the other: up or down the tree, not across.
+            if common == module.len() || common == dep.len() {
+                continue;
+            }
+            let (from, to) = (module[..=common].to_vec(), dep[..=common].to_vec());
+            siblings.entry(to.clone()).or_default();
+            siblings.entry(from.clone()).or_default().insert(to.clone());
+            because.entry((from, to)).or_insert_with(|| (module.clone(), dep.clone()));
+        }
+    }
+    (siblings, because)
+}
 /// Strongly connected groups of more than one module (Tarjan).
-fn circles(edges: &BTreeMap<Vec<String>, BTreeSet<Vec<String>>>) -> Vec<Vec<String>> {
+fn circles(edges: &Edges) -> Vec<Vec<String>> {
     let names: Vec<&Vec<String>> = edges.keys().collect();
     let index_of: BTreeMap<&Vec<String>, usize> = names.iter().enumerate().map(|(i, n)| (*n, i)).collect();
     let adjacent: Vec<Vec<usize>> =
@@ -383,26 +424,43 @@ fn circles(edges: &BTreeMap<Vec<String>, BTreeSet<Vec<String>>>) -> Vec<Vec<Stri
         .collect()
 }
 
-fn assert_no_circles(root: &Path, scope: &[&str]) {
-    let edges = graph(root, scope);
+/// What is wrong with the crate rooted at `root` (named `library`): each
+/// circle of files, then each circle of folders and files side by side,
+/// with the edges that close it. Empty when there is none.
+fn problems(root: &Path, library: &str) -> Vec<String> {
+    let edges = graph(root, library);
     assert!(edges.len() > 3, "the modules of {} were found", root.display());
-    let found = circles(&edges);
-    let report: Vec<String> = found
-        .iter()
-        .map(|group| {
-            let inside: Vec<String> = group
-                .iter()
-                .map(|m| {
-                    let key: Vec<String> = m.split("::").map(str::to_owned).collect();
-                    let deps: Vec<String> =
-                        edges[&key].iter().map(|d| d.join("::")).filter(|d| group.contains(d)).collect();
-                    format!("  {m} -> {}", deps.join(", "))
-                })
-                .collect();
-            inside.join("\n")
-        })
-        .collect();
-    assert!(found.is_empty(), "modules that import each other around a circle:\n{}", report.join("\n\n"));
+    let (siblings, because) = sibling_edges(&edges);
+    let key = |m: &str| -> Module { m.split("::").map(str::to_owned).collect() };
+    let mut found = Vec::new();
+    for group in circles(&edges) {
+        let lines: Vec<String> = group
+            .iter()
+            .map(|m| {
+                let deps: Vec<String> =
+                    edges[&key(m)].iter().map(|d| d.join("::")).filter(|d| group.contains(d)).collect();
+                format!("  {m} -> {}", deps.join(", "))
+            })
+            .collect();
+        found.push(format!("files that import each other around a circle:\n{}", lines.join("\n")));
+    }
+    for group in circles(&siblings) {
+        let mut lines = Vec::new();
+        for from in group.iter().map(|m| key(m)) {
+            for to in siblings[&from].iter().filter(|d| group.contains(&d.join("::"))) {
+                let (module, dep) = &because[&(from.clone(), to.clone())];
+                let [from, to, module, dep] = [&from, to, module, dep].map(|m| m.join("::"));
+                lines.push(format!("  {from} -> {to} ({module} names {dep})"));
+            }
+        }
+        found.push(format!("folders that import each other around a circle:\n{}", lines.join("\n")));
+    }
+    found
+}
+
+fn assert_no_circles(root: &Path, library: &str) {
+    let found = problems(root, library);
+    assert!(found.is_empty(), "{}", found.join("\n\n"));
 }
 
 /// The repository's root.
@@ -411,10 +469,9 @@ fn here() -> PathBuf {
 }
 
 #[test]
-fn the_window_has_no_import_cycle() {
-    assert_no_circles(&here().join("src"), &["app"]);
+fn the_tabula_package_has_no_import_cycle() {
+    assert_no_circles(&here().join("src"), "tabula");
 }
-
 /// One concern a file: none of the window's files grows past this.
 const MOST_LINES: usize = 400;
 
@@ -434,7 +491,7 @@ fn no_file_of_the_window_is_over_400_lines() {
 
 #[test]
 fn the_engine_has_no_import_cycle() {
-    assert_no_circles(&here().join("crates/engine/src"), &[]);
+    assert_no_circles(&here().join("crates/engine/src"), "tabula_engine");
 }
 
 #[test]
@@ -455,7 +512,7 @@ fn the_check_finds_a_circle_of_three_and_ignores_tests_and_submodules() {
         "pub struct C;\nfn f() -> crate::a::X { todo!() }\n#[cfg(test)]\nmod tests { use crate::d::*; }\n",
     );
     write("d.rs", "pub struct Y;\nconst S: &str = r#\"crate::a::X \"q\"\"#;\nuse super::b::B;\n");
-    let edges = graph(&dir, &[]);
+    let edges = graph(&dir, "x");
     let key = |m: &str| m.split("::").map(str::to_owned).collect::<Vec<_>>();
     assert_eq!(edges[&key("a")], [key("b")].into_iter().collect(), "a's own submodule is no dependency");
     assert_eq!(edges[&key("c")], [key("a")].into_iter().collect(), "nor is code under cfg(test)");
@@ -464,5 +521,76 @@ fn the_check_finds_a_circle_of_three_and_ignores_tests_and_submodules() {
     assert_eq!(edges[&key("a::inner")], [key("c")].into_iter().collect(), "super::super is the root");
     let expected: Vec<String> = ["a", "b", "c", "d"].into_iter().map(String::from).collect();
     assert_eq!(circles(&edges), vec![expected]);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// Writes `files` (path, text) into a fresh folder named for `test`.
+fn tree_of(test: &str, files: &[(&str, &str)]) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("tabula-imports-{test}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    for (name, text) in files {
+        let path = dir.join(name);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+    }
+    dir
+}
+
+#[test]
+fn the_check_finds_folders_in_a_circle_at_any_depth_though_no_files_are() {
+    let dir = tree_of(
+        "folders",
+        &[
+            ("lib.rs", "pub mod a;\npub mod b;\npub mod c;\n"),
+            ("main.rs", "fn main() { x::c::run(); }\n"),
+            // a and b: a's x names b's z, which names a's y.
+            ("a/mod.rs", "pub mod x;\npub mod y;\npub struct A;\n"),
+            ("a/x.rs", "use crate::b::z::Z;\nuse super::A;\n"),
+            ("a/y.rs", "pub struct Y;\n"),
+            ("b/mod.rs", "pub mod z;\n"),
+            ("b/z.rs", "pub struct Z(crate::a::y::Y);\n"),
+            // Below c: d's p names e's q, e's r names d itself.
+            ("c/mod.rs", "pub mod d;\npub mod e;\npub fn run() { d::p::go(); }\n"),
+            ("c/d/mod.rs", "pub mod p;\npub struct D;\n"),
+            ("c/d/p.rs", "pub fn go() { super::super::e::q::Q; }\n"),
+            ("c/e/mod.rs", "pub mod q;\npub mod r;\n"),
+            ("c/e/q.rs", "pub struct Q;\n"),
+            ("c/e/r.rs", "use crate::c::d::D;\n"),
+        ],
+    );
+    let edges = graph(&dir, "x");
+    let key = |m: &str| m.split("::").map(str::to_owned).collect::<Vec<_>>();
+    assert_eq!(edges[&key("main")], [key("c")].into_iter().collect(), "the binary names the library by name");
+    assert!(circles(&edges).is_empty(), "no two files import each other");
+    let (siblings, _) = sibling_edges(&edges);
+    let names = |g: &[&str]| g.iter().map(|m| m.to_string()).collect::<Vec<_>>();
+    assert_eq!(circles(&siblings), vec![names(&["a", "b"]), names(&["c::d", "c::e"])]);
+    assert!(siblings[&key("a::x")].is_empty(), "a file naming its own folder is no edge");
+    let found = problems(&dir, "x");
+    assert_eq!(found.len(), 2, "{found:?}");
+    assert!(found[0].starts_with("folders that import each other"), "{}", found[0]);
+    assert!(found[0].contains("  a -> b (a::x names b::z)\n  b -> a (b::z names a::y)"), "{}", found[0]);
+    assert!(found[1].contains("  c::e -> c::d (c::e::r names c::d)"), "{}", found[1]);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_circle_of_files_is_a_circle_of_files_and_of_what_holds_them() {
+    let dir = tree_of(
+        "files",
+        &[
+            ("lib.rs", "pub mod f;\npub mod g;\n"),
+            ("f/mod.rs", "mod x;\nmod y;\n"),
+            ("f/x.rs", "pub struct X(super::y::Y);\n"),
+            ("f/y.rs", "pub struct Y(Box<super::x::X>);\n"),
+            ("g.rs", "use crate::f;\n"),
+        ],
+    );
+    let found = problems(&dir, "x");
+    assert_eq!(found.len(), 2, "{found:?}");
+    assert_eq!(found[0], "files that import each other around a circle:\n  f::x -> f::y\n  f::y -> f::x");
+    assert!(found[1].starts_with("folders that import each other"), "{}", found[1]);
+    let caught = std::panic::catch_unwind(|| assert_no_circles(&dir, "x"));
+    assert!(caught.is_err(), "the check fails on it");
     std::fs::remove_dir_all(&dir).unwrap();
 }
