@@ -167,22 +167,36 @@ fn strip_test_items(code: &str) -> String {
     out
 }
 
-/// Files a crate compiles only for its tests: `#[cfg(test)] mod name;`.
-fn test_only_children(text: &str) -> Vec<String> {
-    let mut names = Vec::new();
+/// Files a crate compiles only for its tests: `#[cfg(test)] mod name;`,
+/// each as its name, or as the file it names when it has a `#[path]`
+/// (relative to the declaring file's folder).
+fn test_only_children(text: &str) -> Vec<(String, Option<String>)> {
+    let mut children = Vec::new();
     let mut rest = text;
     while let Some(at) = rest.find("#[cfg(test)]") {
         rest = &rest[at + "#[cfg(test)]".len()..];
-        let item = rest.trim_start();
+        let mut item = rest.trim_start();
+        let mut file = None;
+        // Other attributes between it and the item: `#[path = "x.rs"]` names the file.
+        while let Some(attribute) = item.strip_prefix("#[") {
+            let Some(end) = attribute.find(']') else { break };
+            let inside = &attribute[..end];
+            if let Some(value) = inside.strip_prefix("path").map(str::trim_start)
+                && let Some(value) = value.strip_prefix('=')
+            {
+                file = Some(value.trim().trim_matches('"').to_owned());
+            }
+            item = attribute[end + 1..].trim_start();
+        }
         let item = item.strip_prefix("pub ").unwrap_or(item).trim_start();
         if let Some(decl) = item.strip_prefix("mod ") {
             let name: String = decl.chars().take_while(|c| c.is_alphanumeric() || *c == '_').collect();
             if decl[name.len()..].trim_start().starts_with(';') {
-                names.push(name);
+                children.push((name, file));
             }
         }
     }
-    names
+    children
 }
 
 /// Every path the code names, with `use` trees expanded: `crate::a::{b, c::d}`
@@ -305,10 +319,18 @@ fn graph(root: &Path, library: &str) -> Edges {
     let mut test_only: BTreeSet<Module> = BTreeSet::new();
     for (module, path) in &known {
         let text = std::fs::read_to_string(path).unwrap();
-        for child in test_only_children(&text) {
-            let mut m = module.clone();
-            m.push(child);
-            test_only.insert(m);
+        for (child, file) in test_only_children(&text) {
+            match file {
+                Some(file) => {
+                    let file = path.parent().unwrap().join(file);
+                    test_only.extend(known.iter().filter(|(_, p)| **p == file).map(|(m, _)| m.clone()));
+                }
+                None => {
+                    let mut m = module.clone();
+                    m.push(child);
+                    test_only.insert(m);
+                }
+            }
         }
     }
     let mut edges = BTreeMap::new();
@@ -541,7 +563,7 @@ fn the_check_finds_folders_in_a_circle_at_any_depth_though_no_files_are() {
     let dir = tree_of(
         "folders",
         &[
-            ("lib.rs", "pub mod a;\npub mod b;\npub mod c;\n"),
+            ("lib.rs", "pub mod a;\npub mod b;\npub mod c;\npub mod f;\npub mod g;\n"),
             ("main.rs", "fn main() { x::c::run(); }\n"),
             // a and b: a's x names b's z, which names a's y.
             ("a/mod.rs", "pub mod x;\npub mod y;\npub struct A;\n"),
@@ -556,6 +578,10 @@ fn the_check_finds_folders_in_a_circle_at_any_depth_though_no_files_are() {
             ("c/e/mod.rs", "pub mod q;\npub mod r;\n"),
             ("c/e/q.rs", "pub struct Q;\n"),
             ("c/e/r.rs", "use crate::c::d::D;\n"),
+            // f names g; g's tests, in a file of their own, name f.
+            ("f.rs", "pub fn f() -> crate::g::G { crate::g::G }\n"),
+            ("g/mod.rs", "pub struct G;\n#[cfg(test)]\n#[path = \"g_tests.rs\"]\nmod tests;\n"),
+            ("g/g_tests.rs", "use crate::f::f;\n"),
         ],
     );
     let edges = graph(&dir, "x");
@@ -564,7 +590,11 @@ fn the_check_finds_folders_in_a_circle_at_any_depth_though_no_files_are() {
     assert!(circles(&edges).is_empty(), "no two files import each other");
     let (siblings, _) = sibling_edges(&edges);
     let names = |g: &[&str]| g.iter().map(|m| m.to_string()).collect::<Vec<_>>();
-    assert_eq!(circles(&siblings), vec![names(&["a", "b"]), names(&["c::d", "c::e"])]);
+    assert_eq!(
+        circles(&siblings),
+        vec![names(&["a", "b"]), names(&["c::d", "c::e"])],
+        "no circle of f and g: g's tests are not g"
+    );
     assert!(siblings[&key("a::x")].is_empty(), "a file naming its own folder is no edge");
     let found = problems(&dir, "x");
     assert_eq!(found.len(), 2, "{found:?}");
