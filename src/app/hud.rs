@@ -16,49 +16,22 @@ use super::session::{
     Agents, Controller, Headline, MovePreview, Session, SessionRequest, StatusLine, Turn, Watch,
 };
 use super::settings::Settings;
+use super::theme::palette::{ERROR_COLOR, PAUSED_COLOR};
+use super::theme::widgets::{root_ui, status_text};
 use super::{BoardCamera, Screen};
 
-/// Paused: the colour of a held clock.
-const PAUSED_COLOR: egui::Color32 = egui::Color32::from_rgb(255, 200, 90);
-/// What is wrong, in red, everywhere in the window.
-pub(crate) const ERROR_COLOR: egui::Color32 = egui::Color32::from_rgb(255, 110, 100);
 const PANEL_WIDTH: f32 = 270.0;
 const END_FILL: egui::Color32 = egui::Color32::from_rgb(38, 52, 44);
 /// The game-over band's height with one line of result and its buttons.
 const END_BAND_ROOM: f32 = 72.0;
 
 pub(super) fn plugin(app: &mut App) {
-    app.add_systems(OnEnter(Screen::Menu), full_viewport).add_systems(EguiPrimaryContextPass, scale_text);
+    app.add_systems(OnEnter(Screen::Menu), full_viewport);
 }
 
 /// The panels of one game's screen (with a window only: egui draws them).
 pub(crate) fn game_plugin<G: WindowGame>(app: &mut App) {
     app.add_systems(EguiPrimaryContextPass, game_panels::<G>.run_if(playing::<G>));
-}
-
-/// egui text grows with the window so it stays readable on large screens.
-fn scale_text(mut contexts: EguiContexts, window: Single<&Window, With<PrimaryWindow>>) -> Result {
-    let zoom = (window.height() / 800.0).clamp(1.0, 2.0);
-    let ctx = contexts.ctx_mut()?;
-    if (ctx.zoom_factor() - zoom).abs() > 0.01 {
-        ctx.set_zoom_factor(zoom);
-    }
-    Ok(())
-}
-
-/// One root `Ui` covering the window, for panels.
-/// The status line's text, in red when it says what went wrong.
-pub(crate) fn status_text(ui: &egui::Ui, status: &StatusLine) -> egui::RichText {
-    let color = if status.error { ERROR_COLOR } else { ui.visuals().text_color() };
-    egui::RichText::new(&status.text).color(color)
-}
-
-pub fn root_ui(ctx: &egui::Context) -> egui::Ui {
-    egui::Ui::new(
-        ctx.clone(),
-        "root".into(),
-        egui::UiBuilder::new().layer_id(egui::LayerId::background()).max_rect(ctx.viewport_rect()),
-    )
 }
 
 #[allow(clippy::too_many_arguments)]

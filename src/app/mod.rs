@@ -26,6 +26,7 @@ pub mod russian_bank;
 pub mod session;
 pub mod settings;
 pub mod sound;
+pub mod theme;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -123,6 +124,7 @@ pub fn run(
         sound::plugin,
         editor::plugin,
         arena::plugin,
+        theme::plugin,
     ));
     frames::reactive(&mut app);
     if let Some(start) = start {

@@ -12,8 +12,9 @@ use super::standings::standings;
 use super::tables::{self, arena_summary};
 use super::{ArenaEntry, ArenaRequest, Arenas, Live, Phase, Shown};
 use crate::app::Screen;
-use crate::app::hud::{ERROR_COLOR, root_ui, status_text};
 use crate::app::session::StatusLine;
+use crate::app::theme::palette::ERROR_COLOR;
+use crate::app::theme::widgets::{root_ui, status_text};
 
 /// The column of arena files.
 const FILES_WIDTH: f32 = 270.0;
