@@ -8,7 +8,7 @@ use crate::app::game::WindowGame;
 use crate::app::session::{Session, StatusLine};
 use crate::app::theme::widgets::status_text;
 
-/// Under the top bar's panel, the window's bottom.
+/// The second panel: the window's bottom, the whole width.
 pub(super) fn bottom_bar<G: WindowGame>(
     mut panels: PanelRoom,
     session: Res<Session<G>>,

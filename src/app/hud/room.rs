@@ -9,11 +9,11 @@ use bevy::prelude::*;
 use bevy::window::PrimaryWindow;
 use bevy_egui::{EguiContexts, egui};
 
-use crate::app::BoardCamera;
 use crate::app::theme::widgets::root_ui_over;
+use crate::app::{BoardCamera, Screen};
 
 pub(super) fn plugin(app: &mut App) {
-    app.init_resource::<Room>().add_systems(OnEnter(crate::app::Screen::Menu), full_viewport);
+    app.init_resource::<Room>().add_systems(OnEnter(Screen::Menu), full_viewport);
 }
 
 /// The window's space as the panels have taken it this frame, in points.
@@ -85,7 +85,7 @@ pub(super) fn fit_board(
     }
 }
 
-/// Screens without panels draw the board camera (if at all) over the window.
+/// Off the game screen the board camera has the whole window again.
 fn full_viewport(mut camera: Single<&mut Camera, With<BoardCamera>>) {
     camera.viewport = None;
 }
