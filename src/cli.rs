@@ -450,13 +450,15 @@ fn run_replay(path: &std::path::Path, states: bool) -> anyhow::Result<ExitCode> 
 
 /// `tabula generate <game> ...`: a level from the game's generator.
 fn generate(game: &str, options: &[String]) -> anyhow::Result<ExitCode> {
-    let with_generator: Vec<&str> =
-        games::all().iter().filter(|g| !g.generator_options().is_empty()).map(|g| g.folder()).collect();
-    let Some(entry) = games::all().into_iter().find(|g| g.folder() == game || g.name() == game) else {
-        bail!("there is no generator for '{game}'; these games have one: {}", with_generator.join(", "));
+    let generators = games::generators();
+    let named = games::all().into_iter().find(|g| g.folder() == game || g.name() == game);
+    let Some(generator) = named.and_then(|g| generators.iter().find(|m| m.game == g.name())) else {
+        let folders: Vec<&str> =
+            generators.iter().filter_map(|m| games::find(m.game)).map(|g| g.folder()).collect();
+        bail!("there is no generator for '{game}'; these games have one: {}", folders.join(", "));
     };
     if options.iter().any(|o| o == "--help" || o == "-h") {
-        println!("Options of `tabula generate {}`:\n{}", entry.folder(), entry.generator_options());
+        println!("Options of `tabula generate {game}`:\n{}", generator.options);
         println!("  --seed S      the seed (default 0)\n  --out FILE    write the level here");
         return Ok(ExitCode::SUCCESS);
     }
@@ -475,10 +477,7 @@ fn generate(game: &str, options: &[String]) -> anyhow::Result<ExitCode> {
         None => 0,
     };
     let out = take(&mut pairs, "out").map(PathBuf::from);
-    let Some(made) = entry.generate(&pairs, seed) else {
-        bail!("there is no generator for '{game}'; these games have one: {}", with_generator.join(", "));
-    };
-    let text = made.map_err(anyhow::Error::msg)?.layout();
+    let text = generator.generate(&pairs, seed).map_err(anyhow::Error::msg)?.layout();
     // Read back as any level file is: what is written is valid.
     level::parse(&text, "generated level")?;
     match out {

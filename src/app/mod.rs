@@ -28,6 +28,7 @@ pub mod screen;
 pub mod session;
 pub mod settings;
 pub mod sound;
+pub mod theme;
 
 use std::process::ExitCode;
 
@@ -99,6 +100,7 @@ pub fn run(
         sound::plugin,
         editor::plugin,
         arena_screen::plugin,
+        theme::plugin,
     ));
     frames::reactive(&mut app);
     // After `reactive`: a measurement hook may undo the window's resting.

@@ -42,7 +42,6 @@ fn make_sounds(mut commands: Commands, mut sources: ResMut<Assets<AudioSource>>)
 /// refusal, else a move (with the bells when it hands the turn from an
 /// agent to a person; between two people at one screen the turn passes
 /// with every move, and the click says enough).
-#[allow(clippy::too_many_arguments)]
 fn play_sounds(
     mut commands: Commands,
     sounds: Res<Sounds>,

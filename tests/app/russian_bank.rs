@@ -1,6 +1,9 @@
+use super::robot_board::{click, mouse_button, on_screen, point_at, with_mouse};
 use super::*;
-use tabula::app::russian_bank::TableCard;
-use tabula_engine::russian_bank::{BankMove, RussianBank, Source, Target};
+use bevy::input::ButtonState;
+use tabula::app::russian_bank::{Choice, TableCard};
+use tabula::app::session::BoardBusy;
+use tabula_engine::russian_bank::{BankMove, Place, RussianBank, Source, Target};
 
 fn level(name: &str) -> (LevelFile, PathBuf) {
     let path = crate::manifest_dir().join("levels/russian_bank").join(name);
@@ -14,6 +17,76 @@ fn game(app: &App) -> &RussianBank {
 /// Cards drawn on the table, face up or down, not counting ones in flight.
 fn drawn(app: &mut App) -> usize {
     app.world_mut().query::<&TableCard>().iter(app.world()).count()
+}
+
+/// Where the top card of `place` shows in the window, once the cards have
+/// landed (a card is taken only from a still table).
+fn top_card(app: &mut App, place: Place) -> Vec2 {
+    wait_for(app, "the cards land", |app| app.world().resource::<BoardBusy>().0 == 0);
+    let at = app
+        .world_mut()
+        .query::<(&TableCard, &Transform)>()
+        .iter(app.world())
+        .filter(|(card, _)| card.place == place)
+        .max_by_key(|(card, _)| card.index)
+        .map(|(_, transform)| transform.translation.truncate())
+        .unwrap();
+    on_screen(app, at)
+}
+
+fn moves(app: &App) -> Vec<BankMove> {
+    app.world().resource::<Session<RussianBank>>().moves.clone()
+}
+
+#[test]
+fn a_card_is_dragged_or_clicked_to_a_pile_and_put_back_elsewhere() {
+    let dir = temp_dir("rb-pointer");
+    let mut app = with_mouse(&dir);
+    let (file, path) = level("06-a-stop.ron");
+    start(&mut app, file, Some(path), vec![seat("John", None), seat("Mary", None)]);
+    let load = BankMove::Play { from: Source::Reserve, to: Target::OpponentReserve };
+    let (reserve, theirs) = (Place::Reserve(Player::ONE), Place::Reserve(Player::TWO));
+    // Dragged: John's 6H taken, carried over Mary's 7H and let go there.
+    let (six, seven) = (top_card(&mut app, reserve), top_card(&mut app, theirs));
+    point_at(&mut app, six);
+    mouse_button(&mut app, MouseButton::Left, ButtonState::Pressed);
+    point_at(&mut app, six.lerp(seven, 0.5));
+    frames(&mut app, 1);
+    point_at(&mut app, seven);
+    frames(&mut app, 1);
+    mouse_button(&mut app, MouseButton::Left, ButtonState::Released);
+    frames(&mut app, 2);
+    assert_eq!(moves(&app), vec![load], "a drag to the 7H loads it");
+    // (Undo cannot hide the 4S the load turned up: the deal starts again.)
+    app.world_mut().write_message(SessionRequest::Restart);
+    frames(&mut app, 2);
+    assert_eq!(moves(&app), vec![]);
+    // Clicked: a click chooses the 6H, a click on the 7H plays it.
+    let six = top_card(&mut app, reserve);
+    click(&mut app, six);
+    assert!(app.world().resource::<Choice>().chosen.is_some(), "a click chooses the card");
+    assert_eq!(moves(&app), vec![]);
+    click(&mut app, seven);
+    frames(&mut app, 2);
+    assert_eq!(moves(&app), vec![load], "a click on the 7H loads it");
+    app.world_mut().write_message(SessionRequest::Restart);
+    frames(&mut app, 2);
+    // A right click puts a chosen card back; so does a drop on no pile.
+    let six = top_card(&mut app, reserve);
+    click(&mut app, six);
+    mouse_button(&mut app, MouseButton::Right, ButtonState::Pressed);
+    mouse_button(&mut app, MouseButton::Right, ButtonState::Released);
+    assert!(app.world().resource::<Choice>().chosen.is_none(), "a right click puts it back");
+    point_at(&mut app, six);
+    mouse_button(&mut app, MouseButton::Left, ButtonState::Pressed);
+    point_at(&mut app, Vec2::new(20.0, 400.0));
+    frames(&mut app, 1);
+    mouse_button(&mut app, MouseButton::Left, ButtonState::Released);
+    frames(&mut app, 2);
+    assert!(app.world().resource::<Choice>().chosen.is_none(), "a drop on no pile puts it back");
+    let back = top_card(&mut app, reserve);
+    assert!(back.distance(six) < 0.5, "the 6H is back in John's reserve: {back}, not {six}");
+    assert_eq!(moves(&app), vec![]);
 }
 
 #[test]

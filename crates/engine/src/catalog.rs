@@ -2,18 +2,22 @@
 //! registry each keep their own table of games and fill it from this list,
 //! so neither has to know the other.
 
-use crate::core::Registered;
+use crate::core::{LevelGenerator, Registered};
 
 /// A table of games filled one game type at a time.
 pub(crate) trait Catalog {
     /// Adds game `G`; adding it again changes nothing.
     fn add<G: Registered>(&mut self);
+    /// Adds a game's level generator; tables without generators skip it.
+    fn add_generator<L: LevelGenerator>(&mut self) {}
 }
 
-/// Every game the engine ships: adding a game is one line here.
+/// Every game the engine ships: adding a game is one line here (and its
+/// level generator, if it has one, another).
 pub(crate) fn builtin(catalog: &mut impl Catalog) {
     catalog.add::<crate::nim::Nim>();
     catalog.add::<crate::mancala::Mancala>();
     catalog.add::<crate::robots::Robots>();
     catalog.add::<crate::russian_bank::RussianBank>();
+    catalog.add_generator::<crate::robots::generate::RobotsGenerator>();
 }

@@ -127,11 +127,6 @@ pub trait GameEntry: Send + Sync + 'static {
         progress: Progress<'_>,
     ) -> Result<MatchSummary, MatchError>;
     fn perft(&self, level: &LevelFile, depth: u32) -> u64;
-    /// A level from the game's generator (`Game::generate`), or why not;
-    /// `None` for a game without one.
-    fn generate(&self, options: &[(String, String)], seed: u64) -> Option<Result<LevelFile, String>>;
-    /// The generator's options, a line each (`Game::GENERATOR_OPTIONS`).
-    fn generator_options(&self) -> &'static str;
     /// The count under each first move, the move in words and as JSON.
     fn divide(&self, level: &LevelFile, depth: u32) -> Vec<(String, serde_json::Value, u64)>;
     /// Plays a replay's moves (its text, already known to be for this game).
@@ -196,14 +191,6 @@ impl<G: Registered> GameEntry for Entry<G> {
 
     fn check_agent(&self, spec: &AgentSpec) -> Result<(), AgentError> {
         G::build_agent(spec).map(drop)
-    }
-
-    fn generate(&self, options: &[(String, String)], seed: u64) -> Option<Result<LevelFile, String>> {
-        G::generate(options, seed).map(|made| made.map(LevelFile::new::<G>))
-    }
-
-    fn generator_options(&self) -> &'static str {
-        G::GENERATOR_OPTIONS
     }
 
     fn validate(&self, level: &LevelFile) -> Result<(), crate::core::RuleViolation> {
@@ -288,6 +275,7 @@ fn to_record<M: Serialize>(r: &GameRecord<M>) -> MatchRecord {
 #[derive(Default)]
 struct Registry {
     games: Vec<&'static dyn GameEntry>,
+    generators: Vec<Generator>,
 }
 
 impl Registry {
@@ -304,6 +292,10 @@ impl Registry {
 impl Catalog for Registry {
     fn add<G: Registered>(&mut self) {
         self.insert::<G>();
+    }
+
+    fn add_generator<L: crate::core::LevelGenerator>(&mut self) {
+        self.generators.push(Generator::of::<L>());
     }
 }
 
@@ -387,4 +379,34 @@ pub fn replay_file(
     let header = replay::parse_header(&text, &file)?;
     let level = header.level.resolve(path.parent())?;
     level.game().replay(&level, &text, &file, each)
+}
+
+/// A game's level generator, without its types.
+#[derive(Clone, Copy)]
+pub struct Generator {
+    /// The game's name in level files.
+    pub game: &'static str,
+    /// Its options, a line each.
+    pub options: &'static str,
+    make: fn(&[(String, String)], u64) -> Result<LevelFile, String>,
+}
+
+impl Generator {
+    pub fn of<L: crate::core::LevelGenerator>() -> Generator {
+        Generator {
+            game: <L::Game as crate::core::Game>::NAME,
+            options: L::OPTIONS,
+            make: |options, seed| L::generate(options, seed).map(LevelFile::new::<L::Game>),
+        }
+    }
+
+    /// A level from `options` (`--name value` pairs) and `seed`, or why not.
+    pub fn generate(&self, options: &[(String, String)], seed: u64) -> Result<LevelFile, String> {
+        (self.make)(options, seed)
+    }
+}
+
+/// The level generators of the registered games.
+pub fn generators() -> Vec<Generator> {
+    read(|r| r.generators.clone())
 }

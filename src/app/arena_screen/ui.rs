@@ -11,9 +11,10 @@ use super::run::Ending;
 use super::standings::standings;
 use super::tables::{self, arena_summary};
 use super::{ArenaEntry, ArenaRequest, Arenas, Live, Phase, Shown};
-use crate::app::hud::{ERROR_COLOR, root_ui, status_text};
 use crate::app::screen::Screen;
 use crate::app::session::StatusLine;
+use crate::app::theme::palette::ERROR_COLOR;
+use crate::app::theme::widgets::{root_ui, status_text};
 
 /// The column of arena files.
 const FILES_WIDTH: f32 = 270.0;

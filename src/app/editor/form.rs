@@ -14,13 +14,11 @@ use tabula_engine::level::{self, LevelFile};
 
 use super::{LevelEditor, Opened};
 use crate::app::game::WindowCatalog;
-use crate::app::hud::ERROR_COLOR;
-use crate::app::hud::root_ui;
 use crate::app::screen::{BackTo, Screen};
 use crate::app::session::{Controller, SeatSetup, SessionPlan, SessionRequest, StatusLine};
 use crate::app::settings::Settings;
-
-const OK_COLOR: egui::Color32 = egui::Color32::from_rgb(120, 220, 140);
+use crate::app::theme::palette::{ERROR_COLOR, OK_COLOR};
+use crate::app::theme::widgets::root_ui;
 
 /// A whole level put in place of another: these levels are small.
 pub struct Replace(pub LevelFile);

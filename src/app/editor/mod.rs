@@ -263,7 +263,7 @@ pub fn bottom_bar(
             verbs.leave = ui.button("Menu (Esc)").clicked();
             ui.label(egui::RichText::new(edits_left(depth)).weak());
         });
-        ui.label(crate::app::hud::status_text(ui, status));
+        ui.label(crate::app::theme::widgets::status_text(ui, status));
         ui.label(egui::RichText::new(keys).weak());
     });
     (verbs, panel.response.rect)

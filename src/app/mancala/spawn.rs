@@ -19,6 +19,12 @@ use crate::app::session::{BoardReset, Session};
 
 type Parts = Or<(With<Stone>, With<Cell>, With<CellCount>, With<BoardPart>)>;
 
+/// The images a board is drawn with (none without an asset server).
+struct Art {
+    stone: Handle<Image>,
+    hollow: Handle<Image>,
+}
+
 pub(super) fn rebuild_board(
     mut commands: Commands,
     mut resets: MessageReader<BoardReset>,
@@ -37,75 +43,112 @@ pub(super) fn rebuild_board(
     let n = board.pits();
     *layout = MancalaLayout::new(n);
     fit_view(&mut cameras, Vec2::new(layout.width, layout.height) + 2.0 * MARGIN);
-    let stone = stone_texture.map(|t| t.0.clone()).unwrap_or_default();
-    let hollow = cell_texture.map(|t| t.0.clone()).unwrap_or_default();
+    let art = Art {
+        stone: stone_texture.map(|t| t.0.clone()).unwrap_or_default(),
+        hollow: cell_texture.map(|t| t.0.clone()).unwrap_or_default(),
+    };
     commands.spawn((
         BoardPart,
         Sprite::from_color(BOARD_COLOR, Vec2::new(layout.width, STORE_SIZE.y + 50.0)),
         Transform::default(),
         DespawnOnExit(ActiveGame::of::<Mancala>()),
     ));
+    // Stones are coloured in turn across the whole board.
     let mut index = 0;
     for cell in 0..2 * n + 2 {
-        let at = layout.cell_position(cell);
-        let size = if layout.is_store(cell) { STORE_SIZE } else { Vec2::splat(PIT) };
-        commands.spawn((
-            Cell(cell),
-            Sprite { image: hollow.clone(), color: CELL_COLOR, custom_size: Some(size), ..default() },
-            Transform::from_xyz(at.x, at.y, 1.0),
-            DespawnOnExit(ActiveGame::of::<Mancala>()),
-        ));
-        let label_at = if layout.is_store(cell) {
-            at + Vec2::new(0.0, STORE_SIZE.y / 2.0 + 28.0)
-        } else if cell < n {
-            at - Vec2::new(0.0, LABEL_GAP)
-        } else {
-            at + Vec2::new(0.0, LABEL_GAP)
-        };
-        commands.spawn((
-            CellCount(cell),
-            Text2d::new(board.cells()[cell].to_string()),
-            TextFont::from_font_size(if layout.is_store(cell) { 34.0 } else { 26.0 }),
-            TextColor(LABEL_COLOR),
-            Transform::from_xyz(label_at.x, label_at.y, 3.0),
-            DespawnOnExit(ActiveGame::of::<Mancala>()),
-        ));
-        // Pits are tagged by name (A1), stores by whose they are.
-        let (tag, tag_at, color) = if layout.is_store(cell) {
-            let owner = if cell == board.store_cell(Player::ONE) { Player::ONE } else { Player::TWO };
-            let name = format!("{}'s store", session.name_of(owner));
-            (name, at - Vec2::new(0.0, STORE_SIZE.y / 2.0 + 13.0), seat_color(owner.index()))
-        } else if cell < n {
-            (board.cell_name(cell), at - Vec2::new(0.0, TAG_GAP), LABEL_COLOR.with_alpha(0.55))
-        } else {
-            (board.cell_name(cell), at + Vec2::new(0.0, TAG_GAP), LABEL_COLOR.with_alpha(0.55))
-        };
-        commands.spawn((
-            BoardPart,
-            CellTag(cell),
-            Text2d::new(tag),
-            TextFont::from_font_size(15.0),
-            TextColor(color),
-            Transform::from_xyz(tag_at.x, tag_at.y, 3.0),
-            DespawnOnExit(ActiveGame::of::<Mancala>()),
-        ));
+        spawn_cell(&mut commands, &layout, &art, board, cell);
+        spawn_tag(&mut commands, &layout, &session, board, cell);
         for slot in 0..board.cells()[cell] as usize {
-            let p = layout.stone_position(cell, slot);
-            commands.spawn((
-                Stone { cell },
-                Sprite {
-                    image: stone.clone(),
-                    color: bead_color(index),
-                    custom_size: Some(Vec2::splat(STONE)),
-                    ..default()
-                },
-                Transform::from_xyz(p.x, p.y, 2.0 + slot as f32 * 0.001),
-                DespawnOnExit(ActiveGame::of::<Mancala>()),
-            ));
+            spawn_stone(&mut commands, &layout, &art, cell, slot, index);
             index += 1;
         }
     }
-    // Each player's name on their side of the board.
+    spawn_names(&mut commands, &layout, &session, board);
+}
+
+/// A pit or a store, and its count of stones beside it.
+fn spawn_cell(commands: &mut Commands, layout: &MancalaLayout, art: &Art, board: &Mancala, cell: usize) {
+    let n = board.pits();
+    let at = layout.cell_position(cell);
+    let size = if layout.is_store(cell) { STORE_SIZE } else { Vec2::splat(PIT) };
+    commands.spawn((
+        Cell(cell),
+        Sprite { image: art.hollow.clone(), color: CELL_COLOR, custom_size: Some(size), ..default() },
+        Transform::from_xyz(at.x, at.y, 1.0),
+        DespawnOnExit(ActiveGame::of::<Mancala>()),
+    ));
+    let label_at = if layout.is_store(cell) {
+        at + Vec2::new(0.0, STORE_SIZE.y / 2.0 + 28.0)
+    } else if cell < n {
+        at - Vec2::new(0.0, LABEL_GAP)
+    } else {
+        at + Vec2::new(0.0, LABEL_GAP)
+    };
+    commands.spawn((
+        CellCount(cell),
+        Text2d::new(board.cells()[cell].to_string()),
+        TextFont::from_font_size(if layout.is_store(cell) { 34.0 } else { 26.0 }),
+        TextColor(LABEL_COLOR),
+        Transform::from_xyz(label_at.x, label_at.y, 3.0),
+        DespawnOnExit(ActiveGame::of::<Mancala>()),
+    ));
+}
+
+/// A cell's tag: pits are tagged by name (A1), stores by whose they are.
+fn spawn_tag(
+    commands: &mut Commands,
+    layout: &MancalaLayout,
+    session: &Session<Mancala>,
+    board: &Mancala,
+    cell: usize,
+) {
+    let n = board.pits();
+    let at = layout.cell_position(cell);
+    let (tag, tag_at, color) = if layout.is_store(cell) {
+        let owner = if cell == board.store_cell(Player::ONE) { Player::ONE } else { Player::TWO };
+        let name = format!("{}'s store", session.name_of(owner));
+        (name, at - Vec2::new(0.0, STORE_SIZE.y / 2.0 + 13.0), seat_color(owner.index()))
+    } else if cell < n {
+        (board.cell_name(cell), at - Vec2::new(0.0, TAG_GAP), LABEL_COLOR.with_alpha(0.55))
+    } else {
+        (board.cell_name(cell), at + Vec2::new(0.0, TAG_GAP), LABEL_COLOR.with_alpha(0.55))
+    };
+    commands.spawn((
+        BoardPart,
+        CellTag(cell),
+        Text2d::new(tag),
+        TextFont::from_font_size(15.0),
+        TextColor(color),
+        Transform::from_xyz(tag_at.x, tag_at.y, 3.0),
+        DespawnOnExit(ActiveGame::of::<Mancala>()),
+    ));
+}
+
+/// The stone in `slot` of `cell`, the `index`th of the board.
+fn spawn_stone(
+    commands: &mut Commands,
+    layout: &MancalaLayout,
+    art: &Art,
+    cell: usize,
+    slot: usize,
+    index: usize,
+) {
+    let p = layout.stone_position(cell, slot);
+    commands.spawn((
+        Stone { cell },
+        Sprite {
+            image: art.stone.clone(),
+            color: bead_color(index),
+            custom_size: Some(Vec2::splat(STONE)),
+            ..default()
+        },
+        Transform::from_xyz(p.x, p.y, 2.0 + slot as f32 * 0.001),
+        DespawnOnExit(ActiveGame::of::<Mancala>()),
+    ));
+}
+
+/// Each player's name on their side of the board.
+fn spawn_names(commands: &mut Commands, layout: &MancalaLayout, session: &Session<Mancala>, board: &Mancala) {
     for (player, y) in [(Player::ONE, -(ROW_Y + NAME_GAP)), (Player::TWO, ROW_Y + NAME_GAP)] {
         let store = layout.cell_position(board.store_cell(player));
         commands.spawn((

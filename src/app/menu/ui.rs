@@ -14,10 +14,10 @@ use tabula_engine::level::LevelFile;
 use super::model::{COMMAND_LINE_ONLY, Menu, MenuGame};
 use crate::app::controls::ReplayBrowser;
 use crate::app::editor::RequestEdit;
-use crate::app::hud::{ERROR_COLOR, root_ui};
 use crate::app::levels::library::{LevelEntry, levels_root};
 use crate::app::session::{SessionRequest, StatusLine};
 use crate::app::settings::Settings;
+use crate::app::theme::{palette::ERROR_COLOR, widgets::root_ui};
 
 pub(super) fn menu_ui(
     mut contexts: EguiContexts,

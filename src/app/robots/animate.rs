@@ -1,35 +1,19 @@
-//! A move's steps on the board's entities. The engine's steps are followed
-//! one by one on the board as last shown, so each robot's and tile's place
-//! after each step is the engine's, never worked out here; the entities'
-//! facts change at once and their transforms glide there in turn: the walk,
-//! the ride tile by tile, an exchange, the settle rounds one after another.
-//! Belts run, hints point, sparks fly.
+//! The pieces in motion: robots and tiles glide as a move's steps were
+//! scheduled (`steps`), belts run, hints point, sparks fly.
 
 use std::collections::HashMap;
 use std::f32::consts::{FRAC_PI_2, FRAC_PI_4, TAU};
 
 use bevy::prelude::*;
-use tabula_engine::Observation;
-use tabula_engine::robots::{Pos, RobotStep, Robots, Tile};
+use tabula_engine::robots::{Robots, Tile};
 
 use super::art::nose;
-use super::{BoardTile, Facing, HeldHints, RobotLayout, RobotPiece, TILE, TileKind, TilePos, angle};
+use super::{Facing, HeldHints, RobotLayout, RobotPiece, TILE, TileKind, angle};
 use crate::app::board::seat_color;
 use crate::app::frames::NextFrame;
 use crate::app::game::ActiveGame;
-use crate::app::glide::{Glide, Leg};
-use crate::app::session::{MoveApplied, Session};
-use crate::app::settings::Settings;
+use crate::app::glide::Glide;
 
-/// Seconds for a walk, one belt tile, a turn, an exchange.
-const WALK: f32 = 0.28;
-const BELT_STEP: f32 = 0.16;
-const TURN: f32 = 0.22;
-const SWAP: f32 = 0.45;
-/// Robots stand above the tiles (and their children).
-const ROBOT_Z: f32 = 2.0;
-/// A gliding piece is lifted this much over those it passes.
-const LIFT: f32 = 0.5;
 /// Belts run this many tiles a second on screen.
 const BELT_SPEED: f32 = 0.8;
 
@@ -62,169 +46,9 @@ pub(crate) struct Spark {
     age: f32,
 }
 
-/// Where each piece will be once what is scheduled has played (its place
-/// and heading), and the legs it glides to get there.
-struct Plan<'a> {
-    layout: &'a RobotLayout,
-    speed: f32,
-    place: HashMap<Entity, (Vec3, f32)>,
-    glides: HashMap<Entity, Glide>,
-}
-
-impl Plan<'_> {
-    /// Glides `entity` to tile `to` (at height `z`) and `heading`, starting
-    /// `start` seconds from now for `duration`.
-    fn glide(&mut self, entity: Entity, to: Pos, z: f32, heading: Option<f32>, start: f32, duration: f32) {
-        let Some(&(from, from_angle)) = self.place.get(&entity) else { return };
-        let target = self.layout.position(to).extend(z);
-        let to_angle = heading.map_or(from_angle, |h| nearest_turn(from_angle, h));
-        let leg = Leg {
-            from,
-            to: target,
-            from_angle,
-            to_angle,
-            start: start / self.speed,
-            duration: duration / self.speed,
-            lift: LIFT,
-            arc: 0.0,
-            swell: 0.0,
-        };
-        self.glides.entry(entity).or_default().push(leg);
-        self.place.insert(entity, (target, to_angle));
-    }
-
-    /// Sets every piece on its way, each with all its legs.
-    fn commit(self, commands: &mut Commands) {
-        for (entity, glide) in self.glides {
-            let heading = self.place[&entity].1;
-            commands.entity(entity).insert((Heading(heading), glide));
-        }
-    }
-}
-
-/// Follows each applied move's steps on the shown board and schedules the
-/// glides; the robots' and tiles' facts become the board's after the move.
-#[allow(clippy::too_many_arguments, clippy::type_complexity)]
-pub(super) fn follow_steps(
-    mut commands: Commands,
-    mut applied: MessageReader<MoveApplied<Robots>>,
-    mut robots: Query<(Entity, &RobotPiece, &Transform, &Heading, &mut TilePos, &mut Facing, &mut HeldHints)>,
-    mut tiles: Query<
-        (Entity, &Transform, &mut TilePos, &mut TileKind, Option<&Children>),
-        (With<BoardTile>, Without<RobotPiece>),
-    >,
-    mut chevrons: Query<&mut Transform, (With<Chevron>, Without<BoardTile>, Without<RobotPiece>)>,
-    mut shown: ResMut<ShownBoard>,
-    session: Res<Session<Robots>>,
-    layout: Res<RobotLayout>,
-    settings: Res<Settings>,
-) {
-    let latest = session.view().plies();
-    for MoveApplied { steps, .. } in applied.read() {
-        let Some(board) = shown.0.as_mut() else { continue };
-        // A board spawned this frame (an undo and a move in one frame)
-        // already shows the move.
-        if board.plies() >= latest {
-            continue;
-        }
-        let mut plan = Plan {
-            layout: &layout,
-            speed: settings.animation_speed,
-            place: HashMap::new(),
-            glides: HashMap::new(),
-        };
-        let robot_of: HashMap<char, Entity> = robots.iter().map(|(e, piece, ..)| (piece.0, e)).collect();
-        for (entity, _, transform, heading, ..) in &robots {
-            plan.place.insert(entity, (transform.translation, heading.0));
-        }
-        // The tiles are looked up only for an exchange: a large board has
-        // tens of thousands.
-        let mut tile_at: HashMap<Pos, Entity> = HashMap::new();
-        if steps.iter().any(|s| matches!(s, RobotStep::Swapped { .. })) {
-            for (entity, transform, at, ..) in &tiles {
-                plan.place.insert(entity, (transform.translation, 0.0));
-                tile_at.insert(at.0, entity);
-            }
-        }
-        let (mut clock, mut round, mut round_start) = (0.0f32, 0u16, 0.0f32);
-        let mut winner = None;
-        for step in steps {
-            board.follow(step);
-            match *step {
-                RobotStep::Walked { robot, to } => {
-                    let entity = robot_of[&robot];
-                    plan.glide(entity, to, ROBOT_Z, None, clock, WALK);
-                    clock += WALK;
-                }
-                RobotStep::Rode { robot, to, facing } => {
-                    let (entity, heading) = (robot_of[&robot], Some(angle(facing)));
-                    plan.glide(entity, to, ROBOT_Z, heading, clock, BELT_STEP);
-                    clock += BELT_STEP;
-                }
-                RobotStep::Rotated { robot, facing } => {
-                    let at = board.robot(robot).map_or((0, 0), |r| r.at);
-                    let (entity, heading) = (robot_of[&robot], Some(angle(facing)));
-                    plan.glide(entity, at, ROBOT_Z, heading, clock, TURN);
-                    clock += TURN;
-                }
-                RobotStep::Carried { robot, to, facing, round: r } => {
-                    if r != round {
-                        (round, round_start) = (r, clock);
-                        clock += BELT_STEP;
-                    }
-                    let (entity, heading) = (robot_of[&robot], Some(angle(facing)));
-                    plan.glide(entity, to, ROBOT_Z, heading, round_start, BELT_STEP);
-                }
-                RobotStep::Swapped { a, b, .. } => {
-                    // Each tile glides to the other's place, and what stands
-                    // on it with it, turned as the board now says.
-                    let (ta, tb) = (tile_at[&a], tile_at[&b]);
-                    for (tile, to) in [(ta, b), (tb, a)] {
-                        plan.glide(tile, to, 0.5, None, clock, SWAP);
-                        let (.., mut at, mut kind, children) = tiles.get_mut(tile).expect("a tile entity");
-                        at.0 = to;
-                        kind.0 = board.tile(to);
-                        if let Tile::Conveyor(dir) = kind.0 {
-                            for child in children.into_iter().flat_map(|c| c.iter()) {
-                                if let Ok(mut chevron) = chevrons.get_mut(child) {
-                                    chevron.rotation = Quat::from_rotation_z(angle(dir));
-                                }
-                            }
-                        }
-                    }
-                    tile_at.insert(a, tb);
-                    tile_at.insert(b, ta);
-                    for robot in board.robots().iter().filter(|r| r.at == a || r.at == b) {
-                        let heading = Some(angle(robot.facing));
-                        plan.glide(robot_of[&robot.id], robot.at, ROBOT_Z, heading, clock, SWAP);
-                    }
-                    clock += SWAP;
-                }
-                RobotStep::Won { robot } => winner = Some(robot),
-                _ => {}
-            }
-        }
-        // The facts are the board's after the move.
-        for (_, piece, _, _, mut at, mut facing, mut hints) in &mut robots {
-            if let Some(robot) = board.robot(piece.0) {
-                at.0 = robot.at;
-                facing.0 = robot.facing;
-                if hints.0 != robot.hints {
-                    hints.0 = robot.hints.clone();
-                }
-            }
-        }
-        let speed = plan.speed;
-        plan.commit(&mut commands);
-        if let Some(winner) = winner {
-            celebrate(&mut commands, board, &layout, &robot_of, winner, clock / speed);
-        }
-    }
-}
-
 /// Fireworks over the winner's home, the other robots blown apart, once
 /// the pieces have landed (`after` seconds).
-fn celebrate(
+pub(super) fn celebrate(
     commands: &mut Commands,
     board: &Robots,
     layout: &RobotLayout,

@@ -33,7 +33,6 @@ pub struct RobotChoice {
 
 /// Lights the tiles the chosen robot's requests lead to, and the tile
 /// picked for an exchange.
-#[allow(clippy::too_many_arguments)]
 pub(super) fn show_destinations(
     mut commands: Commands,
     session: Res<Session<Robots>>,
@@ -127,7 +126,6 @@ fn own_robots(view: &Robots, player: Player) -> Vec<char> {
     view.robots().iter().filter(|r| r.player == player).map(|r| r.id).collect()
 }
 
-#[allow(clippy::too_many_arguments)]
 pub(super) fn click_board(
     pointer: BoardPointer,
     mouse: Res<ButtonInput<MouseButton>>,

@@ -8,7 +8,8 @@
 //! Tiles and robots are entities for as long as the level is in play, their
 //! components the game's facts (`TilePos`, `TileKind`, `Facing`, `Rule`,
 //! `Owner`, `HeldHints`). Spawning is `spawn`'s, following the steps
-//! `animate`'s, the player's choices `input`'s, textures `art`'s.
+//! `steps`'s, the pieces' motion `animate`'s, the player's choices
+//! `input`'s, textures `art`'s.
 
 pub(crate) mod animate;
 pub(crate) mod art;
@@ -17,6 +18,7 @@ mod input;
 pub mod picture;
 mod reasoning;
 pub(crate) mod spawn;
+mod steps;
 pub(crate) mod zoom;
 
 use std::f32::consts::FRAC_PI_2;
@@ -129,7 +131,7 @@ pub fn plugin(app: &mut App) {
                 zoom::frame_board,
                 zoom::pin_labels,
                 reasoning::mark_reasoning,
-                animate::follow_steps,
+                steps::follow_steps,
                 (
                     animate::run_belts,
                     animate::glide,

@@ -36,7 +36,6 @@ struct Art {
     ring: Handle<Image>,
 }
 
-#[allow(clippy::too_many_arguments)]
 pub(super) fn spawn_board(
     mut commands: Commands,
     mut resets: MessageReader<BoardReset>,

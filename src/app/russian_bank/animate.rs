@@ -27,6 +27,53 @@ struct Carry {
 }
 
 impl Carry {
+    /// The cards as the entities hold them, none of them carried yet.
+    fn new(cards: &Cards, flight: f32) -> Carry {
+        let mut carry =
+            Carry { piles: HashMap::new(), from: HashMap::new(), glides: HashMap::new(), clock: 0.0, flight };
+        let mut order: Vec<(TableCard, Entity)> = cards.iter().map(|(e, card, ..)| (*card, e)).collect();
+        order.sort_by_key(|(card, _)| card.index);
+        for &(card, entity) in &order {
+            carry.piles.entry(card.place).or_default().push(entity);
+        }
+        for (entity, _, _, _, transform) in cards {
+            carry.from.insert(entity, transform.translation);
+        }
+        carry
+    }
+
+    /// Carries the cards a step moves.
+    fn follow(&mut self, step: &BankStep) {
+        match *step {
+            BankStep::Moved { from, to, .. } | BankStep::TakenBack { from, to, .. } => self.top(from, to),
+            BankStep::HandTurned { player, .. } => self.top(Place::Hand(player), Place::Shown(player)),
+            BankStep::HandReturned { player, .. } => self.top(Place::Shown(player), Place::Hand(player)),
+            BankStep::WasteTurnedOver { player } => {
+                self.turned_over(Place::Waste(player), Place::Hand(player))
+            }
+            BankStep::HandTurnedBack { player } => {
+                self.turned_over(Place::Hand(player), Place::Waste(player))
+            }
+            _ => {}
+        }
+    }
+
+    /// Where each card lands and what it shows there, from the view of the
+    /// table after the moves: none when the piles' cards do not agree.
+    fn landed(&self, table: &RussianBank) -> Option<HashMap<Entity, (TableCard, CardFace, usize)>> {
+        let mut shown = HashMap::new();
+        let mut agrees = true;
+        for place in places() {
+            let entities = self.piles.get(&place).map_or(&[][..], Vec::as_slice);
+            let faces = pile(table, place);
+            agrees &= faces.len() == entities.len();
+            for (index, (&entity, &face)) in entities.iter().zip(&faces).enumerate() {
+                shown.insert(entity, (TableCard { place, index }, CardFace(face), faces.len()));
+            }
+        }
+        agrees.then_some(shown)
+    }
+
     /// The top card of `from` goes on top of `to`.
     fn top(&mut self, from: Place, to: Place) {
         let Some(entity) = self.piles.get_mut(&from).and_then(Vec::pop) else { return };
@@ -59,7 +106,6 @@ impl Carry {
 
 /// Carries each applied move's cards as its steps say, then shows on every
 /// card what the screen's seat sees of it.
-#[allow(clippy::too_many_arguments)]
 pub(super) fn follow_moves(
     mut commands: Commands,
     mut applied: MessageReader<MoveApplied<RussianBank>>,
@@ -75,63 +121,24 @@ pub(super) fn follow_moves(
         return;
     }
     *choice = Choice { changed: true, ..default() };
-    let mut carry = Carry {
-        piles: HashMap::new(),
-        from: HashMap::new(),
-        glides: HashMap::new(),
-        clock: 0.0,
-        flight: FLIGHT / settings.animation_speed.max(0.1),
-    };
-    let mut order: Vec<(TableCard, Entity)> = cards.iter().map(|(e, card, ..)| (*card, e)).collect();
-    order.sort_by_key(|(card, _)| card.index);
-    for &(card, entity) in &order {
-        carry.piles.entry(card.place).or_default().push(entity);
-    }
-    for (entity, _, _, _, transform) in &cards {
-        carry.from.insert(entity, transform.translation);
-    }
-    for applied in moves {
-        for step in &applied.steps {
-            match *step {
-                BankStep::Moved { from, to, .. } | BankStep::TakenBack { from, to, .. } => {
-                    carry.top(from, to)
-                }
-                BankStep::HandTurned { player, .. } => carry.top(Place::Hand(player), Place::Shown(player)),
-                BankStep::HandReturned { player, .. } => carry.top(Place::Shown(player), Place::Hand(player)),
-                BankStep::WasteTurnedOver { player } => {
-                    carry.turned_over(Place::Waste(player), Place::Hand(player))
-                }
-                BankStep::HandTurnedBack { player } => {
-                    carry.turned_over(Place::Hand(player), Place::Waste(player))
-                }
-                BankStep::Stopped { by, rule } => {
-                    let (stopper, breaker) = (session.name_of(by), session.name_of(opponent(by)));
-                    last_stop.0 = Some(format!("{stopper} stopped {breaker}: {rule}."));
-                }
-                _ => {}
-            }
+    let mut carry = Carry::new(&cards, FLIGHT / settings.animation_speed.max(0.1));
+    for step in moves.iter().flat_map(|applied| &applied.steps) {
+        if let BankStep::Stopped { by, rule } = *step {
+            let (stopper, breaker) = (session.name_of(by), session.name_of(opponent(by)));
+            last_stop.0 = Some(format!("{stopper} stopped {breaker}: {rule}."));
         }
+        carry.follow(step);
     }
     // Every card now shows what the view has in its place.
     let view = session.view();
     let table = &view.0;
-    let mut shown: HashMap<Entity, (TableCard, CardFace, usize)> = HashMap::new();
-    let mut agrees = true;
-    for place in places() {
-        let entities = carry.piles.get(&place).map_or(&[][..], Vec::as_slice);
-        let faces = pile(table, place);
-        agrees &= faces.len() == entities.len();
-        for (index, (&entity, &face)) in entities.iter().zip(&faces).enumerate() {
-            shown.insert(entity, (TableCard { place, index }, CardFace(face), faces.len()));
-        }
-    }
-    if !agrees {
+    let Some(shown) = carry.landed(table) else {
         // Cards the steps did not account for: deal the table from the view.
         warn!("the table's cards differ from the game after a move; dealt again");
         redealt.0 += 1;
         deal(&mut commands, table, &mut cards);
         return;
-    }
+    };
     for (entity, mut card, mut face, mut drawn_now, _) in &mut cards {
         let Some(&(slot, new_face, len)) = shown.get(&entity) else { continue };
         card.set_if_neq(slot);

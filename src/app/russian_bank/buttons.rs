@@ -28,7 +28,6 @@ pub(super) fn table_buttons(
 ) -> Result {
     let ctx = contexts.ctx_mut()?.clone();
     let table = &session.game;
-    let target = session.level.match_points;
     // Above the status line; at the end, above the band that says who won.
     let lift = if table.outcome().is_some() { END_BAND_LIFT } else { STATUS_LIFT };
     egui::Area::new("russian-bank-table".into())
@@ -37,52 +36,9 @@ pub(super) fn table_buttons(
             egui::Frame::popup(ui.style()).show(ui, |ui| {
                 // Narrow enough to stay clear of the table's cards.
                 ui.set_max_width(220.0);
-                let points = bank_match.points();
-                ui.label(
-                    egui::RichText::new(format!(
-                        "Match to {target}: {} {} · {} {}",
-                        session.name_of(Player::ONE),
-                        points[0],
-                        session.name_of(Player::TWO),
-                        points[1]
-                    ))
-                    .strong(),
-                );
-                if let Some(winner) = bank_match.winner(target) {
-                    ui.label(
-                        egui::RichText::new(format!("{} wins the match", session.name_of(winner)))
-                            .color(crate::app::board::seat_color32(winner.index()))
-                            .strong(),
-                    );
-                }
-                if let Some(why) = &last_stop.0 {
-                    ui.label(egui::RichText::new(why).color(egui::Color32::from_rgb(255, 200, 120)));
-                }
+                match_score(ui, &session, &bank_match, &last_stop);
                 if let Some(me) = me(&session).filter(|_| !session.replay && table.outcome().is_none()) {
-                    ui.horizontal(|ui| {
-                        let mut legal = Vec::new();
-                        table.legal_moves(me, &mut legal);
-                        let mine = table.outcome().is_none() && table.current_player() == me;
-                        let mut button = |ui: &mut egui::Ui, text: &str, mv: BankMove, enabled: bool| {
-                            if ui.add_enabled(enabled, egui::Button::new(text)).clicked() {
-                                requests.write(RequestMove { by: me, mv });
-                            }
-                        };
-                        button(
-                            ui,
-                            "Turn hand (H)",
-                            BankMove::TurnHand,
-                            mine && legal.contains(&BankMove::TurnHand),
-                        );
-                        let waste = BankMove::Play { from: Source::Hand, to: Target::Waste };
-                        button(ui, "To waste (W)", waste, mine && legal.contains(&waste));
-                        if legal.contains(&BankMove::EndTurn) {
-                            button(ui, "End turn (E)", BankMove::EndTurn, mine);
-                        }
-                        if legal.contains(&BankMove::Accept) {
-                            button(ui, "Let it stand", BankMove::Accept, true);
-                        }
-                    });
+                    ui.horizontal(|ui| turn_buttons(ui, table, me, &mut requests));
                 }
                 // Stop is offered whenever it is the other's turn, breach or
                 // not: noticing one is the player's skill.
@@ -93,17 +49,84 @@ pub(super) fn table_buttons(
                     requests.write(RequestMove { by: stopper, mv: BankMove::Stop });
                 }
                 if table.outcome().is_some() && !session.replay {
-                    let label =
-                        if bank_match.winner(target).is_some() { "New match (N)" } else { "Next deal (N)" };
-                    if ui.button(label).clicked() {
-                        if bank_match.winner(target).is_some() {
-                            bank_match.deals.clear();
-                        }
-                        session_requests
-                            .write(SessionRequest::Start(Box::new(next_deal_plan(&session, &bank_match))));
-                    }
+                    next_deal_button(ui, &session, &mut bank_match, &mut session_requests);
                 }
             });
         });
     Ok(())
+}
+
+/// The match's score, its winner, and why the last Stop was called.
+fn match_score(
+    ui: &mut egui::Ui,
+    session: &Session<RussianBank>,
+    bank_match: &BankMatch,
+    last_stop: &LastStop,
+) {
+    let target = session.level.match_points;
+    let points = bank_match.points();
+    ui.label(
+        egui::RichText::new(format!(
+            "Match to {target}: {} {} · {} {}",
+            session.name_of(Player::ONE),
+            points[0],
+            session.name_of(Player::TWO),
+            points[1]
+        ))
+        .strong(),
+    );
+    if let Some(winner) = bank_match.winner(target) {
+        ui.label(
+            egui::RichText::new(format!("{} wins the match", session.name_of(winner)))
+                .color(crate::app::board::seat_color32(winner.index()))
+                .strong(),
+        );
+    }
+    if let Some(why) = &last_stop.0 {
+        ui.label(egui::RichText::new(why).color(egui::Color32::from_rgb(255, 200, 120)));
+    }
+}
+
+/// What `me` may do with the turn besides playing a card: each button
+/// enabled when the rules allow it now.
+fn turn_buttons(
+    ui: &mut egui::Ui,
+    table: &RussianBank,
+    me: Player,
+    requests: &mut MessageWriter<RequestMove<RussianBank>>,
+) {
+    let mut legal = Vec::new();
+    table.legal_moves(me, &mut legal);
+    let mine = table.outcome().is_none() && table.current_player() == me;
+    let mut button = |ui: &mut egui::Ui, text: &str, mv: BankMove, enabled: bool| {
+        if ui.add_enabled(enabled, egui::Button::new(text)).clicked() {
+            requests.write(RequestMove { by: me, mv });
+        }
+    };
+    button(ui, "Turn hand (H)", BankMove::TurnHand, mine && legal.contains(&BankMove::TurnHand));
+    let waste = BankMove::Play { from: Source::Hand, to: Target::Waste };
+    button(ui, "To waste (W)", waste, mine && legal.contains(&waste));
+    if legal.contains(&BankMove::EndTurn) {
+        button(ui, "End turn (E)", BankMove::EndTurn, mine);
+    }
+    if legal.contains(&BankMove::Accept) {
+        button(ui, "Let it stand", BankMove::Accept, true);
+    }
+}
+
+/// Once a deal is over: the next deal, or a new match once it is won.
+fn next_deal_button(
+    ui: &mut egui::Ui,
+    session: &Session<RussianBank>,
+    bank_match: &mut BankMatch,
+    session_requests: &mut MessageWriter<SessionRequest>,
+) {
+    let target = session.level.match_points;
+    let label = if bank_match.winner(target).is_some() { "New match (N)" } else { "Next deal (N)" };
+    if ui.button(label).clicked() {
+        if bank_match.winner(target).is_some() {
+            bank_match.deals.clear();
+        }
+        session_requests.write(SessionRequest::Start(Box::new(next_deal_plan(session, bank_match))));
+    }
 }

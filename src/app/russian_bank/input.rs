@@ -3,6 +3,9 @@
 //! the hand turns it; keys for the hand, the waste, the end of a turn, Stop!
 //! and the next deal. The top bar says what the human may do now.
 
+use std::ops::ControlFlow;
+
+use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;
 use tabula_engine::russian_bank::{BankMove, Place, RussianBank, Source, Target};
 use tabula_engine::{Game, Player};
@@ -36,27 +39,33 @@ fn targets(table: &RussianBank, me: Player, from: Source) -> Vec<(Place, BankMov
         .collect()
 }
 
-#[allow(clippy::too_many_arguments)]
+/// What a human's hands change: the chosen card, the cards' places, the
+/// moves asked for, and the status line (for a card taken out of turn).
+#[derive(SystemParam)]
+pub(super) struct Hands<'w, 's> {
+    choice: ResMut<'w, Choice>,
+    cards: Query<'w, 's, (Entity, &'static TableCard, &'static mut Transform)>,
+    requests: MessageWriter<'w, RequestMove<RussianBank>>,
+    status: ResMut<'w, StatusLine>,
+}
+
 pub(super) fn handle_pointer(
     pointer: BoardPointer,
     mouse: Res<ButtonInput<MouseButton>>,
     session: Res<Session<RussianBank>>,
     busy: Res<BoardBusy>,
-    mut choice: ResMut<Choice>,
-    mut cards: Query<(Entity, &TableCard, &mut Transform)>,
-    mut requests: MessageWriter<RequestMove<RussianBank>>,
-    mut status: ResMut<StatusLine>,
+    mut hands: Hands,
 ) {
     let Some(me) = me(&session) else { return };
     let Some(point) = pointer.world() else { return };
     // A held card follows the pointer.
-    if let (Some((_, entity)), Some(offset)) = (choice.chosen, choice.dragging)
-        && let Ok((_, _, mut transform)) = cards.get_mut(entity)
+    if let (Some((_, entity)), Some(offset)) = (hands.choice.chosen, hands.choice.dragging)
+        && let Ok((_, _, mut transform)) = hands.cards.get_mut(entity)
     {
         transform.translation = (point + offset).extend(60.0);
     }
     if mouse.just_pressed(MouseButton::Right) {
-        cancel(&mut choice, &mut cards);
+        hands.cancel();
         return;
     }
     if !mouse.just_pressed(MouseButton::Left) && !mouse.just_released(MouseButton::Left) {
@@ -66,64 +75,99 @@ pub(super) fn handle_pointer(
     // copy of the whole game.
     let view = session.view();
     let table = &view.0;
-    if mouse.just_pressed(MouseButton::Left) {
-        choice.pressed_at = Some(point);
+    if mouse.just_pressed(MouseButton::Left) && hands.press(me, point, table, &session, busy.0 > 0).is_break()
+    {
+        return;
+    }
+    if mouse.just_released(MouseButton::Left) {
+        hands.release(me, point, table);
+    }
+}
+
+impl Hands<'_, '_> {
+    /// A left press: with a card chosen by a click, on its target; else on
+    /// a card to take, or on the hand to turn it. Breaks when the press is
+    /// all the mouse did.
+    fn press(
+        &mut self,
+        me: Player,
+        point: Vec2,
+        table: &RussianBank,
+        session: &Session<RussianBank>,
+        busy: bool,
+    ) -> ControlFlow<()> {
+        self.choice.pressed_at = Some(point);
         let place = place_at(table, point);
         // With a card chosen by a click, a click elsewhere is its target.
-        if let Some((from, entity)) = choice.chosen
-            && choice.dragging.is_none()
+        if let Some((from, entity)) = self.choice.chosen
+            && self.choice.dragging.is_none()
         {
             let target = place.filter(|&p| p != from.place(me)).and_then(|p| target_of(me, p));
             match target {
                 Some(to) => {
-                    requests.write(RequestMove { by: me, mv: BankMove::Play { from, to } });
-                    choice.chosen = Some((from, entity));
+                    self.requests.write(RequestMove { by: me, mv: BankMove::Play { from, to } });
+                    self.choice.chosen = Some((from, entity));
                 }
-                None => cancel(&mut choice, &mut cards),
+                None => self.cancel(),
             }
-            choice.pressed_at = None;
-            return;
+            self.choice.pressed_at = None;
+            return ControlFlow::Break(());
         }
-        if busy.0 > 0 {
-            return;
+        if busy {
+            return ControlFlow::Break(());
         }
         match place {
             Some(Place::Hand(p)) if p == me => {
-                requests.write(RequestMove { by: me, mv: BankMove::TurnHand });
+                self.requests.write(RequestMove { by: me, mv: BankMove::TurnHand });
             }
-            Some(place) => {
-                let Some(from) = source_of(me, place) else { return };
-                let top = cards
-                    .iter()
-                    .filter(|(_, c, _)| c.place == place)
-                    .max_by_key(|(_, c, _)| c.index)
-                    .map(|(e, _, t)| (e, t.translation.truncate()));
-                if let Some((entity, at)) = top {
-                    if table.current_player() != me {
-                        status.error(if session.level.stop_rule {
-                            "It is not your turn (S calls Stop!)"
-                        } else {
-                            "It is not your turn"
-                        });
-                        return;
-                    }
-                    choice.chosen = Some((from, entity));
-                    choice.dragging = Some(at - point);
-                    choice.changed = true;
-                }
-            }
+            Some(place) => return self.take(me, place, point, table, session),
             None => {}
         }
+        ControlFlow::Continue(())
     }
-    if mouse.just_released(MouseButton::Left)
-        && let Some((from, entity)) = choice.chosen
-        && choice.dragging.is_some()
-    {
-        let moved = choice.pressed_at.is_some_and(|p| p.distance(point) > 8.0);
-        choice.dragging = None;
+
+    /// Takes the top card of `place` in hand, to drag it or to click its
+    /// target, if it is `me`'s turn. Breaks when it cannot be taken.
+    fn take(
+        &mut self,
+        me: Player,
+        place: Place,
+        point: Vec2,
+        table: &RussianBank,
+        session: &Session<RussianBank>,
+    ) -> ControlFlow<()> {
+        let Some(from) = source_of(me, place) else { return ControlFlow::Break(()) };
+        let top = self
+            .cards
+            .iter()
+            .filter(|(_, c, _)| c.place == place)
+            .max_by_key(|(_, c, _)| c.index)
+            .map(|(e, _, t)| (e, t.translation.truncate()));
+        if let Some((entity, at)) = top {
+            if table.current_player() != me {
+                self.status.error(if session.level.stop_rule {
+                    "It is not your turn (S calls Stop!)"
+                } else {
+                    "It is not your turn"
+                });
+                return ControlFlow::Break(());
+            }
+            self.choice.chosen = Some((from, entity));
+            self.choice.dragging = Some(at - point);
+            self.choice.changed = true;
+        }
+        ControlFlow::Continue(())
+    }
+
+    /// A left release with a card held: dropped on a pile, its move is
+    /// asked for; not moved, it was a click, and the card stays chosen.
+    fn release(&mut self, me: Player, point: Vec2, table: &RussianBank) {
+        let (Some((from, entity)), Some(_)) = (self.choice.chosen, self.choice.dragging) else { return };
+        let moved = self.choice.pressed_at.is_some_and(|p| p.distance(point) > 8.0);
+        self.choice.dragging = None;
         if !moved {
             // A click: the card stays chosen, waiting for a click on a pile.
-            if let Ok((_, card, mut transform)) = cards.get_mut(entity) {
+            if let Ok((_, card, mut transform)) = self.cards.get_mut(entity) {
                 transform.translation = card_position(card.place, card.index).extend(60.0);
             }
             return;
@@ -132,22 +176,22 @@ pub(super) fn handle_pointer(
         let target = place_at(table, point).filter(|&p| p != source_place).and_then(|p| target_of(me, p));
         match target {
             Some(to) => {
-                requests.write(RequestMove { by: me, mv: BankMove::Play { from, to } });
+                self.requests.write(RequestMove { by: me, mv: BankMove::Play { from, to } });
             }
-            None => cancel(&mut choice, &mut cards),
+            None => self.cancel(),
         }
     }
-}
 
-/// Puts the chosen card back and forgets it.
-fn cancel(choice: &mut Choice, cards: &mut Query<(Entity, &TableCard, &mut Transform)>) {
-    if let Some((_, entity)) = choice.chosen.take()
-        && let Ok((_, card, mut transform)) = cards.get_mut(entity)
-    {
-        transform.translation = card_position(card.place, card.index).extend(z_of(card.index));
+    /// Puts the chosen card back and forgets it.
+    fn cancel(&mut self) {
+        if let Some((_, entity)) = self.choice.chosen.take()
+            && let Ok((_, card, mut transform)) = self.cards.get_mut(entity)
+        {
+            transform.translation = card_position(card.place, card.index).extend(z_of(card.index));
+        }
+        self.choice.dragging = None;
+        self.choice.changed = true;
     }
-    choice.dragging = None;
-    choice.changed = true;
 }
 
 pub(super) fn handle_keys(

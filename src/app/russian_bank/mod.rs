@@ -24,6 +24,7 @@ mod art;
 mod buttons;
 mod cards;
 mod deals;
+mod felt;
 mod form;
 mod input;
 mod layout;

@@ -10,12 +10,10 @@ use bevy_egui::egui;
 use tabula_engine::Player;
 use tabula_engine::russian_bank::{Card, FixedDeal, Place, SideSpec, Suit};
 
-use super::{CARD, NAME_X, TABLE, base_position, card_position};
+use super::felt::{Felt, card_label, face};
+use super::{NAME_X, base_position};
 
-const RED: egui::Color32 = egui::Color32::from_rgb(200, 40, 40);
-const BLACK: egui::Color32 = egui::Color32::from_rgb(25, 25, 25);
-const FACE: egui::Color32 = egui::Color32::from_rgb(245, 242, 232);
-const WRONG: egui::Color32 = egui::Color32::from_rgb(255, 90, 80);
+const WRONG: egui::Color32 = super::felt::WRONG;
 const TAKES: egui::Color32 = egui::Color32::from_rgb(120, 220, 140);
 const FELT: egui::Color32 = egui::Color32::from_rgb(30, 86, 52);
 const SLOT: egui::Color32 = egui::Color32::from_rgb(120, 170, 135);
@@ -249,35 +247,6 @@ pub fn table(
     changed
 }
 
-/// The table's felt on screen: where the game's layout lands, at what scale.
-struct Felt {
-    painter: egui::Painter,
-    rect: egui::Rect,
-    scale: f32,
-}
-
-impl Felt {
-    /// The table as large as fits in `area`, centred.
-    fn new(painter: egui::Painter, area: egui::Rect) -> Felt {
-        let scale = (area.width() / TABLE.x).min(area.height() / TABLE.y);
-        let rect = egui::Rect::from_center_size(area.center(), egui::vec2(TABLE.x, TABLE.y) * scale);
-        Felt { painter, rect, scale }
-    }
-
-    /// A point of the game's table (y up) on screen.
-    fn on_screen(&self, v: bevy::math::Vec2) -> egui::Pos2 {
-        self.rect.center() + egui::vec2(v.x, -v.y) * self.scale
-    }
-
-    /// Where the `i`th card of a pile lies.
-    fn card(&self, place: Place, i: usize) -> egui::Rect {
-        egui::Rect::from_center_size(
-            self.on_screen(card_position(place, i)),
-            egui::vec2(CARD.x, CARD.y) * self.scale,
-        )
-    }
-}
-
 /// A pile as the game shows it: its empty slot, its cards (a tableau pile
 /// fanned, the others their top card) and its label.
 fn draw_pile(felt: &Felt, deal: &FixedDeal, pile: Pile) {
@@ -364,40 +333,6 @@ fn player_names(felt: &Felt, deal: &FixedDeal) {
             felt.painter.text(at, egui::Align2::CENTER_TOP, "to move", to_move, TAKES);
         }
     }
-}
-
-/// A card face up on the table: its rank and suit in the corner (the right
-/// one when `right`: the corner a fan leaves in sight) and a large suit in
-/// the middle; a misplaced card outlined in the warning colour.
-fn face(painter: &egui::Painter, rect: egui::Rect, card: Card, scale: f32, misplaced: bool, right: bool) {
-    painter.rect_filled(rect, 4.0, FACE);
-    let (width, outline) = if misplaced { (3.0, WRONG) } else { (1.0, egui::Color32::from_gray(90)) };
-    painter.rect_stroke(rect, 4.0, egui::Stroke::new(width, outline), egui::StrokeKind::Inside);
-    let color = if card.is_red() { RED } else { BLACK };
-    let corner = (CARD.x * scale * 0.3).clamp(9.0, 20.0);
-    let (at, align) = match right {
-        true => (rect.right_top() + egui::vec2(-2.0, 1.0), egui::Align2::RIGHT_TOP),
-        false => (rect.left_top() + egui::vec2(2.0, 1.0), egui::Align2::LEFT_TOP),
-    };
-    // Rank over suit, as a card's index: narrow enough for the strip a fan
-    // leaves in sight.
-    let name = card.name();
-    let (rank, pip) = name.split_at(name.char_indices().last().map_or(0, |(i, _)| i));
-    painter.text(at, align, format!("{rank}\n{pip}"), egui::FontId::proportional(corner), color);
-    painter.text(
-        rect.center() + egui::vec2(0.0, rect.height() * 0.12),
-        egui::Align2::CENTER_CENTER,
-        pip,
-        egui::FontId::proportional(corner * 1.6),
-        color,
-    );
-}
-
-/// A card of the decks: its rank and suit in its colour.
-fn card_label(ui: &mut egui::Ui, card: Card) -> egui::Response {
-    let color = if card.is_red() { RED } else { BLACK };
-    let text = egui::RichText::new(card.name()).color(color).background_color(FACE).monospace().size(16.0);
-    ui.add(egui::Label::new(text).sense(egui::Sense::hover()))
 }
 
 #[cfg(test)]

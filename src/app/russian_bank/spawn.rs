@@ -45,7 +45,6 @@ pub(super) fn drawn(place: Place, index: usize, len: usize) -> bool {
 
 /// Lays the table on the first reset of a game shown, and deals its cards
 /// on every reset (a new deal, an undo, a restart).
-#[allow(clippy::too_many_arguments)]
 pub(super) fn lay_table(
     mut commands: Commands,
     mut resets: MessageReader<BoardReset>,

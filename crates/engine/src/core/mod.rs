@@ -190,16 +190,6 @@ pub trait Game: Clone + fmt::Debug + Send + Sync + 'static {
     /// A seat other than the one to move may sometimes move (Russian
     /// Bank's Stop): runners then offer it the chance after every move.
     const INTERJECTIONS: bool = false;
-    /// The options of the game's level generator, a line each, for
-    /// `tabula generate <game> --help`; empty for a game without one.
-    const GENERATOR_OPTIONS: &'static str = "";
-
-    /// A level made from `options` (the `--name value` pairs given to
-    /// `tabula generate`) and `seed`, or why not; `None` for a game without
-    /// a generator.
-    fn generate(_options: &[(String, String)], _seed: u64) -> Option<Result<Self::Level, String>> {
-        None
-    }
 
     /// The validated start position of `level`; `seed` drives any chance.
     fn new(level: &Self::Level, seed: u64) -> Result<Self, RuleViolation>;
@@ -278,6 +268,17 @@ pub trait Observation<G: Game>: Clone + PartialEq + fmt::Debug + Serialize + Sen
 /// registry, so that each can ask it of a game.
 pub trait Registered: AgentRegistry + PartialEq + Serialize + DeserializeOwned {}
 impl<G: AgentRegistry + PartialEq + Serialize + DeserializeOwned> Registered for G {}
+
+/// A game's level generator (`tabula generate <game>`), listed in the
+/// catalog beside its game.
+pub trait LevelGenerator {
+    type Game: Registered;
+    /// Its options, a line each, for `tabula generate <game> --help`.
+    const OPTIONS: &'static str;
+    /// A level made from `options` (the `--name value` pairs given to
+    /// `tabula generate`) and `seed`, or why not.
+    fn generate(options: &[(String, String)], seed: u64) -> Result<<Self::Game as Game>::Level, String>;
+}
 
 /// Applies `mv` and also returns its steps (for views, logs and tests; the
 /// hot paths call `apply` alone).

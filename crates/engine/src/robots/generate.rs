@@ -9,7 +9,7 @@ use super::level::{
     Dir, MAX_PLAYERS, MAX_ROBOTS, MAX_SIDE, RobotSpec, RobotsLevel, RuleSet, home_char, robot_ids,
 };
 use super::rules::Robots;
-use crate::core::{Game, LevelGroup, derive_seed, rng_from_seed};
+use crate::core::{Game, LevelGenerator, LevelGroup, derive_seed, rng_from_seed};
 
 /// What to generate.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -110,6 +110,18 @@ impl Plan {
         plan.players = players.unwrap_or(plan.robots.min(usize::from(MAX_PLAYERS)) as u8);
         plan.belts = belts.unwrap_or(Plan::default_belts(plan.width, plan.height));
         Ok(plan)
+    }
+}
+
+/// `tabula generate robots`, for the catalog.
+pub struct RobotsGenerator;
+
+impl LevelGenerator for RobotsGenerator {
+    type Game = Robots;
+    const OPTIONS: &'static str = OPTIONS;
+
+    fn generate(options: &[(String, String)], seed: u64) -> Result<RobotsLevel, String> {
+        generate(Plan::from_options(options, seed)?)
     }
 }
 

@@ -1195,7 +1195,6 @@ impl Game for Robots {
     const TITLE: &'static str = "Robot board";
     const FOLDER: &'static str = "robots";
     const SEATS: (usize, usize) = (2, MAX_PLAYERS as usize);
-    const GENERATOR_OPTIONS: &'static str = super::generate::OPTIONS;
     /// Levels with hidden homes hide them from every seat.
     const PERFECT_INFORMATION: bool = false;
 
@@ -1404,10 +1403,6 @@ impl Game for Robots {
             sightings,
             home_robot: None,
         })
-    }
-
-    fn generate(options: &[(String, String)], seed: u64) -> Option<Result<RobotsLevel, String>> {
-        Some(super::generate::Plan::from_options(options, seed).and_then(super::generate::generate))
     }
 
     fn num_players(&self) -> usize {

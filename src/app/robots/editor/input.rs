@@ -163,7 +163,6 @@ fn turn(editing: &mut Editing, p: (u16, u16)) {
     }
 }
 
-#[allow(clippy::too_many_arguments)]
 pub(super) fn keys(
     keys: Res<ButtonInput<KeyCode>>,
     mut editing: ResMut<Editing>,

@@ -16,14 +16,13 @@ use super::Editing;
 use super::input::Tool;
 use crate::app::board::BoardCamera;
 use crate::app::board::seat_color32;
-use crate::app::hud::ERROR_COLOR;
-use crate::app::hud::root_ui;
 use crate::app::screen::{BackTo, Screen};
 use crate::app::session::{SessionRequest, StatusLine};
 use crate::app::settings::Settings;
+use crate::app::theme::palette::{ERROR_COLOR, OK_COLOR};
+use crate::app::theme::widgets::root_ui;
 
 const PANEL_WIDTH: f32 = 300.0;
-const OK_COLOR: egui::Color32 = egui::Color32::from_rgb(120, 220, 140);
 const AGENTS: [Option<&str>; 5] = [None, Some("planner"), Some("sleuth"), Some("scout"), Some("random")];
 
 pub(super) fn panel(

@@ -1,0 +1,70 @@
+//! The end of a game: the result and what to do next, as a band under the
+//! board. The board is fitted to the space left, so the band never covers
+//! a pit or a name.
+
+use bevy::prelude::*;
+use bevy_egui::egui;
+
+use super::room::PanelRoom;
+use crate::app::game::WindowGame;
+use crate::app::session::{Headline, Session, SessionRequest};
+
+const END_FILL: egui::Color32 = egui::Color32::from_rgb(38, 52, 44);
+/// The game-over band's height with one line of result and its buttons.
+const END_BAND_ROOM: f32 = 72.0;
+
+/// The last panel: the bottom of what the bars and the side panel leave.
+pub(super) fn end_band<G: WindowGame>(
+    mut panels: PanelRoom,
+    session: Res<Session<G>>,
+    headline: Res<Headline>,
+    mut requests: MessageWriter<SessionRequest>,
+    mut end_room: Local<f32>,
+) -> Result {
+    let shown = panels.show("game over", |root| band(root, &session, &headline, &mut requests))?;
+    // The band's room is kept from the start (as tall as any band shown),
+    // so the board does not move when the band comes.
+    *end_room = end_room.max(shown.unwrap_or(0.0)).max(END_BAND_ROOM);
+    panels.room.end = *end_room;
+    Ok(())
+}
+
+/// The band, once the game is over (at the end of a replay); its height.
+fn band<G: WindowGame>(
+    root: &mut egui::Ui,
+    session: &Session<G>,
+    headline: &Headline,
+    requests: &mut MessageWriter<SessionRequest>,
+) -> Option<f32> {
+    if session.game.outcome().is_none() || (session.replay && !session.redo.is_empty()) {
+        return None;
+    }
+    let frame = egui::Frame::side_top_panel(root.style())
+        .fill(END_FILL)
+        .inner_margin(egui::Margin::symmetric(16, 10));
+    let band = egui::Panel::bottom("game over").frame(frame).resizable(false).show(root, |ui| {
+        ui.horizontal_wrapped(|ui| {
+            ui.label(egui::RichText::new("Game over").size(16.0).weak());
+            // The match's result first, then the deal's.
+            if let Some(headline) = &headline.0 {
+                ui.label(egui::RichText::new(headline).size(24.0).strong());
+            }
+            let text = G::outcome_text(&session.view(), &session.names());
+            let size = if headline.0.is_some() { 17.0 } else { 24.0 };
+            ui.label(egui::RichText::new(text).size(size).strong());
+            ui.label(format!("after {} moves", session.moves.len()));
+        });
+        ui.horizontal(|ui| {
+            if ui.button(egui::RichText::new("Play again (F2)").size(16.0)).clicked() {
+                requests.write(SessionRequest::Restart);
+            }
+            if ui.button(egui::RichText::new("Save replay (Ctrl+S)").size(16.0)).clicked() {
+                requests.write(SessionRequest::SaveReplay);
+            }
+            if ui.button(egui::RichText::new("Menu (Esc)").size(16.0)).clicked() {
+                requests.write(SessionRequest::BackToMenu);
+            }
+        });
+    });
+    Some(band.response.rect.height())
+}

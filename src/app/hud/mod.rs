@@ -1,0 +1,41 @@
+//! The game screen's panels (egui), one system each: the top bar (whose
+//! turn it is), the bottom bar (the status line and keys), the side panel
+//! (level file errors, the lesson, undo, watching, clues, the move log,
+//! replays, sound), Paused on the board and the band at the end of a game.
+//! The board camera draws only in the space the panels leave.
+
+mod bottom_bar;
+mod end_band;
+mod room;
+mod side_panel;
+mod top_bar;
+mod watch;
+
+use bevy::prelude::*;
+use bevy_egui::EguiPrimaryContextPass;
+
+use crate::app::board::playing;
+use crate::app::game::WindowGame;
+
+pub(super) fn plugin(app: &mut App) {
+    app.add_plugins(room::plugin);
+}
+
+/// The panels of one game's screen (with a window only: egui draws them).
+/// Each egui panel takes its side of what the panels before it left, so
+/// their order is the screen's layout.
+pub(crate) fn game_plugin<G: WindowGame>(app: &mut App) {
+    app.add_systems(
+        EguiPrimaryContextPass,
+        (
+            top_bar::top_bar::<G>,
+            bottom_bar::bottom_bar::<G>,
+            side_panel::side_panel::<G>,
+            watch::paused_note::<G>,
+            end_band::end_band::<G>,
+            room::fit_board,
+        )
+            .chain()
+            .run_if(playing::<G>),
+    );
+}

@@ -1,0 +1,130 @@
+//! The side panel, right of the board: a broken level file, the lesson,
+//! the game's buttons, the watching controls, the clues, the move log,
+//! replays, sound and the level file.
+
+use bevy::ecs::system::SystemParam;
+use bevy::prelude::*;
+use bevy_egui::egui;
+
+use super::room::PanelRoom;
+use super::watch::watch_controls;
+use crate::app::clues::{Clues, clues};
+use crate::app::controls::ReplayBrowser;
+use crate::app::game::WindowGame;
+use crate::app::lesson::{LessonPanel, lesson};
+use crate::app::levels::reload::LevelWatch;
+use crate::app::move_log::move_log;
+use crate::app::session::{Session, SessionRequest, Watch};
+use crate::app::settings::Settings;
+use crate::app::theme::palette::ERROR_COLOR;
+
+const PANEL_WIDTH: f32 = 270.0;
+
+/// What the side panel shows and changes.
+#[derive(SystemParam)]
+pub(super) struct SideControls<'w, 's, G: WindowGame> {
+    session: Res<'w, Session<G>>,
+    level_watch: Res<'w, LevelWatch>,
+    lesson: ResMut<'w, LessonPanel>,
+    watch: ResMut<'w, Watch>,
+    settings: ResMut<'w, Settings>,
+    browser: ResMut<'w, ReplayBrowser>,
+    requests: MessageWriter<'w, SessionRequest>,
+    clues: Local<'s, Clues>,
+}
+
+/// After the top and bottom bars: the right of what they leave.
+pub(super) fn side_panel<G: WindowGame>(mut panels: PanelRoom, mut side: SideControls<G>) -> Result {
+    let right = panels.show("controls", |root| {
+        egui::Panel::right("controls").exact_size(PANEL_WIDTH).show(root, |ui| {
+            egui::ScrollArea::vertical().show(ui, |ui| side.contents(ui));
+        })
+    })?;
+    panels.room.right = right.response.rect;
+    Ok(())
+}
+
+impl<G: WindowGame> SideControls<'_, '_, G> {
+    fn contents(&mut self, ui: &mut egui::Ui) {
+        // Beside the board, first in the panel, never over the board.
+        level_problem(ui, &self.level_watch);
+        lesson(ui, &self.session, &mut self.lesson);
+        self.game_buttons(ui);
+        ui.separator();
+        watch_controls(ui, &self.session, &mut self.watch, &mut self.settings, &mut self.requests);
+        clues(ui, &self.session, &mut self.clues);
+        ui.separator();
+        move_log(ui, &self.session, &mut self.requests);
+        ui.separator();
+        self.replays(ui);
+        ui.separator();
+        self.sound(ui);
+        ui.separator();
+        self.level_file(ui);
+    }
+
+    fn game_buttons(&mut self, ui: &mut egui::Ui) {
+        ui.heading("Game");
+        ui.horizontal(|ui| {
+            if ui.button("Undo (U)").clicked() {
+                self.requests.write(SessionRequest::Undo);
+            }
+            if ui.button("Redo (R)").clicked() {
+                self.requests.write(SessionRequest::Redo);
+            }
+        });
+        ui.horizontal(|ui| {
+            if ui.button("Play again (F2)").clicked() {
+                self.requests.write(SessionRequest::Restart);
+            }
+            if ui.button("Menu (Esc)").clicked() {
+                self.requests.write(SessionRequest::BackToMenu);
+            }
+        });
+    }
+
+    fn replays(&mut self, ui: &mut egui::Ui) {
+        ui.heading("Replays");
+        ui.horizontal(|ui| {
+            if ui.button("Save (Ctrl+S)").clicked() {
+                self.requests.write(SessionRequest::SaveReplay);
+            }
+            if ui.button("Open… (O)").clicked() {
+                self.browser.open = true;
+            }
+        });
+    }
+
+    fn sound(&mut self, ui: &mut egui::Ui) {
+        let settings = &mut *self.settings;
+        ui.heading("Sound");
+        ui.checkbox(&mut settings.sound, "Sound on (M)");
+        ui.add_enabled(settings.sound, egui::Slider::new(&mut settings.volume, 0.0..=1.0).text("volume"));
+    }
+
+    /// Where the level comes from: the file to edit, or a replay.
+    fn level_file(&self, ui: &mut egui::Ui) {
+        ui.heading("Level file");
+        match &self.session.level_path {
+            Some(path) => {
+                ui.label(egui::RichText::new(path.display().to_string()).monospace());
+                ui.label(egui::RichText::new("Edit and save it: the game restarts on the new level.").weak());
+            }
+            None => {
+                ui.label("Built in (from a replay)");
+            }
+        }
+    }
+}
+
+/// The broken level file, at the top of the side panel: what is wrong,
+/// and that the game goes on with the last good level.
+fn level_problem(ui: &mut egui::Ui, watch: &LevelWatch) {
+    let Some(problem) = &watch.problem else { return };
+    egui::Frame::group(ui.style()).stroke(egui::Stroke::new(1.5, ERROR_COLOR)).show(ui, |ui| {
+        ui.label(egui::RichText::new("Level file error").color(ERROR_COLOR).strong());
+        ui.label(egui::RichText::new(problem).color(ERROR_COLOR).monospace());
+        ui.label(egui::RichText::new("The game keeps the last good level until the file is fixed.").weak());
+    });
+    ui.separator();
+}

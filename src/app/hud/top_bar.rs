@@ -1,0 +1,120 @@
+//! The top bar: the game and level with its rules, the seats with the one
+//! to move underlined, whose move it is or how the game ended, the move
+//! previewed, Paused, the replay's place, and what the agents say.
+
+use bevy::ecs::system::SystemParam;
+use bevy::prelude::*;
+use bevy_egui::egui;
+
+use super::room::PanelRoom;
+use crate::app::board::seat_color32;
+use crate::app::game::WindowGame;
+use crate::app::session::{Agents, Controller, Headline, MovePreview, Session, Turn, Watch};
+use crate::app::theme::palette::PAUSED_COLOR;
+
+/// What the top bar says of the game.
+#[derive(SystemParam)]
+pub(super) struct TurnFacts<'w, G: WindowGame> {
+    session: Res<'w, Session<G>>,
+    agents: Option<Res<'w, Agents<G>>>,
+    turn: Res<'w, Turn>,
+    headline: Res<'w, Headline>,
+    preview: Res<'w, MovePreview>,
+    watch: Res<'w, Watch>,
+}
+
+/// The first panel of the game screen: it takes the window's top.
+pub(super) fn top_bar<G: WindowGame>(mut panels: PanelRoom, facts: TurnFacts<G>) -> Result {
+    panels.start()?;
+    let top = panels.show("turn", |root| {
+        egui::Panel::top("turn").show(root, |ui| {
+            ui.add_space(4.0);
+            ui.horizontal(|ui| {
+                ui.heading(format!("{} · {}", G::TITLE, facts.session.level_name));
+                ui.separator();
+                ui.label(G::rules_text(&facts.session.level));
+            });
+            ui.horizontal_wrapped(|ui| facts.seats_and_turn(ui));
+            facts.agents_notes(ui);
+            ui.add_space(4.0);
+        })
+    })?;
+    panels.room.top = top.response.rect;
+    Ok(())
+}
+
+impl<G: WindowGame> TurnFacts<'_, G> {
+    /// The seats, then whose move it is (or how it ended) and what goes
+    /// with it.
+    fn seats_and_turn(&self, ui: &mut egui::Ui) {
+        let session = &self.session;
+        for (i, seat) in session.seats.iter().enumerate() {
+            if i > 0 {
+                ui.label("vs");
+            }
+            // The seat to move is underlined.
+            let text = format!("{} ({})", seat.name, seat.controller.label());
+            let mut name = egui::RichText::new(text).color(seat_color32(i)).strong();
+            if self.turn.to_move.is_some_and(|p| p.index() == i) {
+                name = name.underline();
+            }
+            ui.label(name);
+        }
+        ui.separator();
+        ui.label(self.turn_text().size(18.0));
+        if !self.preview.0.is_empty() {
+            ui.separator();
+            ui.label(egui::RichText::new(&self.preview.0).size(16.0));
+        }
+        if self.watch.paused {
+            ui.separator();
+            ui.label(egui::RichText::new("Paused").color(PAUSED_COLOR).strong().size(18.0));
+        }
+        if session.replay {
+            ui.separator();
+            ui.label(format!(
+                "Replay: move {} of {}",
+                session.moves.len(),
+                session.moves.len() + session.redo.len()
+            ));
+        }
+    }
+
+    /// Whose move it is, or how the game (or the match) ended.
+    fn turn_text(&self) -> egui::RichText {
+        let session = &self.session;
+        match (session.game.outcome(), self.turn.to_move) {
+            (Some(_), _) | (None, None) => egui::RichText::new(
+                self.headline.0.clone().unwrap_or_else(|| G::outcome_text(&session.view(), &session.names())),
+            )
+            .strong(),
+            (None, Some(to_move)) => {
+                let who = session.name_of(to_move);
+                let extra = if session.is_human(to_move) && !session.replay { ", your move" } else { "" };
+                egui::RichText::new(format!("{who} to move{extra}"))
+                    .color(seat_color32(to_move.index()))
+                    .strong()
+            }
+        }
+    }
+
+    /// What the agents say of the game ("Mary expects to win by 6").
+    fn agents_notes(&self, ui: &mut egui::Ui) {
+        let session = &self.session;
+        let notes = self.agents.as_ref().map(|a| a.notes()).unwrap_or_default();
+        // A game with an agent keeps the line for its notes from the start,
+        // so the board does not move down when the first note comes.
+        if session.seats.iter().any(|s| s.controller != Controller::Human) {
+            ui.horizontal_wrapped(|ui| {
+                ui.label(egui::RichText::new(" ").weak());
+                for (i, note) in notes.iter().enumerate() {
+                    if let Some(note) = note {
+                        // Said of the agent: "Mary expects to win by 6".
+                        let who = format!("{} {note}", session.seats[i].name);
+                        ui.label(egui::RichText::new(who).color(seat_color32(i)).weak());
+                    }
+                }
+            });
+        }
+    }
+}
