@@ -17,7 +17,7 @@ pub fn plan_from_replay(path: &Path, settings: &Settings) -> Result<SessionPlan,
     let file = path.display().to_string();
     let text = std::fs::read_to_string(path).map_err(|e| format!("{file}: {e}"))?;
     let header = replay::parse_header(&text, &file).map_err(|e| e.to_string())?;
-    let level = header.level.resolve(path.parent()).map_err(|e| e.to_string())?;
+    let level = header.level.resolve(path).map_err(|e| e.to_string())?;
     let players = level.game().num_players(&level);
     let seats = (0..players)
         .map(|i| {
