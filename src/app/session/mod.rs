@@ -73,13 +73,16 @@ pub struct SessionPlan {
     pub replay: Option<ReplayMoves>,
 }
 
-/// A level to open at once instead of the menu (`tabula play <level>`).
+/// A level to open at once instead of the menu (`tabula play <level>`),
+/// or a replay to step through (`tabula play <replay>`).
 #[derive(Resource, Clone, Debug)]
 pub struct StartLevel {
     pub path: PathBuf,
     /// Who plays each seat; a seat left out or `None` keeps the default: a
     /// person in seat 1, the game's default agent in the others.
     pub seats: Vec<Option<Controller>>,
+    /// The file is a replay, whose seats are its own.
+    pub replay: bool,
 }
 
 /// A replay's moves, still in the file's form until the game is known.
