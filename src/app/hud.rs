@@ -67,7 +67,7 @@ fn game_panels<G: WindowGame>(
     mut contexts: EguiContexts,
     session: Res<Session<G>>,
     agents: Option<Res<Agents<G>>>,
-    mut watch: ResMut<Watch>,
+    watch: Res<Watch>,
     mut settings: ResMut<Settings>,
     status: Res<StatusLine>,
     preview: Res<MovePreview>,
@@ -190,7 +190,7 @@ fn game_panels<G: WindowGame>(
             ui.horizontal(|ui| {
                 let label = if watch.paused { "Resume (Space)" } else { "Pause (Space)" };
                 if ui.button(label).clicked() {
-                    watch.paused = !watch.paused;
+                    requests.write(SessionRequest::TogglePause);
                 }
                 if ui.button("Step (.)").clicked() {
                     requests.write(SessionRequest::Step);
