@@ -10,7 +10,7 @@ use clap::{Parser, Subcommand};
 use tabula_engine::core::AgentSpec;
 use tabula_engine::core::runner::MatchConfig;
 use tabula_engine::games::{self, MatchRecord};
-use tabula_engine::level;
+use tabula_engine::{level, replay};
 
 use crate::app::session::Controller;
 
@@ -27,10 +27,11 @@ pub struct Cli {
 
 #[derive(Subcommand, Debug)]
 pub enum Command {
-    /// Open the window on a level. Seats: --p1 human (the default) or an
-    /// agent; --p2 to --p8 the game's default agent unless given.
+    /// Open the window on a level, or on a replay to step through. Seats
+    /// of a level: --p1 human (the default) or an agent; --p2 to --p8 the
+    /// game's default agent unless given.
     Play {
-        level: PathBuf,
+        file: PathBuf,
         #[command(flatten)]
         seats: Seats,
     },
@@ -153,8 +154,19 @@ impl Seats {
 pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     match cli.command {
         None => crate::app::run(None, None, None),
-        Some(Command::Play { level, seats }) => {
-            let file = level::load(&level)?;
+        Some(Command::Play { file: path, seats }) => {
+            let name = path.display().to_string();
+            let text = std::fs::read_to_string(&path).map_err(|e| anyhow::anyhow!("{name}: {e}"))?;
+            if replay::is_replay(&text) {
+                if !seats.list().is_empty() {
+                    bail!("{name} is a replay: its seats are its own, --p1 to --p8 are for levels");
+                }
+                // Checked before the window opens, as a level's seats are.
+                games::replay_file(&path, &mut |_| {})?;
+                let start = crate::app::session::StartLevel { path, seats: Vec::new(), replay: true };
+                return crate::app::run(Some(start), None, None);
+            }
+            let file = level::parse(&text, &name)?;
             let players = file.game().num_players(&file);
             if seats.list().len() > players {
                 bail!("{} has {players} seats; --p{} is one too many", file.game().title(), players + 1);
@@ -171,7 +183,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 })
             };
             let seats = seats.list().into_iter().map(seat).collect::<anyhow::Result<_>>()?;
-            crate::app::run(Some(crate::app::session::StartLevel { path: level, seats }), None, None)
+            crate::app::run(Some(crate::app::session::StartLevel { path, seats, replay: false }), None, None)
         }
         Some(Command::Match { level, seats, games, seed, jobs, out }) => {
             run_match(&level, &seats.list(), games, seed, jobs, out)

@@ -124,13 +124,7 @@ fn play_refuses_a_bad_seat_before_opening_the_window() {
 
 #[test]
 fn play_without_a_display_says_so_and_does_not_panic() {
-    let run = Command::new(env!("CARGO_BIN_EXE_tabula"))
-        .args(["play", "levels/mancala/kalah-6-4.ron"])
-        .current_dir(crate::manifest_dir())
-        .env_remove("DISPLAY")
-        .env_remove("WAYLAND_DISPLAY")
-        .output()
-        .expect("tabula runs");
+    let run = without_display(&["play", "levels/mancala/kalah-6-4.ron"]);
     assert_eq!(run.status.code(), Some(1));
     let err = text(&run.stderr);
     assert!(err.contains("DISPLAY is not set: the window needs an X11 display"), "{err}");
@@ -140,13 +134,7 @@ fn play_without_a_display_says_so_and_does_not_panic() {
 #[test]
 fn arena_window_reads_the_arena_file_before_opening_the_window() {
     let window = |args: &[&str]| {
-        let run = Command::new(env!("CARGO_BIN_EXE_tabula"))
-            .args(args)
-            .current_dir(crate::manifest_dir())
-            .env_remove("DISPLAY")
-            .env_remove("WAYLAND_DISPLAY")
-            .output()
-            .expect("tabula runs");
+        let run = without_display(args);
         assert_eq!(run.status.code(), Some(1), "{args:?}");
         text(&run.stderr)
     };
@@ -158,6 +146,39 @@ fn arena_window_reads_the_arena_file_before_opening_the_window() {
     assert!(err.contains(MCMORRAN) && !err.contains("DISPLAY"), "{err}");
     let err = window(&["arena", "arenas/small.ron", "--window"]);
     assert!(err.contains("DISPLAY is not set: the window needs an X11 display"), "{err}");
+}
+
+/// `tabula` with no display to open a window on.
+fn without_display(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_tabula"))
+        .args(args)
+        .current_dir(crate::manifest_dir())
+        .env_remove("DISPLAY")
+        .env_remove("WAYLAND_DISPLAY")
+        .output()
+        .expect("tabula runs")
+}
+
+#[test]
+fn play_opens_a_replay_once_its_moves_are_checked() {
+    let dir = temp_dir("play-replay");
+    // Read as a replay and checked: only the window is missing.
+    let path = write_replay(&dir, "(pile: 1, count: 4), (pile: 1, count: 2)");
+    let run = without_display(&["play", path.to_str().unwrap()]);
+    assert_eq!(run.status.code(), Some(1));
+    let err = text(&run.stderr);
+    assert!(err.contains("DISPLAY is not set: the window needs an X11 display"), "{err}");
+    let run = tabula(&["play", path.to_str().unwrap(), "--p2", "random"]);
+    let err = text(&run.stderr);
+    assert!(err.contains("is a replay: its seats are its own"), "{err}");
+    // A move that breaks a rule is named before any window.
+    let path = write_replay(&dir, "(pile: 1, count: 4), (pile: 1, count: 3)");
+    let run = without_display(&["play", path.to_str().unwrap()]);
+    let err = text(&run.stderr);
+    assert!(
+        err.contains(&format!("{}: move 2 (take 3 stones from pile 2) was refused", path.display())),
+        "{err}"
+    );
 }
 
 fn write_replay(dir: &Path, moves: &str) -> PathBuf {

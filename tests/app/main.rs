@@ -195,6 +195,7 @@ mod levels;
 mod mancala;
 mod mirror;
 mod nim;
+mod replays;
 mod robot_board;
 mod russian_bank;
 mod settings_and_sound;

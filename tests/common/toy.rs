@@ -13,7 +13,7 @@ use rand::Rng;
 use serde::{Deserialize, Serialize};
 use tabula_engine::core::agent::{Agent, AgentError, AgentInfo, AgentRegistry, AgentSpec};
 use tabula_engine::core::{
-    GameRng, Level, NotYourTurn, Observation, RuleError, RuleViolation, rng_from_seed,
+    GameRng, Heading, Level, LevelGroup, NotYourTurn, Observation, RuleError, RuleViolation, rng_from_seed,
 };
 use tabula_engine::{Game, Outcome, Player};
 
@@ -26,11 +26,8 @@ pub struct TallyLevel {
 }
 
 impl Level for TallyLevel {
-    fn name(&self) -> &str {
-        &self.name
-    }
-    fn description(&self) -> &str {
-        ""
+    fn heading(&self) -> Heading<'_> {
+        Heading { name: &self.name, description: "", group: LevelGroup::Game }
     }
     fn summary(&self) -> Vec<String> {
         vec![format!("{} seats, to {}", self.seats, self.target)]

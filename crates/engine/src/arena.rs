@@ -106,6 +106,26 @@ fn ron_options() -> ron::Options {
     level::ron_options().with_default_extension(ron::extensions::Extensions::IMPLICIT_SOME)
 }
 
+/// The most games an arena plays over all its levels and tables: more than
+/// a machine plays in years, and far inside the numbers games are counted
+/// and stored with.
+pub const MAX_GAMES: u64 = 1_000_000_000_000_000;
+
+/// The most tables a level of an arena seats (each is listed in memory).
+pub const MAX_TABLES: u64 = 100_000;
+
+/// How many choices of `k` of `n` there are, `u64::MAX` for more.
+fn binomial(n: usize, k: usize) -> u64 {
+    let mut count = 1u128;
+    for i in 0..k.min(n) as u128 {
+        count = count.saturating_mul(n as u128 - i) / (i + 1);
+        if count > u128::from(u64::MAX) {
+            return u64::MAX;
+        }
+    }
+    if k > n { 0 } else { count as u64 }
+}
+
 /// Every choice of `k` of `n` agents, in lexicographic order.
 pub fn choices(n: usize, k: usize) -> Vec<Vec<usize>> {
     fn go(start: usize, n: usize, k: usize, now: &mut Vec<usize>, out: &mut Vec<Vec<usize>>) {
@@ -130,9 +150,19 @@ impl Arena {
         let file = path.display().to_string();
         let text = std::fs::read_to_string(path)
             .map_err(|e| LevelError::Io { file: file.clone(), message: e.to_string() })?;
-        let raw: ArenaFile = ron_options().from_str(&text).map_err(|e| level::syntax_error(&file, &e))?;
         let base = path.parent().unwrap_or(Path::new("."));
-        Arena::check(raw, &file, |name| level::load(&base.join(name)))
+        Arena::parse(&text, &file, |name| level::load(&base.join(name)))
+    }
+
+    /// Reads and checks an arena's text; `file` names it in errors and
+    /// `load` reads a level it names.
+    pub fn parse(
+        text: &str,
+        file: &str,
+        load: impl Fn(&str) -> Result<LevelFile, LevelError>,
+    ) -> Result<Arena, ArenaError> {
+        let raw: ArenaFile = ron_options().from_str(text).map_err(|e| level::syntax_error(file, &e))?;
+        Arena::check(raw, file, load)
     }
 
     /// Checks an arena: two agents or more with different names, each with
@@ -169,6 +199,8 @@ impl Arena {
             }
         }
         let mut levels = Vec::new();
+        // Games of the whole arena, which must stay countable.
+        let mut total = 0u128;
         for path in &raw.levels {
             let level = load(path).map_err(|error| ArenaError::Level { arena: file.to_owned(), error })?;
             let game = level.game();
@@ -196,14 +228,33 @@ impl Arena {
                 })?;
                 specs.push(spec);
             }
-            let round = round(seats);
+            let tables = binomial(raw.agents.len(), seats);
+            if tables > MAX_TABLES {
+                return Err(invalid(format!(
+                    "{} agents meet at {tables} different tables of {seats} on {path}; at most {MAX_TABLES} \
+                     are played: name fewer agents",
+                    raw.agents.len()
+                )));
+            }
+            // Counted wide: `games` is what the file says, up to u64::MAX.
+            let round = u128::from(round(seats));
+            let games = u128::from(raw.games).div_ceil(round) * round;
+            total += games * u128::from(tables);
+            if total > u128::from(MAX_GAMES) {
+                return Err(invalid(format!(
+                    "games: {} a pairing makes more games than an arena plays (at most {MAX_GAMES} over all \
+                     its levels and tables; {path} has {tables} tables)",
+                    raw.games
+                )));
+            }
             levels.push(ArenaLevel {
                 path: path.clone(),
                 level,
                 seats,
                 specs,
                 pairings: choices(raw.agents.len(), seats),
-                games: raw.games.div_ceil(round) * round,
+                // At most the total, so it fits.
+                games: games as u64,
             });
         }
         Ok(Arena {
@@ -234,7 +285,8 @@ impl Arena {
         for (l, level) in self.levels.iter().enumerate() {
             let round = round(level.seats);
             let rounds = level.games / round;
-            let cut = |k: u64| rounds * k / n * round;
+            // Wide: `n` comes from the command line and may be any number.
+            let cut = |k: u64| (u128::from(rounds) * u128::from(k) / u128::from(n)) as u64 * round;
             for pairing in 0..level.pairings.len() {
                 let games = cut(i)..cut(i + 1);
                 if !games.is_empty() {
@@ -302,6 +354,36 @@ mod tests {
         }
         assert_eq!(choices(4, 3), vec![vec![0, 1, 2], vec![0, 1, 3], vec![0, 2, 3], vec![1, 2, 3]]);
         assert_eq!(round(4), 24);
+    }
+
+    #[test]
+    fn more_games_than_an_arena_plays_are_refused_not_overflowed() {
+        let games =
+            |n: &str| Arena::check(raw(&FOUR.replace("games: 9", &format!("games: {n}"))), "a.ron", nim);
+        let err = games("18446744073709551615").unwrap_err().to_string();
+        assert!(err.starts_with("a.ron: games: 18446744073709551615 a pairing makes more games"), "{err}");
+        // Six tables: the most that fits, rounded up to whole rounds, and
+        // one round more.
+        let most = MAX_GAMES / 6 / 2 * 2;
+        let arena = games(&most.to_string()).unwrap();
+        assert_eq!(arena.total_games(), most * 6);
+        assert!(arena.shard(u64::MAX - 1, u64::MAX).len() <= 6);
+        assert_eq!(arena.shard(0, 1), arena.parts());
+        assert!(games(&(most + 1).to_string()).is_err());
+    }
+
+    #[test]
+    fn more_tables_than_an_arena_seats_are_refused() {
+        let agents: String = (0..41).map(|i| format!("(name: \"a{i}\", agent: \"random\"),")).collect();
+        let text = format!(
+            "Arena(name: \"many\", games: 1, agents: [{agents}], levels: [\"robots/10-four-player-race.ron\"])"
+        );
+        let err = Arena::check(raw(&text), "a.ron", nim).unwrap_err().to_string();
+        assert!(err.contains("41 agents meet at 101270 different tables of 4"), "{err}");
+        assert_eq!(binomial(41, 4), 101_270);
+        assert_eq!(binomial(4, 2), choices(4, 2).len() as u64);
+        assert_eq!(binomial(2, 3), 0);
+        assert_eq!(binomial(200, 100), u64::MAX);
     }
 
     #[test]

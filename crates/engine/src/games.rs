@@ -234,7 +234,7 @@ impl<G: Registered> GameEntry for Entry<G> {
         each: &mut dyn FnMut(&StateLine),
     ) -> Result<(usize, Option<Outcome>), ReplayError> {
         let replay: Replay<G::Move> = replay::parse(text, file)?;
-        let game = replay.play_with::<G>(self.level(level), &mut |played| {
+        let game = replay.play_with::<G>(self.level(level), file, &mut |played| {
             each(&StateLine {
                 ply: played.ply,
                 by: played.by.0 + 1,
@@ -373,12 +373,21 @@ pub fn replay_file(
     path: &Path,
     each: &mut dyn FnMut(&StateLine),
 ) -> Result<(usize, Option<Outcome>), ReplayError> {
-    let file = path.display().to_string();
     let text = std::fs::read_to_string(path)
-        .map_err(|e| ReplayError::Io { file: file.clone(), message: e.to_string() })?;
-    let header = replay::parse_header(&text, &file)?;
-    let level = header.level.resolve(path.parent())?;
-    level.game().replay(&level, &text, &file, each)
+        .map_err(|e| ReplayError::Io { file: path.display().to_string(), message: e.to_string() })?;
+    replay_text(&text, path, each)
+}
+
+/// Replays the text of the replay file `path`, checking every move.
+pub fn replay_text(
+    text: &str,
+    path: &Path,
+    each: &mut dyn FnMut(&StateLine),
+) -> Result<(usize, Option<Outcome>), ReplayError> {
+    let file = path.display().to_string();
+    let header = replay::parse_header(text, &file)?;
+    let level = header.level.resolve(path)?;
+    level.game().replay(&level, text, &file, each)
 }
 
 /// A game's level generator, without its types.

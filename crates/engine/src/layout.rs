@@ -7,7 +7,7 @@
 
 use serde::Serialize;
 
-use crate::core::LevelGroup;
+use crate::core::{Heading, Level};
 
 const INDENT: &str = "    ";
 /// Lines are kept to this many columns where a list can be broken.
@@ -34,19 +34,16 @@ pub struct Layout {
 }
 
 impl Layout {
-    /// Opens `Name(`.
-    pub fn new(game: &str) -> Layout {
-        Layout { text: format!("{game}(\n"), depth: 1 }
-    }
-
-    /// The fields every level starts with: name, description, and its
-    /// group unless it is a game.
-    pub fn heading(&mut self, name: &str, description: &str, group: LevelGroup) -> &mut Layout {
-        self.field("name", name).field("description", description);
+    /// Opens `Game(` and writes the fields every level opens with: name,
+    /// description, and its group unless it is a game.
+    pub fn of(game: &str, level: &impl Level) -> Layout {
+        let mut layout = Layout { text: format!("{game}(\n"), depth: 1 };
+        let Heading { name, description, group } = level.heading();
+        layout.field("name", name).field("description", description);
         if !group.is_game() {
-            self.field("group", &group);
+            layout.field("group", &group);
         }
-        self
+        layout
     }
 
     fn line(&mut self, line: &str) {

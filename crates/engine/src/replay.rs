@@ -49,14 +49,19 @@ pub struct ReplayHeader {
 pub enum ReplayError {
     #[error(transparent)]
     Level(LevelError),
+    /// The level file the replay names cannot be read: said with the replay,
+    /// which is where the fix goes.
+    #[error("{replay}: its level {error}")]
+    LevelFile { replay: String, error: LevelError },
     #[error("{file}: {message}")]
     Io { file: String, message: String },
     #[error("{file}:{line}:{column}: {message}")]
     Syntax { file: String, line: usize, column: usize, message: String },
     #[error("{file}: replay is for {found}, not {expected}")]
     WrongGame { file: String, found: &'static str, expected: &'static str },
-    #[error("move {index} ({mv}) was refused: {error}")]
-    Refused { index: usize, mv: String, error: String },
+    /// Move `index` (from 1) breaks a rule of the game, `error` says which.
+    #[error("{file}: move {index} ({mv}) was refused: {error}")]
+    Refused { file: String, index: usize, mv: String, error: String },
 }
 
 /// A level's error as a replay's: a replay is RON like a level file, so a
@@ -73,14 +78,21 @@ impl From<LevelError> for ReplayError {
 }
 
 impl LevelSource {
-    /// The level itself, reading the file if it is a path (relative paths are
-    /// taken from `base`, the replay's folder, then from the working folder).
-    pub fn resolve(&self, base: Option<&Path>) -> Result<LevelFile, LevelError> {
+    /// The level itself, checked, reading the file if it is a path (relative
+    /// paths are taken from the folder of `replay`, the replay file, then
+    /// from the working folder). An inline level that breaks its game's rules
+    /// is refused in the replay's name, as a level file is in its own.
+    pub fn resolve(&self, replay: &Path) -> Result<LevelFile, ReplayError> {
+        let file = replay.display().to_string();
         match self {
-            LevelSource::Inline(level) => Ok(level.clone()),
+            LevelSource::Inline(level) => {
+                level.validate().map_err(|e| ReplayError::Level(LevelError::rule(&file, e)))?;
+                Ok(level.clone())
+            }
             LevelSource::Path(path) => {
-                let near = base.map(|b| b.join(path)).filter(|p| p.exists());
+                let near = replay.parent().map(|b| b.join(path)).filter(|p| p.exists());
                 level::load(near.as_deref().unwrap_or(path))
+                    .map_err(|error| ReplayError::LevelFile { replay: file, error })
             }
         }
     }
@@ -99,10 +111,14 @@ pub struct Played<'a, G: Game> {
 
 impl<M: Copy + std::fmt::Display> Replay<M> {
     /// Plays the moves from the start, checking each; returns the final state
-    /// and every move's steps.
-    pub fn play<G: Game<Move = M>>(&self, level: &G::Level) -> Result<(G, Vec<Vec<G::Step>>), ReplayError> {
+    /// and every move's steps. `file` names the replay in errors.
+    pub fn play<G: Game<Move = M>>(
+        &self,
+        level: &G::Level,
+        file: &str,
+    ) -> Result<(G, Vec<Vec<G::Step>>), ReplayError> {
         let mut steps = Vec::with_capacity(self.moves.len());
-        let game = self.play_with::<G>(level, &mut |played| steps.push(played.steps.to_vec()))?;
+        let game = self.play_with::<G>(level, file, &mut |played| steps.push(played.steps.to_vec()))?;
         Ok((game, steps))
     }
 
@@ -111,13 +127,14 @@ impl<M: Copy + std::fmt::Display> Replay<M> {
     pub fn play_with<G: Game<Move = M>>(
         &self,
         level: &G::Level,
+        file: &str,
         each: &mut dyn FnMut(Played<'_, G>),
     ) -> Result<G, ReplayError> {
-        let mut game =
-            G::new(level, self.seed).map_err(|e| ReplayError::Level(LevelError::rule("replay", e)))?;
+        let mut game = G::new(level, self.seed).map_err(|e| ReplayError::Level(LevelError::rule(file, e)))?;
         for (index, &mv) in self.moves.iter().enumerate() {
             let by = game.actor(&mv);
             let (_, steps) = apply_with_steps(&mut game, by, mv).map_err(|e| ReplayError::Refused {
+                file: file.to_owned(),
                 index: index + 1,
                 mv: mv.to_string(),
                 error: e.to_string(),
@@ -143,6 +160,28 @@ impl<M: Serialize> Replay<M> {
 /// Reads a replay's text; `file` names it in errors.
 pub fn parse_header(text: &str, file: &str) -> Result<ReplayHeader, ReplayError> {
     level::ron_options().from_str(text).map_err(|e| level::syntax_error(file, &e).into())
+}
+
+/// Whether a file's text is a replay rather than a level: a level opens
+/// with its game's name (`<Game>(`), a replay with `(` or `Replay(`. Comments
+/// and RON's `#![enable(...)]` lines before it are passed over.
+pub fn is_replay(text: &str) -> bool {
+    let mut rest = text;
+    loop {
+        rest = rest.trim_start();
+        let skipped = if let Some(after) = rest.strip_prefix("//") {
+            after.split_once('\n').map(|(_, r)| r)
+        } else if let Some(after) = rest.strip_prefix("/*") {
+            after.split_once("*/").map(|(_, r)| r)
+        } else if let Some(after) = rest.strip_prefix("#!") {
+            after.split_once(']').map(|(_, r)| r)
+        } else {
+            break;
+        };
+        rest = skipped.unwrap_or("");
+    }
+    let rest = rest.strip_prefix("Replay").unwrap_or(rest);
+    rest.trim_start().starts_with('(')
 }
 
 pub fn parse<M: serde::de::DeserializeOwned>(text: &str, file: &str) -> Result<Replay<M>, ReplayError> {
@@ -179,7 +218,7 @@ mod tests {
         assert!(text.contains(r#"name: "John""#), "{text}");
         let back: Replay<Take> = parse(&text, "r.ron").unwrap();
         assert_eq!(back, replay);
-        let (nim, steps) = back.play::<Nim>(&level).unwrap();
+        let (nim, steps) = back.play::<Nim>(&level, "r.ron").unwrap();
         assert_eq!(steps.len(), 3);
         assert_eq!(
             steps[0][0],
@@ -191,7 +230,38 @@ mod tests {
         );
         let mut bad = replay.clone();
         bad.moves[1] = Take { pile: 0, count: 3 };
-        let err = bad.play::<Nim>(&level).unwrap_err();
-        assert!(err.to_string().starts_with("move 2 (take 3 stones from pile 1) was refused"), "{err}");
+        let err = bad.play::<Nim>(&level, "r.ron").unwrap_err();
+        assert!(
+            err.to_string().starts_with("r.ron: move 2 (take 3 stones from pile 1) was refused"),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn a_replay_is_told_from_a_level_by_how_it_opens() {
+        assert!(is_replay("(\n    level: Path(\"x.ron\"),"));
+        assert!(is_replay("// Seed 000's session\n/* kept */ #![enable(implicit_some)]\n  Replay (level: "));
+        assert!(!is_replay("Nim(name: \"x\", piles: [1], ending: Normal)"));
+        assert!(!is_replay("// a level\nMancala(\n"));
+        assert!(!is_replay("ReplayNim("), "a game could be called so");
+        assert!(!is_replay(""));
+        assert!(!is_replay("// unfinished comment"));
+    }
+
+    #[test]
+    fn an_inline_level_that_breaks_a_rule_is_refused_in_the_replays_name() {
+        let level = NimLevel {
+            name: "t".into(),
+            description: String::new(),
+            group: Default::default(),
+            piles: vec![0, 0],
+            ending: Ending::Normal,
+        };
+        let source = LevelSource::Inline(LevelFile::new::<Nim>(level));
+        let err = source.resolve(Path::new("dir/r.ron")).unwrap_err();
+        assert_eq!(err.to_string(), "dir/r.ron: the piles must hold at least one stone");
+        let missing = LevelSource::Path("no-such-level.ron".into());
+        let err = missing.resolve(Path::new("dir/r.ron")).unwrap_err().to_string();
+        assert!(err.starts_with("dir/r.ron: its level no-such-level.ron: "), "{err}");
     }
 }

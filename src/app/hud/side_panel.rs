@@ -26,7 +26,7 @@ pub(super) struct SideControls<'w, 's, G: WindowGame> {
     session: Res<'w, Session<G>>,
     level_watch: Res<'w, LevelWatch>,
     lesson: ResMut<'w, LessonPanel>,
-    watch: ResMut<'w, Watch>,
+    watch: Res<'w, Watch>,
     settings: ResMut<'w, Settings>,
     browser: ResMut<'w, ReplayBrowser>,
     requests: MessageWriter<'w, SessionRequest>,
@@ -51,7 +51,7 @@ impl<G: WindowGame> SideControls<'_, '_, G> {
         lesson(ui, &self.session, &mut self.lesson);
         self.game_buttons(ui);
         ui.separator();
-        watch_controls(ui, &self.session, &mut self.watch, &mut self.settings, &mut self.requests);
+        watch_controls(ui, &self.session, &self.watch, &mut self.settings, &mut self.requests);
         clues(ui, &self.session, &mut self.clues);
         ui.separator();
         move_log(ui, &self.session, &mut self.requests);

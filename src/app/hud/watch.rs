@@ -14,7 +14,7 @@ use crate::app::theme::palette::PAUSED_COLOR;
 pub(super) fn watch_controls<G: WindowGame>(
     ui: &mut egui::Ui,
     session: &Session<G>,
-    watch: &mut Watch,
+    watch: &Watch,
     settings: &mut Settings,
     requests: &mut MessageWriter<SessionRequest>,
 ) {
@@ -22,7 +22,7 @@ pub(super) fn watch_controls<G: WindowGame>(
     ui.horizontal(|ui| {
         let label = if watch.paused { "Resume (Space)" } else { "Pause (Space)" };
         if ui.button(label).clicked() {
-            watch.paused = !watch.paused;
+            requests.write(SessionRequest::TogglePause);
         }
         if ui.button("Step (.)").clicked() {
             requests.write(SessionRequest::Step);

@@ -89,7 +89,8 @@ fn list_levels(
     }
 }
 
-/// `tabula play <level>`: Human against the strongest agent.
+/// `tabula play <level>`: Human against the strongest agent; `tabula play
+/// <replay>`: its moves to step through.
 fn start_level_from_command_line(
     mut commands: Commands,
     start: Res<StartLevel>,
@@ -98,6 +99,10 @@ fn start_level_from_command_line(
     mut status: ResMut<StatusLine>,
 ) {
     commands.remove_resource::<StartLevel>();
+    if start.replay {
+        requests.write(SessionRequest::OpenReplay(start.path.clone()));
+        return;
+    }
     match level::load(&start.path) {
         Ok(level) => {
             let game = level.game();

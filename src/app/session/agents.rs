@@ -30,6 +30,19 @@ pub struct Agents<G: Game> {
 }
 
 impl<G: Game> Agents<G> {
+    /// The agents of `seats` (none for a person's), none of them woken yet.
+    pub(super) fn new(seats: Vec<Option<Arc<Mutex<Box<dyn Agent<G>>>>>>, rng: GameRng) -> Agents<G> {
+        Agents { seats, rng: Arc::new(Mutex::new(rng)), thinking: None, due: None, cooldown: 0.5 }
+    }
+
+    /// The position changed under the agents (a move, an undo, a step
+    /// through the log, a restart): a choice still being made was for the
+    /// position before, and none moves until the turn is announced again.
+    pub(super) fn cancel(&mut self) {
+        self.thinking = None;
+        self.due = None;
+    }
+
     /// Each seat's agent's note on its last choice (none for humans, or while
     /// the agent is thinking).
     pub fn notes(&self) -> Vec<Option<String>> {

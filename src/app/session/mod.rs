@@ -73,13 +73,16 @@ pub struct SessionPlan {
     pub replay: Option<ReplayMoves>,
 }
 
-/// A level to open at once instead of the menu (`tabula play <level>`).
+/// A level to open at once instead of the menu (`tabula play <level>`),
+/// or a replay to step through (`tabula play <replay>`).
 #[derive(Resource, Clone, Debug)]
 pub struct StartLevel {
     pub path: PathBuf,
     /// Who plays each seat; a seat left out or `None` keeps the default: a
     /// person in seat 1, the game's default agent in the others.
     pub seats: Vec<Option<Controller>>,
+    /// The file is a replay, whose seats are its own.
+    pub replay: bool,
 }
 
 /// A replay's moves, still in the file's form until the game is known.
@@ -99,6 +102,8 @@ pub struct Session<G: WindowGame> {
     pub seed: u64,
     pub seats: Vec<SeatSetup>,
     pub game: G,
+    /// The game before its first move, which undo and stepping play from.
+    start: G,
     /// Moves played so far, in order.
     pub moves: Vec<G::Move>,
     /// Who made each of them.
@@ -115,9 +120,15 @@ pub struct Session<G: WindowGame> {
 }
 
 impl<G: WindowGame> Session<G> {
-    pub fn new(plan: &SessionPlan, level: G::Level, replay_moves: Vec<G::Move>) -> Result<Self, String> {
+    /// A session on `level`; a replay's moves are checked, each by the
+    /// engine from the start, and refused with the file, the move's number
+    /// and the rule it breaks.
+    pub fn new(plan: &SessionPlan, level: G::Level) -> Result<Self, String> {
         let game = G::new(&level, plan.seed).map_err(|e| e.message)?;
-        let mut redo = replay_moves;
+        let mut redo = match &plan.replay {
+            Some(replay) => replays::checked_moves::<G>(replay, &level)?,
+            None => Vec::new(),
+        };
         redo.reverse();
         Ok(Session {
             level_path: plan.level_path.clone(),
@@ -125,6 +136,7 @@ impl<G: WindowGame> Session<G> {
             level,
             seed: plan.seed,
             seats: plan.seats.clone(),
+            start: game.clone(),
             game,
             moves: Vec::new(),
             movers: Vec::new(),
@@ -185,16 +197,35 @@ impl<G: WindowGame> Session<G> {
         self.seats.iter().any(|s| s.controller == Controller::Human)
     }
 
-    /// The state after the moves played, played again from the start.
+    /// The state after the moves played, played again from the start. Each
+    /// move was checked when it was played or its replay opened, so each
+    /// applies again; one that did not would end the history there, not
+    /// the window.
     fn rebuild(&mut self) {
-        let mut game = G::new(&self.level, self.seed).expect("the level was valid when the session began");
+        let mut game = self.start.clone();
         self.movers.clear();
         for &mv in &self.moves {
             let by = game.actor(&mv);
-            game.apply(by, mv).expect("a move of the history applies again");
+            if game.apply(by, mv).is_err() {
+                break;
+            }
             self.movers.push(by);
         }
+        if self.movers.len() < self.moves.len() {
+            self.moves.truncate(self.movers.len());
+            self.redo.clear();
+        }
         self.game = game;
+    }
+
+    /// The game again from its start, as a game rather than a replay.
+    pub fn restart(&mut self) {
+        self.moves.clear();
+        self.movers.clear();
+        self.redo.clear();
+        self.replay = false;
+        self.barrier = 0;
+        self.game = self.start.clone();
     }
 
     /// Steps back or forward through the moves to just after move `n` (0:

@@ -27,8 +27,7 @@ pub(super) fn apply_moves<G: WindowGame>(
         match apply_with_steps(&mut session.game, by, mv) {
             Ok((_, steps)) => {
                 // A choice an agent is still making was for the state before.
-                agents.thinking = None;
-                agents.due = None;
+                agents.cancel();
                 // A move that matches the next undone one keeps the rest of
                 // the redo list; any other move starts a new line of play.
                 if session.redo.last() == Some(&mv) {

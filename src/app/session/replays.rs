@@ -17,7 +17,7 @@ pub fn plan_from_replay(path: &Path, settings: &Settings) -> Result<SessionPlan,
     let file = path.display().to_string();
     let text = std::fs::read_to_string(path).map_err(|e| format!("{file}: {e}"))?;
     let header = replay::parse_header(&text, &file).map_err(|e| e.to_string())?;
-    let level = header.level.resolve(path.parent()).map_err(|e| e.to_string())?;
+    let level = header.level.resolve(path).map_err(|e| e.to_string())?;
     let players = level.game().num_players(&level);
     let seats = (0..players)
         .map(|i| {
@@ -35,6 +35,18 @@ pub fn plan_from_replay(path: &Path, settings: &Settings) -> Result<SessionPlan,
         seed: header.seed,
         replay: Some(ReplayMoves { text, file }),
     })
+}
+
+/// A replay's moves, each checked by the engine from the level's start: a
+/// file with a move that breaks a rule is refused whole, naming the file,
+/// the move's number and the rule.
+pub(super) fn checked_moves<G: WindowGame>(
+    moves: &ReplayMoves,
+    level: &G::Level,
+) -> Result<Vec<G::Move>, String> {
+    let replay = replay::parse::<G::Move>(&moves.text, &moves.file).map_err(|e| e.to_string())?;
+    replay.play_with::<G>(level, &moves.file, &mut |_| {}).map_err(|e| e.to_string())?;
+    Ok(replay.moves)
 }
 
 /// Who played a seat of a replay, as saved: a person, or the agent named
@@ -123,6 +135,10 @@ pub(super) fn step_replay<G: WindowGame>(
 
 #[cfg(test)]
 mod tests {
+    use tabula_engine::Player;
+    use tabula_engine::level::LevelFile;
+    use tabula_engine::nim::{Ending, Nim, NimLevel, Take};
+
     use super::*;
 
     #[test]
@@ -138,5 +154,62 @@ mod tests {
         assert_eq!(saved_controller("human"), Controller::Human);
         assert_eq!(saved_controller("planner").label(), "planner");
         assert_eq!(saved_controller("optimal:0.5").label(), "optimal:0.5");
+    }
+
+    fn two_piles() -> (SessionPlan, NimLevel) {
+        let level = NimLevel {
+            name: "t".into(),
+            description: String::new(),
+            group: Default::default(),
+            piles: vec![2, 3],
+            ending: Ending::Normal,
+        };
+        let seat = |name: &str| SeatSetup { name: name.into(), controller: Controller::Human };
+        let plan = SessionPlan {
+            level_path: None,
+            level: LevelFile::new::<Nim>(level.clone()),
+            seats: vec![seat("Ann"), seat("Bob")],
+            seed: 1,
+            replay: None,
+        };
+        (plan, level)
+    }
+
+    fn replay_of(moves: &str) -> Option<ReplayMoves> {
+        let text = format!("(level: Path(\"unused.ron\"), seed: 1, players: [], moves: [{moves}])");
+        Some(ReplayMoves { text, file: "dir/r.ron".into() })
+    }
+
+    #[test]
+    fn a_replay_opens_only_if_every_move_keeps_the_rules() {
+        let (mut plan, level) = two_piles();
+        plan.replay = replay_of("(pile: 1, count: 1), (pile: 0, count: 2)");
+        let session = Session::<Nim>::new(&plan, level.clone()).unwrap();
+        assert_eq!(session.redo, [Take { pile: 0, count: 2 }, Take { pile: 1, count: 1 }]);
+        plan.replay = replay_of("(pile: 1, count: 1), (pile: 1, count: 9)");
+        let err = Session::<Nim>::new(&plan, level.clone()).err().unwrap();
+        assert_eq!(
+            err,
+            "dir/r.ron: move 2 (take 9 stones from pile 2) was refused: pile 2 has only 2 stone(s), you cannot take 9"
+        );
+        plan.replay = replay_of("(pile: 1, count: 1), (pile: 1, count");
+        let err = Session::<Nim>::new(&plan, level).err().unwrap();
+        assert!(err.starts_with("dir/r.ron:1:"), "{err}");
+    }
+
+    #[test]
+    fn a_history_that_no_longer_applies_ends_where_it_breaks() {
+        let (plan, level) = two_piles();
+        let mut session = Session::<Nim>::new(&plan, level).unwrap();
+        // Written past the requests, as no view should: the second cannot be played.
+        session.redo = vec![Take { pile: 0, count: 9 }, Take { pile: 1, count: 1 }];
+        assert!(session.go_to(2));
+        assert_eq!(session.moves, [Take { pile: 1, count: 1 }]);
+        assert_eq!(session.movers, [Player::ONE]);
+        assert!(session.redo.is_empty());
+        assert_eq!(session.game.piles(), &[2, 2]);
+        session.restart();
+        assert!(session.moves.is_empty() && !session.replay);
+        assert_eq!(session.game.piles(), &[2, 3]);
     }
 }

@@ -5,7 +5,6 @@ use std::sync::{Arc, Mutex};
 
 use bevy::prelude::*;
 use tabula_engine::core::{derive_seed, rng_from_seed};
-use tabula_engine::replay;
 
 use super::agents::Agents;
 use super::replays::{plan_from_replay, save_replay};
@@ -29,11 +28,7 @@ pub fn begin(world: &mut World, plan: SessionPlan) -> Result<(), String> {
 
 pub(crate) fn begin_game<G: WindowGame>(world: &mut World, plan: SessionPlan) -> Result<(), String> {
     let level = plan.level.get::<G>().ok_or("the level is for another game")?.clone();
-    let replay_moves = match &plan.replay {
-        Some(r) => replay::parse::<G::Move>(&r.text, &r.file).map_err(|e| e.to_string())?.moves,
-        None => Vec::new(),
-    };
-    let session = Session::<G>::new(&plan, level, replay_moves)?;
+    let session = Session::<G>::new(&plan, level)?;
     let (players, seated) = (session.game.num_players(), session.seats.len());
     if players != seated {
         return Err(format!(
@@ -51,9 +46,8 @@ pub(crate) fn begin_game<G: WindowGame>(world: &mut World, plan: SessionPlan) ->
             }
         });
     }
-    let rng = Arc::new(Mutex::new(rng_from_seed(derive_seed(plan.seed, 1))));
     let replay = session.replay;
-    world.insert_resource(Agents::<G> { seats, rng, thinking: None, due: None, cooldown: 0.5 });
+    world.insert_resource(Agents::<G>::new(seats, rng_from_seed(derive_seed(plan.seed, 1))));
     world.insert_resource(session);
     world.insert_resource(Watch { paused: replay, step: false });
     world.resource_mut::<StatusLine>().info(if replay {
@@ -124,8 +118,7 @@ pub(super) fn handle_session_requests<G: WindowGame>(
                 if session.undo() {
                     // The agents are woken again by the reset, from the
                     // position taken back to.
-                    agents.thinking = None;
-                    agents.due = None;
+                    agents.cancel();
                     if !session.has_human() {
                         watch.paused = true;
                     }
@@ -139,7 +132,7 @@ pub(super) fn handle_session_requests<G: WindowGame>(
             }
             SessionRequest::Redo => match session.redo.last().copied() {
                 Some(mv) => {
-                    agents.thinking = None;
+                    agents.cancel();
                     moves.write(RequestMove { by: session.game.actor(&mv), mv });
                 }
                 None => status.error("Nothing to redo"),
@@ -147,8 +140,7 @@ pub(super) fn handle_session_requests<G: WindowGame>(
             SessionRequest::GoTo(n) => {
                 if session.go_to(*n) {
                     // The player looks back: nobody moves until they go on.
-                    agents.thinking = None;
-                    agents.due = None;
+                    agents.cancel();
                     watch.paused = true;
                     status
                         .info(format!("At move {} of the log: Space goes on from here", session.moves.len()));
@@ -158,14 +150,8 @@ pub(super) fn handle_session_requests<G: WindowGame>(
                 }
             }
             SessionRequest::Restart => {
-                agents.thinking = None;
-                agents.due = None;
-                session.moves.clear();
-                session.movers.clear();
-                session.redo.clear();
-                session.replay = false;
-                session.barrier = 0;
-                session.rebuild();
+                agents.cancel();
+                session.restart();
                 watch.paused = false;
                 status.info("New game");
                 resets.write(BoardReset);

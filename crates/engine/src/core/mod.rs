@@ -133,15 +133,31 @@ impl LevelGroup {
     }
 }
 
+/// The fields every level file opens with, whatever its game: `name`,
+/// `description` (optional) and `group` (optional, a game unless it says).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Heading<'a> {
+    pub name: &'a str,
+    pub description: &'a str,
+    /// Where the menu lists it.
+    pub group: LevelGroup,
+}
+
 /// What a level file holds for its game, beyond the game's own fields.
 pub trait Level:
     Clone + fmt::Debug + PartialEq + Serialize + DeserializeOwned + Send + Sync + 'static
 {
-    fn name(&self) -> &str;
-    fn description(&self) -> &str;
-    /// Where the menu lists it: a game, unless the level says otherwise.
+    /// Its name, description and group, read and written the same way for
+    /// every game (`Layout::of` writes them).
+    fn heading(&self) -> Heading<'_>;
+    fn name(&self) -> &str {
+        self.heading().name
+    }
+    fn description(&self) -> &str {
+        self.heading().description
+    }
     fn group(&self) -> LevelGroup {
-        LevelGroup::Game
+        self.heading().group
     }
     /// A few lines on the set-up and rule options, for menus.
     fn summary(&self) -> Vec<String>;

@@ -2,7 +2,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::core::{Level, LevelGroup, RuleViolation};
+use crate::core::{Heading, Level, LevelGroup, RuleViolation};
 use crate::layout::Layout;
 
 /// When a last stone in one's own empty pit captures.
@@ -91,22 +91,13 @@ pub fn rules_line(capture: Capture, sweep: bool) -> String {
 }
 
 impl Level for MancalaLevel {
-    fn name(&self) -> &str {
-        &self.name
-    }
-
-    fn description(&self) -> &str {
-        &self.description
-    }
-
-    fn group(&self) -> LevelGroup {
-        self.group
+    fn heading(&self) -> Heading<'_> {
+        Heading { name: &self.name, description: &self.description, group: self.group }
     }
 
     fn layout(&self, game: &str) -> Option<String> {
-        let mut l = Layout::new(game);
-        l.heading(&self.name, &self.description, self.group)
-            .field("pits", &self.pits)
+        let mut l = Layout::of(game, self);
+        l.field("pits", &self.pits)
             .field("stones", &self.stones)
             .field("capture", &self.capture)
             .field("sweep", &self.sweep)

@@ -2,7 +2,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::core::{Level, LevelGroup, RuleViolation};
+use crate::core::{Heading, Level, LevelGroup, RuleViolation};
 use crate::layout::Layout;
 
 /// Who the last stone is good for.
@@ -65,23 +65,13 @@ impl NimLevel {
 }
 
 impl Level for NimLevel {
-    fn name(&self) -> &str {
-        &self.name
-    }
-
-    fn description(&self) -> &str {
-        &self.description
-    }
-
-    fn group(&self) -> LevelGroup {
-        self.group
+    fn heading(&self) -> Heading<'_> {
+        Heading { name: &self.name, description: &self.description, group: self.group }
     }
 
     fn layout(&self, game: &str) -> Option<String> {
-        let mut l = Layout::new(game);
-        l.heading(&self.name, &self.description, self.group)
-            .field("piles", &self.piles)
-            .field("ending", &self.ending);
+        let mut l = Layout::of(game, self);
+        l.field("piles", &self.piles).field("ending", &self.ending);
         Some(l.finish())
     }
 

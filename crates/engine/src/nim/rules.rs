@@ -20,7 +20,8 @@ pub struct Take {
 impl fmt::Display for Take {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let s = if self.count == 1 { "" } else { "s" };
-        write!(f, "take {} stone{s} from pile {}", self.count, self.pile + 1)
+        // Wide: a replay may name any pile, the last u32 too.
+        write!(f, "take {} stone{s} from pile {}", self.count, u64::from(self.pile) + 1)
     }
 }
 

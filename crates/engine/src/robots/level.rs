@@ -3,7 +3,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::core::{Level, LevelGroup, RuleViolation};
+use crate::core::{Heading, Level, LevelGroup, RuleViolation};
 use crate::layout::Layout;
 
 /// A compass direction; y grows downwards, so North is y - 1.
@@ -183,23 +183,14 @@ impl RobotsLevel {
 }
 
 impl Level for RobotsLevel {
-    fn name(&self) -> &str {
-        &self.name
-    }
-
-    fn description(&self) -> &str {
-        &self.description
-    }
-
-    fn group(&self) -> LevelGroup {
-        self.group
+    fn heading(&self) -> Heading<'_> {
+        Heading { name: &self.name, description: &self.description, group: self.group }
     }
 
     /// The board as rows of text and the robots one a line.
     fn layout(&self, game: &str) -> Option<String> {
-        let mut l = Layout::new(game);
-        l.heading(&self.name, &self.description, self.group)
-            .rows("board", &self.board)
+        let mut l = Layout::of(game, self);
+        l.rows("board", &self.board)
             .rows("robots", &self.robots)
             .optional("swaps", &self.swaps, &0)
             .optional("move_cap", &self.move_cap, &DEFAULT_MOVE_CAP);

@@ -5,7 +5,7 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
-use crate::core::{Level, LevelGroup, RuleViolation};
+use crate::core::{Heading, Level, LevelGroup, RuleViolation};
 use crate::layout::{Layout, inline};
 
 /// Clubs, diamonds, hearts, spades: the order of `C D H S`.
@@ -216,22 +216,13 @@ pub struct RussianBankLevel {
 }
 
 impl Level for RussianBankLevel {
-    fn name(&self) -> &str {
-        &self.name
-    }
-
-    fn description(&self) -> &str {
-        &self.description
-    }
-
-    fn group(&self) -> LevelGroup {
-        self.group
+    fn heading(&self) -> Heading<'_> {
+        Heading { name: &self.name, description: &self.description, group: self.group }
     }
 
     /// A fixed deal with a player's piles a line, a tableau pile a line.
     fn layout(&self, game: &str) -> Option<String> {
-        let mut l = Layout::new(game);
-        l.heading(&self.name, &self.description, self.group);
+        let mut l = Layout::of(game, self);
         match &self.deal {
             Deal::Shuffled => {
                 l.field("deal", &self.deal);
