@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The arena's figures in the README: 1,000,000 Nim games (McMorran 5-6-7,
+# The arena's figures in docs/benchmarks.md ("The arena"): 1,000,000 Nim games (McMorran 5-6-7,
 # optimal against random, 2 jobs) played by `tabula match` without records,
 # by `tabula match --out` (every game kept as a JSON line) and by `tabula
 # arena` (every game a row in SQLite); then the same arena killed with

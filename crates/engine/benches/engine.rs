@@ -1,4 +1,4 @@
-//! Speed goals (README, "Benchmarks"): run with
+//! Speed goals (docs/benchmarks.md, "The engine"): run with
 //! `cargo bench -p tabula-engine --bench engine`.
 
 use std::hint::black_box;

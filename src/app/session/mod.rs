@@ -5,7 +5,8 @@
 //!
 //! This file holds the session and the order of a frame; `messages` the
 //! requests and facts it exchanges, `start` how a session begins and what
-//! the panels ask of it, `moves` the engine's answer to a request, `turns`
+//! the panels ask of it, `status` what the board and the panels share
+//! about it, `moves` the engine's answer to a request, `turns`
 //! whose turn it is, `agents` the seats an agent plays, `replays` saving
 //! and stepping through replays.
 
@@ -14,6 +15,7 @@ mod messages;
 mod moves;
 mod replays;
 mod start;
+mod status;
 mod turns;
 
 use std::borrow::Cow;
@@ -33,6 +35,7 @@ pub use messages::*;
 pub use replays::{plan_from_replay, replays_dir};
 pub use start::begin;
 pub(crate) use start::begin_game;
+pub use status::{BoardBusy, Headline, MovePreview, StatusLine, Watch};
 pub use turns::Turn;
 
 /// Who plays a seat.
@@ -295,47 +298,6 @@ pub struct WindowEntry {
 impl WindowGames {
     pub fn find(&self, name: &str) -> Option<&WindowEntry> {
         self.0.iter().find(|e| e.name == name)
-    }
-}
-
-/// Watching controls.
-#[derive(Resource, Debug, Default)]
-pub struct Watch {
-    pub paused: bool,
-    /// Play one move although paused.
-    pub step: bool,
-}
-
-/// Animations still running on the board; agents and replays wait for them.
-#[derive(Resource, Debug, Default)]
-pub struct BoardBusy(pub u32);
-
-/// What the top bar and the end band lead with once a game is over, when
-/// more than the game is decided (a match of several deals): set by the game's
-/// view, cleared when a session begins.
-#[derive(Resource, Debug, Default, Clone)]
-pub struct Headline(pub Option<String>);
-
-/// What the board says the player's current choice would do.
-#[derive(Resource, Debug, Default, Clone)]
-pub struct MovePreview(pub String);
-
-/// A line shown at the bottom of the screen.
-#[derive(Resource, Debug, Default, Clone)]
-pub struct StatusLine {
-    pub text: String,
-    pub error: bool,
-}
-
-impl StatusLine {
-    pub fn info(&mut self, text: impl Into<String>) {
-        self.text = text.into();
-        self.error = false;
-    }
-
-    pub fn error(&mut self, text: impl Into<String>) {
-        self.text = text.into();
-        self.error = true;
     }
 }
 

@@ -733,8 +733,8 @@ mod strength {
         summary.wins[0] as f64 / games as f64
     }
 
-    /// The README's table plays 1,000 games a pairing; this is a quicker
-    /// sample of the same claim, sides swapped every game.
+    /// The table in docs/agents-and-arenas.md plays 1,000 games a pairing;
+    /// this is a quicker sample of the same claim, sides swapped every game.
     #[test]
     fn default_minimax_beats_random_and_greedy_on_kalah_6_4() {
         assert!(win_rate("random", 200) >= 0.99);

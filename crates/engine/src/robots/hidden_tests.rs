@@ -228,7 +228,7 @@ fn the_sleuth_reads_the_strongest_hint_and_heads_home_once_one_tile_is_left() {
 
 /// The bar: the sleuth beats `scout` in at least 80% of the games
 /// on each two-player hidden-home level (seats rotated). 400 games each; the
-/// README has the 2,000-game figures.
+/// 2,000-game figures are in docs/agents-and-arenas.md.
 #[test]
 fn the_sleuth_beats_the_scout_on_the_hidden_home_levels() {
     for name in ["12-hidden-homes.ron", "13-fog-and-belts.ron", "14-scattered-hints.ron"] {
