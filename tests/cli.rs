@@ -275,6 +275,14 @@ fn help_lists_the_subcommands() {
     }
 }
 
+#[test]
+fn edit_help_names_every_game_the_editor_edits() {
+    let run = tabula(&["edit", "--help"]);
+    let stdout = text(&run.stdout);
+    assert!(stdout.contains("a level of any game"), "{stdout}");
+    assert!(!stdout.contains("Robot board level"), "{stdout}");
+}
+
 /// Recorded playthroughs: each replay's states must match, line for line,
 /// what was recorded beside it.
 #[test]

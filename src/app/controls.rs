@@ -5,9 +5,10 @@ use bevy::prelude::*;
 use bevy_egui::input::egui_wants_any_keyboard_input;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 
+use super::ask::Asking;
 use super::lesson::LessonPanel;
 use super::screen::Screen;
-use super::session::{SessionRequest, replays_dir};
+use super::session::{GameInProgress, ReplaysFolder, SessionRequest, newest_first};
 use super::settings::Settings;
 
 /// The replay browser is open.
@@ -37,6 +38,8 @@ fn game_keys(
     mut settings: ResMut<Settings>,
     mut browser: ResMut<ReplayBrowser>,
     mut lesson: ResMut<LessonPanel>,
+    mut asking: ResMut<Asking>,
+    in_progress: Res<GameInProgress>,
 ) {
     let ctrl = keys.any_pressed([KeyCode::ControlLeft, KeyCode::ControlRight]);
     let pressed = |k: KeyCode| keys.just_pressed(k);
@@ -52,8 +55,10 @@ fn game_keys(
     if pressed(KeyCode::Period) {
         requests.write(SessionRequest::Step);
     }
+    // F2 deals a new game; Shift+F2 plays the same deal again.
+    let shift = keys.any_pressed([KeyCode::ShiftLeft, KeyCode::ShiftRight]);
     if pressed(KeyCode::F2) {
-        requests.write(SessionRequest::Restart);
+        requests.write(if shift { SessionRequest::Restart } else { SessionRequest::PlayAgain });
     }
     if ctrl && pressed(KeyCode::KeyS) {
         requests.write(SessionRequest::SaveReplay);
@@ -65,7 +70,7 @@ fn game_keys(
         if browser.open {
             browser.open = false;
         } else {
-            requests.write(SessionRequest::BackToMenu);
+            asking.leave_game(&in_progress, &mut requests);
         }
     }
     if pressed(KeyCode::KeyL) {
@@ -88,23 +93,16 @@ fn replay_browser(
     mut contexts: EguiContexts,
     mut browser: ResMut<ReplayBrowser>,
     mut requests: MessageWriter<SessionRequest>,
+    folder: Res<ReplaysFolder>,
 ) -> Result {
     if !browser.open {
         browser.files = None;
         return Ok(());
     }
     let ctx = contexts.ctx_mut()?;
-    let dir = replays_dir();
+    let dir = &folder.0;
     // Read the folder when the browser opens (or on Refresh), not every frame.
-    let files = browser
-        .files
-        .get_or_insert_with(|| {
-            // Newest first: names end in the time they were saved.
-            let mut files = super::levels::library::ron_files_in(&dir);
-            files.reverse();
-            files
-        })
-        .clone();
+    let files = browser.files.get_or_insert_with(|| newest_first(dir)).clone();
     let mut open = true;
     egui::Window::new("Open a replay").open(&mut open).collapsible(false).show(ctx, |ui| {
         ui.horizontal(|ui| {

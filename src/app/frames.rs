@@ -117,7 +117,7 @@ fn keep_waker(proxy: Option<Res<EventLoopProxyWrapper>>) {
     }));
 }
 
-fn ask_for_the_next_frame(mut next: ResMut<NextFrame>, mut redraw: MessageWriter<RequestRedraw>) {
+pub(crate) fn ask_for_the_next_frame(mut next: ResMut<NextFrame>, mut redraw: MessageWriter<RequestRedraw>) {
     if std::mem::take(&mut next.asked) {
         redraw.write(RequestRedraw);
     }

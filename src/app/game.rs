@@ -8,6 +8,7 @@ use tabula_engine::games::Registered;
 use tabula_engine::level::LevelFile;
 use tabula_engine::{Game, Player};
 
+use super::help::{Controls, Key};
 use super::picture;
 
 /// The game whose board is showing, by its name in level files; `None` in
@@ -23,8 +24,11 @@ impl ActiveGame {
 
 /// A game the window can show.
 pub trait WindowGame: Registered {
-    /// How a human plays this board, for the help line.
-    const CONTROLS: &'static str;
+    /// How a person plays this board with the mouse, in a sentence.
+    const MOUSE: &'static str;
+    /// The board's keys and what each does (the keys every game shares are
+    /// the HUD's).
+    const KEYS: &'static [Key];
     /// What the game is, in a line, for the menu.
     const ABOUT: &'static str;
     /// The level in the game's folder that the menu draws the game from;
@@ -58,10 +62,10 @@ pub trait WindowGame: Registered {
         Self::draw_level(ui.painter(), rect.shrink(6.0), level);
         None
     }
-    /// The help line for a level: the controls, less any the level's rules
-    /// turn off.
-    fn controls(_level: &Self::Level) -> String {
-        Self::CONTROLS.to_owned()
+    /// The board's controls for a level, less any keys the level's rules
+    /// turn off: the bottom line and the F1 overlay show them.
+    fn controls(_level: &Self::Level) -> Controls {
+        Controls::new(Self::MOUSE, Self::KEYS)
     }
     /// The level's rule options in a line, for the top bar.
     fn rules_text(level: &Self::Level) -> String;

@@ -4,6 +4,7 @@
 //! entities, animations and messages.
 
 pub mod arena_screen;
+pub mod ask;
 pub mod board;
 mod clues;
 pub mod controls;
@@ -13,6 +14,7 @@ pub mod editor;
 pub mod frames;
 pub mod game;
 pub mod glide;
+pub mod help;
 pub mod hud;
 mod lesson;
 pub mod levels;
@@ -88,6 +90,8 @@ pub fn run(
             },
             ..default()
         }),
+        // The close button asks first when a game is under way (`ask`).
+        close_when_requested: false,
         ..default()
     }))
     .add_plugins(EguiPlugin::default())
@@ -95,6 +99,8 @@ pub fn run(
     .add_plugins(plugin)
     .add_plugins((
         controls::plugin,
+        help::plugin,
+        ask::plugin,
         hud::plugin,
         menu::plugin,
         sound::plugin,
@@ -144,6 +150,7 @@ pub fn plugin(app: &mut App) {
         board::plugin,
         levels::plugin,
     ));
+    app.init_resource::<help::ScreenKeys>().init_resource::<ask::Asking>();
     for game in GAMES {
         game(app);
     }

@@ -1,4 +1,5 @@
-//! Settings kept between runs: player names, sound, animation speed.
+//! Settings kept between runs: player names, sound, animation speed,
+//! whether finished games are saved as replays.
 
 use std::path::PathBuf;
 
@@ -21,6 +22,8 @@ pub struct Settings {
     pub animation_speed: f32,
     /// AI moves per second when watching.
     pub ai_moves_per_second: f32,
+    /// Every finished game is saved as a replay.
+    pub save_finished_games: bool,
 }
 
 impl Default for Settings {
@@ -31,6 +34,7 @@ impl Default for Settings {
             volume: 0.7,
             animation_speed: 1.0,
             ai_moves_per_second: 2.0,
+            save_finished_games: true,
         }
     }
 }
@@ -119,7 +123,9 @@ const SAVE_AFTER: f32 = 0.5;
 
 pub(super) fn plugin(app: &mut App) {
     let file = app.world_mut().get_resource_or_init::<SettingsFile>().clone();
-    app.insert_resource(load(&file.0)).init_resource::<UnsavedFor>().add_systems(Last, save_when_changed);
+    app.insert_resource(load(&file.0))
+        .init_resource::<UnsavedFor>()
+        .add_systems(Last, save_when_changed.before(crate::app::frames::ask_for_the_next_frame));
 }
 
 fn save_when_changed(
@@ -128,6 +134,7 @@ fn save_when_changed(
     file: Res<SettingsFile>,
     mut unsaved: ResMut<UnsavedFor>,
     mut exits: MessageReader<AppExit>,
+    mut next: ResMut<crate::app::frames::NextFrame>,
 ) {
     if settings.is_changed() && !settings.is_added() {
         unsaved.0 = Some(0.0);
@@ -135,6 +142,9 @@ fn save_when_changed(
     let exiting = exits.read().count() > 0;
     let Some(idle) = unsaved.0.as_mut() else { return };
     *idle += time.delta_secs();
+    // A resting window draws no frames: it is kept awake until the change
+    // is written, so a window killed a moment later has kept it.
+    next.ask();
     if *idle >= SAVE_AFTER || exiting {
         unsaved.0 = None;
         if let Err(e) = save(&settings, &file.0) {

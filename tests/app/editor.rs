@@ -102,5 +102,19 @@ fn the_editor_paints_checks_undoes_saves_and_test_plays_by_mouse_and_keys() {
         app.world().resource::<StatusLine>().text.contains("cannot be read")
     });
     assert_eq!(editing(&app).level().board[1], "..?.....", "and changes nothing");
+    // A save on disk during a test-play, when the editor does not watch:
+    // back in the editor it shows as one edit, so Save cannot write over it.
+    press(&mut app, &[KeyCode::F5]);
+    frames(&mut app, 3);
+    assert_eq!(*app.world().resource::<State<Screen>>().get(), Screen::Game);
+    settle_watcher(&mut app);
+    let changed = std::fs::read_to_string(&shipped).unwrap().replacen("\"..?.....\"", "\"?.?.....\"", 1);
+    std::fs::write(&path, changed).unwrap();
+    wait_for(&mut app, "the test-play follows the file", |app| board(app).level.board[1] == "?.?.....");
+    app.world_mut().write_message(SessionRequest::BackToMenu);
+    frames(&mut app, 3);
+    assert_eq!(*app.world().resource::<State<Screen>>().get(), Screen::Editor);
+    assert_eq!(editing(&app).level().board[1], "?.?.....", "the editor took the file's change");
+    assert!(status(&app).contains("changed on disk"), "{}", status(&app));
     app.world_mut().write_message(SessionRequest::BackToMenu);
 }

@@ -55,6 +55,7 @@ fn headless_with(dir: &Path, more: impl FnOnce(&mut App)) -> App {
         .init_asset::<Image>()
         .insert_resource(TimeUpdateStrategy::ManualDuration(FRAME))
         .insert_resource(SettingsFile(dir.join("settings.ron")))
+        .insert_resource(tabula::app::session::ReplaysFolder(dir.join("replays")))
         .add_plugins(app::plugin);
     more(&mut app);
     app.update();
@@ -190,13 +191,16 @@ fn chord(app: &mut App, keys: &[KeyCode]) {
 }
 
 mod arena;
+mod asking;
 mod editor;
 mod levels;
 mod mancala;
 mod mirror;
 mod nim;
+mod play_again;
 mod replays;
 mod robot_board;
 mod russian_bank;
+mod saved_games;
 mod settings_and_sound;
 mod third_game;

@@ -198,3 +198,31 @@ fn an_agent_plays_mancala_in_the_window() {
         .collect();
     assert_eq!(glowing, winning_store.into_iter().collect::<Vec<_>>());
 }
+
+#[test]
+fn enter_sows_only_a_pit_chosen_since_the_last_move() {
+    let dir = temp_dir("mancala-keys");
+    let mut app = headless(&dir);
+    app.add_plugins(bevy::input::InputPlugin)
+        .init_resource::<bevy_egui::input::EguiWantsInput>()
+        .add_plugins(tabula::app::controls::plugin);
+    app.world_mut().resource_mut::<Settings>().animation_speed = 4.0;
+    start(&mut app, kalah(6, 4, Capture::Standard, true), None, vec![seat("Ann", None), seat("Bob", None)]);
+    // Ann sows A1 by key; Bob replies by mouse (a request) from B6, refilling A1.
+    press(&mut app, &[KeyCode::Digit1, KeyCode::Enter]);
+    settle(&mut app);
+    assert_eq!(board(&app).moves.len(), 1, "Ann sowed A1");
+    sow(&mut app, 1, 5);
+    assert_eq!(board(&app).game.current_player(), Player::ONE);
+    let before = board(&app).game.cells().to_vec();
+    assert_eq!(before[board(&app).game.pit_cell(0, 0)], 1, "B6's sowing put a stone in A1");
+    // Enter alone acts on nothing: A1 was chosen for Ann's last move.
+    press(&mut app, &[KeyCode::Enter]);
+    settle(&mut app);
+    assert_eq!(board(&app).game.cells(), before, "nothing was sown");
+    assert!(status(&app).starts_with("Choose a pit first"), "{}", status(&app));
+    // A fresh choice sows.
+    press(&mut app, &[KeyCode::Digit2, KeyCode::Enter]);
+    settle(&mut app);
+    assert_eq!(board(&app).moves.len(), 3, "Ann sowed A2");
+}

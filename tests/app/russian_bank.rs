@@ -167,7 +167,7 @@ fn with_the_stop_rule_off_no_stop_is_offered() {
         frames(&mut app, 2);
         let preview = app.world().resource::<MovePreview>().0.clone();
         assert_eq!(preview.contains("Stop"), stop_rule, "{name}: {preview}");
-        let controls = RussianBank::controls(&app.world().resource::<Session<RussianBank>>().level);
+        let controls = RussianBank::controls(&app.world().resource::<Session<RussianBank>>().level).line();
         assert_eq!(controls.contains("Stop"), stop_rule, "{name}: {controls}");
         press(&mut app, &[KeyCode::KeyS]);
         let said = status(&app);

@@ -277,7 +277,8 @@ impl AgentRegistry for Tally {
 }
 
 impl tabula::app::game::WindowGame for Tally {
-    const CONTROLS: &'static str = "test game";
+    const MOUSE: &'static str = "test game";
+    const KEYS: &'static [tabula::app::help::Key] = &[];
     const ABOUT: &'static str = "Add to the tally in turn; the highest secret wins.";
 
     fn new_level() -> TallyLevel {

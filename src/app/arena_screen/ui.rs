@@ -11,6 +11,7 @@ use super::run::Ending;
 use super::standings::standings;
 use super::tables::{self, arena_summary};
 use super::{ArenaEntry, ArenaRequest, Arenas, Live, Phase, Shown};
+use crate::app::help::{Controls, Key, ScreenKeys, key};
 use crate::app::screen::Screen;
 use crate::app::session::StatusLine;
 use crate::app::theme::palette::ERROR_COLOR;
@@ -18,7 +19,8 @@ use crate::app::theme::widgets::{root_ui, status_text};
 
 /// The column of arena files.
 const FILES_WIDTH: f32 = 270.0;
-const KEYS: &str = "Keys: Up/Down choose an arena · R run or resume · S stop · Esc menu";
+const KEYS: &[Key] =
+    &[key("Up/Down", "choose an arena"), key("R", "run or resume"), key("S", "stop"), key("Esc", "menu")];
 
 pub(super) fn plugin(app: &mut App) {
     app.add_systems(EguiPrimaryContextPass, arena_ui.run_if(in_state(Screen::Arena)));
@@ -31,14 +33,16 @@ fn arena_ui(
     shown: Res<Shown>,
     status: Res<StatusLine>,
     mut requests: MessageWriter<ArenaRequest>,
+    mut help: ResMut<ScreenKeys>,
 ) -> Result {
+    let keys = help.show("the Arena", Controls::new("Click an arena to choose it.", KEYS));
     let ctx = contexts.ctx_mut()?.clone();
     let mut root = root_ui(&ctx);
     let playing = live.playing();
     egui::Panel::bottom("arena-status").show(&mut root, |ui| {
         ui.add_space(3.0);
         ui.label(status_text(ui, &status));
-        ui.label(egui::RichText::new(KEYS).weak());
+        ui.label(egui::RichText::new(keys).weak());
         ui.add_space(3.0);
     });
     egui::Panel::left("arena-files").exact_size(FILES_WIDTH).show(&mut root, |ui| {

@@ -5,6 +5,7 @@
 //! the engine's check after every change, saving in the fmt layout and
 //! test-play work as in every editor.
 
+use crate::app::help::{Controls, ScreenKeys, key};
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, egui};
 use tabula_engine::core::LevelGroup;
@@ -196,14 +197,22 @@ pub(super) fn form(
     mut requests: MessageWriter<SessionRequest>,
     mut back: ResMut<BackTo>,
     mut next: ResMut<NextState<Screen>>,
+    mut help: ResMut<ScreenKeys>,
 ) -> Result {
     let Some(mut editing) = editing else { return Ok(()) };
     let ctx = contexts.ctx_mut()?.clone();
     let mut root = root_ui(&ctx);
     let mut asked = follow_keys(&ctx, &keys, &mut editing);
     editing.hold(ctx.input(|i| i.pointer.any_down()));
-    let keys = "Ctrl+Z undo · Ctrl+Y redo · Ctrl+S save · F5 test-play · Esc menu";
-    let (verbs, _) = super::bottom_bar(&mut root, "form-status", editing.history.depth(), &status, keys);
+    let keys = [
+        key("Ctrl+Z", "undo"),
+        key("Ctrl+Y", "redo"),
+        key("Ctrl+S", "save"),
+        key("F5", "test-play"),
+        key("Esc", "menu"),
+    ];
+    let keys = help.show("the level editor", Controls::new("Change the fields; the picture follows.", &keys));
+    let (verbs, _) = super::bottom_bar(&mut root, "form-status", editing.history.depth(), &status, &keys);
     if verbs.undo {
         editing.undo();
     }

@@ -91,7 +91,7 @@ pub fn own_editor<E: LevelEditor>(app: &mut App, game: &'static str, plugin: fn(
 
 /// What every editor has: its file watched both ways, and a greeting.
 fn editor_systems<E: LevelEditor>(app: &mut App) {
-    app.add_systems(OnEnter(Screen::Editor), greet::<E>).add_systems(
+    app.add_systems(OnEnter(Screen::Editor), (greet::<E>, watch::catch_up::<E>).chain()).add_systems(
         Update,
         (watch::watch_file::<E>, watch::follow_file::<E>).chain().run_if(in_state(Screen::Editor)),
     );

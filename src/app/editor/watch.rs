@@ -48,6 +48,21 @@ pub(super) fn follow_file<E: LevelEditor>(
     let modified = changed.read().any(|e| matches!(e, AssetEvent::Modified { id: m } if *m == id));
     let broke = failed.read().any(|f| f.id == id);
     let Some(mut editing) = editing.filter(|_| modified || broke) else { return };
+    take_from_disk(&mut *editing, &mut status);
+}
+
+/// Back in the editor (from a test-play, when the watch was not looking):
+/// a change made on disk meanwhile shows as one edit, so Save does not
+/// write over it.
+pub(super) fn catch_up<E: LevelEditor>(editing: Option<ResMut<E>>, mut status: ResMut<StatusLine>) {
+    if let Some(mut editing) = editing {
+        take_from_disk(&mut *editing, &mut status);
+    }
+}
+
+/// The level on disk, as one edit, unless it is what the editor itself
+/// saved or shows.
+fn take_from_disk<E: LevelEditor>(editing: &mut E, status: &mut StatusLine) {
     let (now, saved) = (editing.level_now(), editing.level_saved());
     let name = editing.path().display().to_string();
     let Ok(text) = std::fs::read_to_string(editing.path()) else { return };

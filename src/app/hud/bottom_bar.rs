@@ -5,6 +5,7 @@ use bevy_egui::egui;
 
 use super::room::PanelRoom;
 use crate::app::game::WindowGame;
+use crate::app::help::{Controls, Key, ScreenKeys, key};
 use crate::app::session::{Session, StatusLine};
 use crate::app::theme::widgets::status_text;
 
@@ -13,12 +14,14 @@ pub(super) fn bottom_bar<G: WindowGame>(
     mut panels: PanelRoom,
     session: Res<Session<G>>,
     status: Res<StatusLine>,
+    mut help: ResMut<ScreenKeys>,
 ) -> Result {
+    let line = help.show(G::TITLE, controls(&session));
     let bottom = panels.show("status", |root| {
         egui::Panel::bottom("status").show(root, |ui| {
             ui.add_space(3.0);
             ui.label(status_text(ui, &status).size(16.0));
-            ui.label(egui::RichText::new(controls_help(&session)).weak());
+            ui.label(egui::RichText::new(line).weak());
             ui.add_space(3.0);
         })
     })?;
@@ -28,14 +31,30 @@ pub(super) fn bottom_bar<G: WindowGame>(
 
 /// The keys for what is going on: a replay, a person playing, or agents
 /// watched.
-fn controls_help<G: WindowGame>(session: &Session<G>) -> String {
+fn controls<G: WindowGame>(session: &Session<G>) -> Controls {
     if session.replay {
-        return "Replay: Space play/pause · . step forward · , step back · Esc menu".into();
+        let keys =
+            [key("Space", "play/pause"), key(".", "step forward"), key(",", "step back"), key("Esc", "menu")];
+        return Controls::new("Click a move in the log to go to it.", &keys);
     }
+    let deal: &[Key] = if session.deals { &[key("Shift+F2", "restart this deal")] } else { &[] };
     if session.has_human() {
-        format!("{} · U undo · R redo · L lesson · M mute · Esc menu", G::controls(&session.level))
+        G::controls(&session.level)
+            .and(&[key("U", "undo"), key("R", "redo"), key("F2", "play again")])
+            .and(deal)
+            .and(&[key("L", "lesson"), key("M", "mute"), key("Esc", "menu")])
     } else {
-        "Watching: Space pause · . step · [ ] speed · U undo · L lesson · Ctrl+S save replay · Esc menu"
-            .into()
+        let keys = [
+            key("Space", "pause"),
+            key(".", "step"),
+            key("[ ]", "slower, faster"),
+            key("U", "undo"),
+            key("F2", "play again"),
+        ];
+        Controls::new("Watching the agents.", &keys).and(deal).and(&[
+            key("L", "lesson"),
+            key("Ctrl+S", "save replay"),
+            key("Esc", "menu"),
+        ])
     }
 }

@@ -56,7 +56,7 @@ fn band<G: WindowGame>(
         });
         ui.horizontal(|ui| {
             if ui.button(egui::RichText::new("Play again (F2)").size(16.0)).clicked() {
-                requests.write(SessionRequest::Restart);
+                requests.write(SessionRequest::PlayAgain);
             }
             if ui.button(egui::RichText::new("Save replay (Ctrl+S)").size(16.0)).clicked() {
                 requests.write(SessionRequest::SaveReplay);

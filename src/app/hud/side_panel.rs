@@ -8,13 +8,14 @@ use bevy_egui::egui;
 
 use super::room::PanelRoom;
 use super::watch::watch_controls;
+use crate::app::ask::Asking;
 use crate::app::clues::{Clues, clues};
 use crate::app::controls::ReplayBrowser;
 use crate::app::game::WindowGame;
 use crate::app::lesson::{LessonPanel, lesson};
 use crate::app::levels::reload::LevelWatch;
 use crate::app::move_log::move_log;
-use crate::app::session::{Session, SessionRequest, Watch};
+use crate::app::session::{GameInProgress, Session, SessionRequest, Watch};
 use crate::app::settings::Settings;
 use crate::app::theme::palette::ERROR_COLOR;
 
@@ -30,6 +31,8 @@ pub(super) struct SideControls<'w, 's, G: WindowGame> {
     settings: ResMut<'w, Settings>,
     browser: ResMut<'w, ReplayBrowser>,
     requests: MessageWriter<'w, SessionRequest>,
+    asking: ResMut<'w, Asking>,
+    in_progress: Res<'w, GameInProgress>,
     clues: Local<'s, Clues>,
 }
 
@@ -75,12 +78,15 @@ impl<G: WindowGame> SideControls<'_, '_, G> {
         });
         ui.horizontal(|ui| {
             if ui.button("Play again (F2)").clicked() {
-                self.requests.write(SessionRequest::Restart);
+                self.requests.write(SessionRequest::PlayAgain);
             }
             if ui.button("Menu (Esc)").clicked() {
-                self.requests.write(SessionRequest::BackToMenu);
+                self.asking.leave_game(&self.in_progress, &mut self.requests);
             }
         });
+        if self.session.deals && ui.button("Restart this deal (Shift+F2)").clicked() {
+            self.requests.write(SessionRequest::Restart);
+        }
     }
 
     fn replays(&mut self, ui: &mut egui::Ui) {
@@ -93,6 +99,7 @@ impl<G: WindowGame> SideControls<'_, '_, G> {
                 self.browser.open = true;
             }
         });
+        ui.checkbox(&mut self.settings.save_finished_games, "Save every finished game");
     }
 
     fn sound(&mut self, ui: &mut egui::Ui) {

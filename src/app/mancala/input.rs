@@ -10,7 +10,7 @@ use tabula_engine::{Game, Player};
 use super::art::{CELL_COLOR, CELL_HOVER, CELL_TARGET, STORE_WINNER};
 use super::{Cell, MancalaLayout, PitChoice};
 use crate::app::board::{BoardPointer, digits_pressed};
-use crate::app::session::{BoardBusy, MovePreview, RequestMove, Session};
+use crate::app::session::{BoardBusy, MovePreview, RequestMove, Session, StatusLine};
 
 fn chosen_pit(choice: &PitChoice) -> Option<u8> {
     choice.hover.or(choice.keyed.then_some(choice.pit))
@@ -113,6 +113,7 @@ pub(super) fn choose_pit_with_keys(
     session: Res<Session<Mancala>>,
     mut choice: ResMut<PitChoice>,
     mut requests: MessageWriter<RequestMove<Mancala>>,
+    mut status: ResMut<StatusLine>,
 ) {
     let view = session.view();
     let n = view.pits() as u8;
@@ -130,10 +131,15 @@ pub(super) fn choose_pit_with_keys(
         choice.keyed = true;
     }
     choice.pit = choice.pit.min(n - 1);
-    if (keys.just_pressed(KeyCode::Enter) || keys.just_pressed(KeyCode::NumpadEnter))
-        && let Some(by) = session.requester()
-    {
-        let side = view.current_player().0;
-        requests.write(RequestMove { by, mv: Sow { side, pit: choice.pit } });
+    if !(keys.just_pressed(KeyCode::Enter) || keys.just_pressed(KeyCode::NumpadEnter)) {
+        return;
+    }
+    // Enter sows only what was chosen since the last move.
+    match (chosen_pit(&choice), session.requester()) {
+        (None, Some(_)) => status.error("Choose a pit first: point at it, or Left/Right or its digit"),
+        (Some(pit), Some(by)) => {
+            requests.write(RequestMove { by, mv: Sow { side: view.current_player().0, pit } });
+        }
+        (_, None) => {}
     }
 }

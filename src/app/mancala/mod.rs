@@ -23,8 +23,9 @@ use tabula_engine::{Game, Outcome, Player};
 use crate::app::board::{count_busy, keys_free, playing, pointer_free};
 use crate::app::game::{WindowGame, name_of};
 use crate::app::glide::{Glide, glide};
+use crate::app::help::{Key, key};
 use crate::app::registry;
-use crate::app::session::SessionSet;
+use crate::app::session::{MoveChoice, SessionSet, choice_expires};
 
 pub use art::{STORE_WINNER, cell_pixels};
 
@@ -70,6 +71,12 @@ pub struct PitChoice {
     pub pit: u8,
     pub hover: Option<u8>,
     pub keyed: bool,
+}
+
+impl MoveChoice for PitChoice {
+    fn expire(&mut self) {
+        self.keyed = false;
+    }
 }
 
 /// Where each cell is drawn, for the current board size.
@@ -132,6 +139,7 @@ impl MancalaLayout {
 /// Mancala in the window: its session, board, mouse and keys.
 pub fn plugin(app: &mut App) {
     registry::register::<Mancala>(app);
+    choice_expires::<PitChoice>(app);
     app.init_resource::<PitChoice>()
         .init_resource::<MancalaLayout>()
         .add_systems(Startup, art::make_cell_texture)
@@ -155,7 +163,8 @@ pub fn plugin(app: &mut App) {
 }
 
 impl WindowGame for Mancala {
-    const CONTROLS: &'static str = "Hover one of your pits to see where its last stone lands; click to sow. Keys: Left/Right or digits pit · Enter sow";
+    const MOUSE: &'static str = "Hover one of your pits to see where its last stone lands; click to sow.";
+    const KEYS: &'static [Key] = &[key("Left/Right or digits", "pit"), key("Enter", "sow")];
     const ABOUT: &'static str = "Sow stones around the board; the most in your store wins.";
     const PICTURE: Option<&'static str> = Some("kalah-6-4.ron");
 

@@ -1,10 +1,11 @@
 //! The menu's keyboard: Left/Right the game, Up/Down the level, digits who
 //! plays each seat, Enter start, E edit the level, N a new level, O open a
-//! replay, A the Arena screen, M sound, Esc quit.
+//! replay, A the Arena screen, M sound, Esc quit (after asking).
 
 use bevy::prelude::*;
 
 use super::model::Menu;
+use crate::app::ask::{Asking, Question};
 use crate::app::controls::ReplayBrowser;
 use crate::app::editor::RequestEdit;
 use crate::app::session::{SessionRequest, StatusLine};
@@ -17,7 +18,7 @@ pub(super) fn menu_keys(
     mut browser: ResMut<ReplayBrowser>,
     mut requests: MessageWriter<SessionRequest>,
     mut status: ResMut<StatusLine>,
-    mut exit: MessageWriter<AppExit>,
+    mut asking: ResMut<Asking>,
     mut edits: MessageWriter<RequestEdit>,
     mut next: ResMut<NextState<crate::app::screen::Screen>>,
 ) {
@@ -78,7 +79,7 @@ pub(super) fn menu_keys(
         if browser.open {
             browser.open = false;
         } else {
-            exit.write(AppExit::Success);
+            asking.0 = Some(Question::Quit);
         }
     }
 }

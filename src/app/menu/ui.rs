@@ -14,6 +14,7 @@ use tabula_engine::level::LevelFile;
 use super::model::{COMMAND_LINE_ONLY, Menu, MenuGame};
 use crate::app::controls::ReplayBrowser;
 use crate::app::editor::RequestEdit;
+use crate::app::help::{Controls, ScreenKeys, key};
 use crate::app::levels::library::{LevelEntry, levels_root};
 use crate::app::session::{SessionRequest, StatusLine};
 use crate::app::settings::Settings;
@@ -29,27 +30,21 @@ pub(super) fn menu_ui(
     mut exit: MessageWriter<AppExit>,
     mut edits: MessageWriter<RequestEdit>,
     mut next: ResMut<NextState<crate::app::screen::Screen>>,
+    mut help: ResMut<ScreenKeys>,
 ) -> Result {
     let Some(mut menu) = menu else { return Ok(()) };
+    let keys = help.show("the menu", menu_controls());
     let ctx = contexts.ctx_mut()?.clone();
     let mut root = root_ui(&ctx);
-    egui::CentralPanel::default_margins().show(&mut root, |ui| {
-        ui.vertical_centered(|ui| {
-            ui.add_space(8.0);
-            ui.label(egui::RichText::new("tabula").size(44.0).strong());
-            ui.label("Four games from formal specifications. Play, watch the AI, edit the levels.");
-        });
-        ui.add_space(12.0);
-        ui.columns(3, |cols| {
-            games_column(&mut cols[0], &mut menu);
-            levels_column(&mut cols[1], &mut menu);
-            seats_column(&mut cols[2], &mut menu, &mut settings);
-        });
-        ui.add_space(12.0);
-        ui.separator();
+    // The buttons stay at the window's bottom, wherever the columns end.
+    egui::Panel::bottom("menu-actions").show(&mut root, |ui| {
+        ui.add_space(6.0);
         ui.horizontal(|ui| {
             let plan = menu.plan(&settings);
-            let start = ui.add_enabled(plan.is_ok(), egui::Button::new(egui::RichText::new("Start (Enter)").size(20.0)));
+            let start = ui.add_enabled(
+                plan.is_ok(),
+                egui::Button::new(egui::RichText::new("Start (Enter)").size(20.0)),
+            );
             if start.clicked()
                 && let Ok(plan) = plan
             {
@@ -80,22 +75,53 @@ pub(super) fn menu_ui(
             }
             ui.separator();
             ui.checkbox(&mut settings.sound, "Sound (M)");
-            ui.add(egui::Slider::new(&mut settings.animation_speed, 0.25..=4.0).logarithmic(true).text("animation speed"));
+            ui.add(
+                egui::Slider::new(&mut settings.animation_speed, 0.25..=4.0)
+                    .logarithmic(true)
+                    .text("animation speed"),
+            );
         });
         if !status.text.is_empty() && status.error {
             ui.label(egui::RichText::new(&status.text).color(ERROR_COLOR));
         }
-        ui.label(
-            egui::RichText::new("Keys: Left/Right game · Up/Down level · 1 to 8 change who plays each seat · Enter start · E edit level · N new level · O open replay · A arena · Esc quit")
-                .weak(),
-        );
+        ui.label(egui::RichText::new(keys).weak());
+        ui.add_space(3.0);
+    });
+    egui::CentralPanel::default_margins().show(&mut root, |ui| {
+        ui.vertical_centered(|ui| {
+            ui.label(egui::RichText::new("tabula").size(36.0).strong());
+            ui.label("Four games from formal specifications. Play, watch the AI, edit the levels.");
+        });
+        ui.add_space(10.0);
+        ui.columns(3, |cols| {
+            games_column(&mut cols[0], &mut menu);
+            levels_column(&mut cols[1], &mut menu);
+            seats_column(&mut cols[2], &mut menu, &mut settings);
+        });
     });
     Ok(())
 }
 
+/// The menu's mouse and keys, for its bottom line and the F1 overlay.
+fn menu_controls() -> Controls {
+    let keys = [
+        key("Left/Right", "game"),
+        key("Up/Down", "level"),
+        key("1 to 8", "change who plays each seat"),
+        key("Enter", "start"),
+        key("E", "edit level"),
+        key("N", "new level"),
+        key("O", "open replay"),
+        key("A", "arena"),
+        key("M", "sound"),
+        key("Esc", "quit"),
+    ];
+    Controls::new("Click a game, a level and who plays each seat, then Start.", &keys)
+}
+
 /// Room for a game's picture in its card, and for the chosen level's.
 const CARD_PICTURE: egui::Vec2 = egui::vec2(112.0, 70.0);
-const LEVEL_PICTURE: egui::Vec2 = egui::vec2(300.0, 150.0);
+const LEVEL_PICTURE: egui::Vec2 = egui::vec2(280.0, 120.0);
 
 fn games_column(ui: &mut egui::Ui, menu: &mut Menu) {
     ui.heading("Game");
@@ -152,7 +178,9 @@ fn levels_column(ui: &mut egui::Ui, menu: &mut Menu) {
         ui.label(format!("No levels in {}", levels_root().join(menu.current().folder).display()));
     }
     let mut clicked = None;
-    egui::ScrollArea::vertical().id_salt("levels").max_height(300.0).show(ui, |ui| {
+    // The list takes what the chosen level's picture and words leave.
+    let list_height = (ui.available_height() - LEVEL_PICTURE.y - 130.0).max(160.0);
+    egui::ScrollArea::vertical().id_salt("levels").max_height(list_height).show(ui, |ui| {
         // Lessons, games, large boards, then the seeds' own test positions,
         // folded away from what people play unless one of them is chosen.
         let group_of = |l: &LevelEntry| l.level.as_ref().ok().map(LevelFile::group);

@@ -44,8 +44,6 @@ pub(super) fn take_stones(
                 text.0 = left.to_string();
             }
         }
-        choice.armed = false;
-        choice.typed.clear();
         let view = session.view();
         let piles = view.piles();
         if piles[choice.pile] == 0 {

@@ -21,8 +21,9 @@ use tabula_engine::{Game, Outcome};
 
 use crate::app::board::{count_busy, keys_free, playing, pointer_free};
 use crate::app::game::{WindowGame, name_of};
+use crate::app::help::{Key, key};
 use crate::app::registry;
-use crate::app::session::SessionSet;
+use crate::app::session::{MoveChoice, SessionSet, choice_expires};
 
 const STONE: f32 = 40.0;
 const MAX_SPACING: f32 = 48.0;
@@ -84,6 +85,13 @@ pub struct NimChoice {
     hover: Option<(usize, u32)>,
 }
 
+impl MoveChoice for NimChoice {
+    fn expire(&mut self) {
+        self.armed = false;
+        self.typed.clear();
+    }
+}
+
 /// The row of a refused take glows red for a moment.
 #[derive(Resource, Debug, Default)]
 struct RefusalFlash {
@@ -138,6 +146,7 @@ impl NimLayout {
 /// Nim in the window: its session, board, mouse and keys.
 pub fn plugin(app: &mut App) {
     registry::register::<Nim>(app);
+    choice_expires::<NimChoice>(app);
     app.init_resource::<NimChoice>()
         .init_resource::<NimLayout>()
         .init_resource::<RefusalFlash>()
@@ -168,8 +177,10 @@ pub fn plugin(app: &mut App) {
 }
 
 impl WindowGame for Nim {
-    const CONTROLS: &'static str = "Click a stone to choose it and every stone to its right; click again or press Enter to take. \
-        Keys: Up/Down pile · Left/Right or digits count · Enter take";
+    const MOUSE: &'static str =
+        "Click a stone to choose it and every stone to its right; click again or press Enter to take.";
+    const KEYS: &'static [Key] =
+        &[key("Up/Down", "pile"), key("Left/Right or digits", "how many"), key("Enter", "take")];
     const ABOUT: &'static str = "Take stones from one pile at a time; the last stone decides.";
     const PICTURE: Option<&'static str> = Some("traditional-3-4-5.ron");
 

@@ -33,8 +33,9 @@ use tabula_engine::{Game, Outcome, Player};
 
 use crate::app::board::{count_busy, keys_free, playing, pointer_free};
 use crate::app::game::{ActiveGame, WindowGame, name_of};
+use crate::app::help::{Key, key};
 use crate::app::registry;
-use crate::app::session::SessionSet;
+use crate::app::session::{MoveChoice, SessionSet, choice_expires};
 
 pub use input::{Destination, RobotChoice};
 pub use reasoning::{CandidateMark, RevealedHome};
@@ -115,10 +116,19 @@ pub(crate) fn angle(dir: Dir) -> f32 {
     -(dir.quarters() as f32) * FRAC_PI_2
 }
 
+impl MoveChoice for RobotChoice {
+    fn expire(&mut self) {
+        self.selected = None;
+        self.swapping = false;
+        self.swap_first = None;
+    }
+}
+
 /// The robot board in the window.
 pub fn plugin(app: &mut App) {
     registry::register::<Robots>(app);
     editor::plugin(app);
+    choice_expires::<RobotChoice>(app);
     app.init_resource::<RobotChoice>()
         .init_resource::<RobotLayout>()
         .init_resource::<animate::ShownBoard>()
@@ -162,7 +172,18 @@ pub fn plugin(app: &mut App) {
 }
 
 impl WindowGame for Robots {
-    const CONTROLS: &'static str = "Click one of your robots, then a green tile. Keys: N next robot · arrows step (rule A) · Up or 1-3 walk, Left/Right/Down turn (rule B) · X exchange two tiles · Enter pass · wheel or +/- zoom, right-drag or Shift+arrows pan, F fit";
+    const MOUSE: &'static str = "Click one of your robots, then a green tile. Wheel zooms, right-drag pans.";
+    const KEYS: &'static [Key] = &[
+        key("N", "next robot"),
+        key("arrows", "step (rule A)"),
+        key("Up or 1-3", "walk (rule B)"),
+        key("Left/Right/Down", "turn (rule B)"),
+        key("X", "exchange two tiles"),
+        key("Enter", "pass"),
+        key("+/-", "zoom"),
+        key("Shift+arrows", "pan"),
+        key("F", "fit the board"),
+    ];
     const ABOUT: &'static str = "Race your robots home over belts; find hidden homes by hints.";
     const PICTURE: Option<&'static str> = Some("10-four-player-race.ron");
 

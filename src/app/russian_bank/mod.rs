@@ -40,8 +40,9 @@ use tabula_engine::{Game, Outcome, Player};
 use crate::app::board::{count_busy, keys_free, playing, pointer_free};
 use crate::app::game::{WindowGame, name_of};
 use crate::app::glide::{Glide, glide};
+use crate::app::help::{Controls, Key, key};
 use crate::app::registry;
-use crate::app::session::SessionSet;
+use crate::app::session::{MoveChoice, SessionSet, choice_expires};
 
 pub use art::CARD;
 pub use deals::BankMatch;
@@ -102,6 +103,12 @@ pub struct Choice {
     changed: bool,
 }
 
+impl MoveChoice for Choice {
+    fn expire(&mut self) {
+        *self = Choice { changed: true, ..default() };
+    }
+}
+
 /// How often a move's steps did not account for the cards on the table, so
 /// that it was dealt again from the view: a fault, which the mirror test
 /// wants never to see.
@@ -115,6 +122,7 @@ pub struct LastStop(pub Option<String>);
 /// Russian Bank in the window.
 pub fn plugin(app: &mut App) {
     registry::register::<RussianBank>(app);
+    choice_expires::<Choice>(app);
     app.init_resource::<Choice>()
         .init_resource::<BankMatch>()
         .init_resource::<LastStop>()
@@ -151,7 +159,9 @@ pub fn plugin(app: &mut App) {
 }
 
 impl WindowGame for RussianBank {
-    const CONTROLS: &'static str = "Drag a card (or click it, then a pile): the piles it may go to light up. Click your hand to turn it. Keys: H turn hand · W hand card to waste · E end turn";
+    const MOUSE: &'static str = "Drag a card (or click it, then a pile): the piles it may go to light up. Click your hand to turn it.";
+    const KEYS: &'static [Key] =
+        &[key("H", "turn hand"), key("W", "hand card to waste"), key("E", "end turn")];
     const ABOUT: &'static str = "Patience for two: be first to play out reserve, hand and waste.";
     const PICTURE: Option<&'static str> = Some("01-shuffled-deal.ron");
 
@@ -184,9 +194,9 @@ impl WindowGame for RussianBank {
     }
 
     /// Stop! is a key only where the level has the Stop rule.
-    fn controls(level: &RussianBankLevel) -> String {
-        let stop = if level.stop_rule { " · S Stop! during the other's turn" } else { "" };
-        format!("{}{stop} · N next deal", Self::CONTROLS)
+    fn controls(level: &RussianBankLevel) -> Controls {
+        let stop: &[Key] = if level.stop_rule { &[key("S", "Stop! during the other's turn")] } else { &[] };
+        Controls::new(Self::MOUSE, Self::KEYS).and(stop).and(&[key("N", "next deal")])
     }
 
     fn rules_text(level: &RussianBankLevel) -> String {

@@ -60,7 +60,11 @@ pub enum SessionRequest {
     Redo,
     TogglePause,
     Step,
+    /// The same game again from its start: the same deal, the same homes.
     Restart,
+    /// A new game on the same level and seats, dealt anew where the level
+    /// deals by chance (a shuffle, hidden homes).
+    PlayAgain,
     SaveReplay,
     OpenReplay(PathBuf),
     Start(Box<SessionPlan>),

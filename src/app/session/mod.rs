@@ -32,11 +32,11 @@ use super::screen::Screen;
 
 pub use agents::Agents;
 pub use messages::*;
-pub use replays::{plan_from_replay, replays_dir};
+pub use replays::{ReplaysFolder, newest_first, plan_from_replay, replays_dir};
 pub use start::begin;
 pub(crate) use start::begin_game;
-pub use status::{BoardBusy, Headline, MovePreview, StatusLine, Watch};
-pub use turns::Turn;
+pub use status::{BoardBusy, GameInProgress, Headline, MovePreview, StatusLine, Watch};
+pub use turns::{MoveChoice, Turn, choice_expires};
 
 /// Who plays a seat.
 #[derive(Clone, Debug, PartialEq)]
@@ -120,6 +120,12 @@ pub struct Session<G: WindowGame> {
     pub barrier: usize,
     /// Why undo stops at the barrier.
     pub barrier_reason: &'static str,
+    /// The level deals by chance (a shuffle, hidden homes): another seed
+    /// starts another game, so "Restart this deal" means something.
+    pub deals: bool,
+    /// The replay file last saved, after how many moves: saving again
+    /// without a new move says where it is.
+    pub saved: Option<(usize, PathBuf)>,
 }
 
 impl<G: WindowGame> Session<G> {
@@ -133,6 +139,10 @@ impl<G: WindowGame> Session<G> {
             None => Vec::new(),
         };
         redo.reverse();
+        // Games are compared by their debug text: no game needs to know
+        // whether its start depends on the seed.
+        let other = G::new(&level, plan.seed ^ 0x9e37_79b9_7f4a_7c15).map_err(|e| e.message)?;
+        let deals = format!("{game:?}") != format!("{other:?}");
         Ok(Session {
             level_path: plan.level_path.clone(),
             level_name: plan.level.name().to_owned(),
@@ -147,6 +157,8 @@ impl<G: WindowGame> Session<G> {
             replay: plan.replay.is_some(),
             barrier: 0,
             barrier_reason: "",
+            deals,
+            saved: None,
         })
     }
 
@@ -231,6 +243,14 @@ impl<G: WindowGame> Session<G> {
         self.game = self.start.clone();
     }
 
+    /// A new game on the same level, dealt from `seed`.
+    pub fn play_again(&mut self, seed: u64) -> Result<(), String> {
+        self.start = G::new(&self.level, seed).map_err(|e| e.message)?;
+        self.seed = seed;
+        self.restart();
+        Ok(())
+    }
+
     /// Steps back or forward through the moves to just after move `n` (0:
     /// the start), as replay stepping does: back no further than a move
     /// that showed what was hidden (outside replays), forward along the
@@ -302,11 +322,13 @@ impl WindowGames {
 }
 
 pub(super) fn plugin(app: &mut App) {
+    app.world_mut().get_resource_or_init::<ReplaysFolder>();
     app.init_resource::<Watch>()
         .init_resource::<BoardBusy>()
         .init_resource::<StatusLine>()
         .init_resource::<MovePreview>()
         .init_resource::<Headline>()
+        .init_resource::<GameInProgress>()
         .add_message::<MoveRefused>()
         .add_message::<MovePlayed>()
         .add_message::<GameEnded>()
@@ -342,6 +364,7 @@ pub(crate) fn game_plugin<G: WindowGame>(app: &mut App) {
                 start::handle_session_requests::<G>,
                 (agents::run_agents::<G>, replays::step_replay::<G>, moves::apply_moves::<G>).chain(),
                 turns::announce_turn::<G>,
+                mark_in_progress::<G>,
             )
                 .chain()
                 .in_set(SessionSet::Moves)
@@ -358,9 +381,18 @@ pub(crate) fn game_plugin<G: WindowGame>(app: &mut App) {
 }
 
 /// Leaving a game's board ends its session.
-fn end_session<G: WindowGame>(mut commands: Commands) {
+fn end_session<G: WindowGame>(mut commands: Commands, mut in_progress: ResMut<GameInProgress>) {
     commands.remove_resource::<Session<G>>();
     commands.remove_resource::<Agents<G>>();
+    in_progress.0 = false;
+}
+
+fn mark_in_progress<G: WindowGame>(session: Res<Session<G>>, mut in_progress: ResMut<GameInProgress>) {
+    let now = session.has_human()
+        && !session.replay
+        && !session.moves.is_empty()
+        && session.game.outcome().is_none();
+    in_progress.set_if_neq(GameInProgress(now));
 }
 
 fn leave_game(mut next: ResMut<NextState<ActiveGame>>) {

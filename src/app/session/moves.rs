@@ -6,8 +6,10 @@ use tabula_engine::Player;
 use tabula_engine::core::{RuleError, apply_with_steps};
 
 use super::agents::{Agents, interjection};
+use super::replays::{ReplaysFolder, save_finished};
 use super::{GameEnded, MoveApplied, MovePlayed, MoveRefused, RequestMove, Session, StatusLine};
 use crate::app::game::{WindowGame, name_of};
+use crate::app::settings::Settings;
 
 /// Hands every requested move to the engine, which decides whether that
 /// seat may make it, and reports what happened.
@@ -20,6 +22,7 @@ pub(super) fn apply_moves<G: WindowGame>(
     mut refused: MessageWriter<MoveRefused>,
     mut ended: MessageWriter<GameEnded>,
     mut status: ResMut<StatusLine>,
+    (settings, folder): (Res<Settings>, Res<ReplaysFolder>),
 ) {
     let mut queue: std::collections::VecDeque<(Player, G::Move)> =
         requests.read().map(|r| (r.by, r.mv)).collect();
@@ -49,6 +52,7 @@ pub(super) fn apply_moves<G: WindowGame>(
                     let text = G::outcome_text(&session.view(), &session.names());
                     status.info(text.clone());
                     ended.write(GameEnded { outcome, text });
+                    save_finished(&mut session, &settings, &folder, &mut status);
                 } else if G::INTERJECTIONS
                     && !session.replay
                     && let Some(interjection) = interjection(&session, &agents)

@@ -7,7 +7,9 @@ use bevy::prelude::*;
 use tabula_engine::replay;
 
 use super::agents::Agents;
-use super::{BoardBusy, Controller, ReplayMoves, RequestMove, SeatSetup, Session, SessionPlan, Watch};
+use super::{
+    BoardBusy, Controller, ReplayMoves, RequestMove, SeatSetup, Session, SessionPlan, StatusLine, Watch,
+};
 use crate::app::frames::NextFrame;
 use crate::app::game::WindowGame;
 use crate::app::settings::{Settings, data_dir};
@@ -58,14 +60,13 @@ fn saved_controller(agent: &str) -> Controller {
     }
 }
 
-pub(super) fn save_replay<G: WindowGame>(session: &Session<G>) -> std::io::Result<PathBuf> {
+pub(super) fn save_replay<G: WindowGame>(session: &Session<G>, dir: &Path) -> std::io::Result<PathBuf> {
     let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs());
     let stem = session
         .level_path
         .as_ref()
         .and_then(|p| p.file_stem())
         .map_or_else(|| G::NAME.to_lowercase(), |s| s.to_string_lossy().into_owned());
-    let dir = replays_dir();
     let name = replay_name(&stem, now);
     // Two saves in one minute: the second is "(2)", and so on.
     let path = (1..)
@@ -105,6 +106,52 @@ fn civil_date(days: i64) -> (i64, u32, u32) {
 /// Where the window saves replays.
 pub fn replays_dir() -> PathBuf {
     data_dir().join("replays")
+}
+
+/// The replays in `dir`, the latest saved first (by the file's time, then
+/// by name, whose end is the minute it was saved).
+pub fn newest_first(dir: &Path) -> Vec<PathBuf> {
+    let Ok(entries) = std::fs::read_dir(dir) else { return Vec::new() };
+    let mut files: Vec<(std::time::SystemTime, PathBuf)> = entries
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|e| e == "ron"))
+        .map(|p| (std::fs::metadata(&p).and_then(|m| m.modified()).unwrap_or(std::time::UNIX_EPOCH), p))
+        .collect();
+    files.sort_by(|a, b| b.cmp(a));
+    files.into_iter().map(|(_, p)| p).collect()
+}
+
+/// The folder replays are saved in and listed from; insert it before the
+/// plugin to use another (tests do).
+#[derive(Resource, Clone, Debug)]
+pub struct ReplaysFolder(pub PathBuf);
+
+impl Default for ReplaysFolder {
+    fn default() -> ReplaysFolder {
+        ReplaysFolder(replays_dir())
+    }
+}
+
+/// A finished game, saved as a replay unless the settings say not to: the
+/// status line says where, after the result.
+pub(super) fn save_finished<G: WindowGame>(
+    session: &mut Session<G>,
+    settings: &Settings,
+    folder: &ReplaysFolder,
+    status: &mut StatusLine,
+) {
+    if session.replay || !settings.save_finished_games {
+        return;
+    }
+    match save_replay(session, &folder.0) {
+        Ok(path) => {
+            let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+            status.info(format!("{} · saved as the replay \"{name}\"", status.text));
+            session.saved = Some((session.moves.len(), path));
+        }
+        Err(e) => status.error(format!("{} · cannot save the replay: {e}", status.text)),
+    }
 }
 
 /// Plays a replay forward on its own when not paused.

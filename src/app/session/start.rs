@@ -7,7 +7,7 @@ use bevy::prelude::*;
 use tabula_engine::core::{derive_seed, rng_from_seed};
 
 use super::agents::Agents;
-use super::replays::{plan_from_replay, save_replay};
+use super::replays::{ReplaysFolder, plan_from_replay, save_replay};
 use super::{
     BoardReset, Controller, RequestMove, Session, SessionPlan, SessionRequest, SessionStarted, StatusLine,
     Watch, WindowGames,
@@ -111,6 +111,7 @@ pub(super) fn handle_session_requests<G: WindowGame>(
     mut status: ResMut<StatusLine>,
     mut resets: MessageWriter<BoardReset>,
     mut moves: MessageWriter<RequestMove<G>>,
+    folder: Res<ReplaysFolder>,
 ) {
     for request in requests.read() {
         match request {
@@ -153,12 +154,29 @@ pub(super) fn handle_session_requests<G: WindowGame>(
                 agents.cancel();
                 session.restart();
                 watch.paused = false;
-                status.info("New game");
+                status.info(if session.deals { "The same deal again" } else { "New game" });
                 resets.write(BoardReset);
             }
-            SessionRequest::SaveReplay => match save_replay(&session) {
-                Ok(path) => status.info(format!("Replay saved to {}", path.display())),
-                Err(e) => status.error(format!("Cannot save the replay: {e}")),
+            SessionRequest::PlayAgain => match session.play_again(super::seed_now()) {
+                Ok(()) => {
+                    agents.cancel();
+                    watch.paused = false;
+                    status.info(if session.deals { "New game, dealt anew" } else { "New game" });
+                    resets.write(BoardReset);
+                }
+                Err(e) => status.error(format!("Cannot deal a new game: {e}")),
+            },
+            SessionRequest::SaveReplay => match &session.saved {
+                Some((moves, path)) if *moves == session.moves.len() => {
+                    status.info(format!("Saved already, to {}", path.display()));
+                }
+                _ => match save_replay(&session, &folder.0) {
+                    Ok(path) => {
+                        status.info(format!("Replay saved to {}", path.display()));
+                        session.saved = Some((session.moves.len(), path));
+                    }
+                    Err(e) => status.error(format!("Cannot save the replay: {e}")),
+                },
             },
             _ => {}
         }

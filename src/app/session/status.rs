@@ -43,3 +43,8 @@ impl StatusLine {
         self.error = true;
     }
 }
+
+/// A person's game is under way: moves made, not over, not a replay.
+/// Leaving it or quitting asks first.
+#[derive(Resource, Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub struct GameInProgress(pub bool);

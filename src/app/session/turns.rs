@@ -6,7 +6,7 @@
 use bevy::prelude::*;
 use tabula_engine::Player;
 
-use super::{Session, TurnChanged};
+use super::{BoardReset, MovePlayed, Session, SessionSet, TurnChanged};
 use crate::app::game::WindowGame;
 
 /// The seat to move as last announced (none before a game and after its
@@ -35,5 +35,31 @@ pub(super) fn announce_turn<G: WindowGame>(
 pub(super) fn change_turn(mut changes: MessageReader<TurnChanged>, mut turn: ResMut<Turn>) {
     if let Some(last) = changes.read().last() {
         *turn = Turn { to_move: last.to, person: last.person };
+    }
+}
+
+/// A person's choice towards a move (stones chosen, a pit keyed, a robot or
+/// a card picked). It is for one move: once a move is played or the turn
+/// passes (or the board is set back), Enter must not act on what was
+/// chosen before.
+pub trait MoveChoice: Resource + Component<Mutability = bevy::ecs::component::Mutable> {
+    /// Forgets what was chosen; a cursor may stay where it is.
+    fn expire(&mut self);
+}
+
+/// Lets a game's choice expire with each move and each change of turn.
+pub fn choice_expires<C: MoveChoice>(app: &mut App) {
+    app.add_systems(Update, expire_choice::<C>.after(change_turn).before(SessionSet::View));
+}
+
+fn expire_choice<C: MoveChoice>(
+    mut turns: MessageReader<TurnChanged>,
+    mut moves: MessageReader<MovePlayed>,
+    mut resets: MessageReader<BoardReset>,
+    mut choice: ResMut<C>,
+) {
+    // Every reader is drained, so one frame expires the choice once.
+    if turns.read().count() + moves.read().count() + resets.read().count() > 0 {
+        choice.expire();
     }
 }

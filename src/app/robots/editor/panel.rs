@@ -4,6 +4,7 @@
 //! (undo, redo, save, test-play, menu); the status line at the bottom. The
 //! board camera draws in the space left.
 
+use crate::app::help::{Controls, ScreenKeys, key};
 use bevy::camera::Viewport;
 use bevy::prelude::*;
 use bevy::window::PrimaryWindow;
@@ -37,6 +38,7 @@ pub(super) fn panel(
     window: Single<&Window, With<PrimaryWindow>>,
     mut preview: Local<Option<Preview>>,
     mut seen: Local<u64>,
+    mut help: ResMut<ScreenKeys>,
 ) -> Result {
     let Some(mut editing) = editing else { return Ok(()) };
     // An edit made, a refusal or failure shown before is out of date.
@@ -49,9 +51,9 @@ pub(super) fn panel(
     let ctx = contexts.ctx_mut()?.clone();
     let mut root = root_ui(&ctx);
     let top = top_bar(&mut root, &editing);
-    let keys = "1-7 tools · drag paints, Shift+drag fills · right click turns · Ctrl+Z undo · Ctrl+Y redo · Ctrl+S save · F5 test-play · Esc menu";
+    let keys = help.show("the Robot board editor", editor_controls());
     let (verbs, bottom) =
-        crate::app::editor::bottom_bar(&mut root, "editor-status", editing.history.depth(), &status, keys);
+        crate::app::editor::bottom_bar(&mut root, "editor-status", editing.history.depth(), &status, &keys);
     if verbs.undo {
         editing.undo();
     }
@@ -304,4 +306,17 @@ impl Preview {
     fn of(plan: Plan) -> Preview {
         Preview { plan, made: tabula_engine::robots::generate::generate(plan) }
     }
+}
+
+/// The editor's mouse and keys, for its bottom line and the F1 overlay.
+fn editor_controls() -> Controls {
+    let keys = [
+        key("1-7", "tools"),
+        key("Ctrl+Z", "undo"),
+        key("Ctrl+Y", "redo"),
+        key("Ctrl+S", "save"),
+        key("F5", "test-play"),
+        key("Esc", "menu"),
+    ];
+    Controls::new("Drag paints with the tool, Shift+drag fills; a right click turns a robot.", &keys)
 }

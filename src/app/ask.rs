@@ -1,0 +1,129 @@
+//! Questions asked before what a player would regret: leaving a game that
+//! is under way, quitting tabula. Enter (or Y) answers yes, Esc (or N) no;
+//! while a question is open no other key reaches the screen beneath.
+
+use bevy::input::InputSystems;
+use bevy::prelude::*;
+use bevy::window::WindowCloseRequested;
+use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
+
+use super::session::{GameInProgress, SessionRequest};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Question {
+    /// Back to the menu from a game under way.
+    LeaveGame,
+    Quit,
+}
+
+/// The question open, if any.
+#[derive(Resource, Debug, Default)]
+pub struct Asking(pub Option<Question>);
+
+impl Asking {
+    /// Back to the menu, asking first when that would end a game under way.
+    pub fn leave_game(&mut self, in_progress: &GameInProgress, requests: &mut MessageWriter<SessionRequest>) {
+        if in_progress.0 {
+            self.0 = Some(Question::LeaveGame);
+        } else {
+            requests.write(SessionRequest::BackToMenu);
+        }
+    }
+}
+
+pub fn plugin(app: &mut App) {
+    // Headless apps have no window plugin to add the message.
+    app.add_message::<WindowCloseRequested>()
+        .add_systems(PreUpdate, answer_by_key.after(InputSystems))
+        .add_systems(Update, ask_before_closing)
+        .add_systems(EguiPrimaryContextPass, ask);
+}
+
+fn answer_by_key(
+    mut keys: ResMut<ButtonInput<KeyCode>>,
+    mut asking: ResMut<Asking>,
+    mut requests: MessageWriter<SessionRequest>,
+    mut exit: MessageWriter<AppExit>,
+) {
+    let Some(question) = asking.0 else { return };
+    let pressed = |k: KeyCode| keys.just_pressed(k);
+    if pressed(KeyCode::Enter) || pressed(KeyCode::NumpadEnter) || pressed(KeyCode::KeyY) {
+        asking.0 = None;
+        answer_yes(question, &mut requests, &mut exit);
+    } else if pressed(KeyCode::Escape) || pressed(KeyCode::KeyN) {
+        asking.0 = None;
+    }
+    keys.reset_all();
+}
+
+fn answer_yes(
+    question: Question,
+    requests: &mut MessageWriter<SessionRequest>,
+    exit: &mut MessageWriter<AppExit>,
+) {
+    match question {
+        Question::LeaveGame => {
+            requests.write(SessionRequest::BackToMenu);
+        }
+        Question::Quit => {
+            exit.write(AppExit::Success);
+        }
+    }
+}
+
+/// The window's close button: at once, unless a game is under way.
+fn ask_before_closing(
+    mut closes: MessageReader<WindowCloseRequested>,
+    in_progress: Res<GameInProgress>,
+    mut asking: ResMut<Asking>,
+    mut exit: MessageWriter<AppExit>,
+) {
+    if closes.read().count() == 0 {
+        return;
+    }
+    if in_progress.0 {
+        asking.0 = Some(Question::Quit);
+    } else {
+        exit.write(AppExit::Success);
+    }
+}
+
+fn ask(
+    mut contexts: EguiContexts,
+    mut asking: ResMut<Asking>,
+    in_progress: Res<GameInProgress>,
+    mut requests: MessageWriter<SessionRequest>,
+    mut exit: MessageWriter<AppExit>,
+) -> Result {
+    let Some(question) = asking.0 else { return Ok(()) };
+    let (text, yes) = match question {
+        Question::LeaveGame => (
+            "Leave this game? It is not over, and its moves are lost unless you save a replay first (Ctrl+S).",
+            "Leave (Enter)",
+        ),
+        Question::Quit if in_progress.0 => ("Quit tabula? The game under way is lost.", "Quit (Enter)"),
+        Question::Quit => ("Quit tabula?", "Quit (Enter)"),
+    };
+    let ctx = contexts.ctx_mut()?;
+    let mut answer = None;
+    egui::Modal::new(egui::Id::new("ask")).show(ctx, |ui| {
+        ui.set_max_width(380.0);
+        ui.label(egui::RichText::new(text).size(16.0));
+        ui.add_space(8.0);
+        ui.horizontal(|ui| {
+            if ui.button(egui::RichText::new(yes).size(16.0)).clicked() {
+                answer = Some(true);
+            }
+            if ui.button(egui::RichText::new("Stay (Esc)").size(16.0)).clicked() {
+                answer = Some(false);
+            }
+        });
+    });
+    if let Some(yes) = answer {
+        asking.0 = None;
+        if yes {
+            answer_yes(question, &mut requests, &mut exit);
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,68 @@
+//! Leaving a game under way asks first, as quitting does; F1 lists the
+//! keys, and while the list or a question is open no key reaches the board.
+
+use super::*;
+use tabula::app::ask::{Asking, Question};
+use tabula::app::help::ScreenKeys;
+use tabula::app::session::GameInProgress;
+
+fn with_keys(name: &str) -> App {
+    let dir = temp_dir(name);
+    let mut app = headless(&dir);
+    app.add_plugins(bevy::input::InputPlugin)
+        .init_resource::<bevy_egui::input::EguiWantsInput>()
+        .add_plugins((tabula::app::controls::plugin, tabula::app::help::plugin, tabula::app::ask::plugin));
+    let seats = vec![seat("Ann", None), seat("Bob", None)];
+    start(&mut app, nim_level(&[3, 4, 5], Ending::Misere), None, seats);
+    app
+}
+
+fn screen(app: &App) -> Screen {
+    *app.world().resource::<State<Screen>>().get()
+}
+
+#[test]
+fn esc_before_a_move_leaves_at_once() {
+    let mut app = with_keys("ask-no-moves");
+    assert!(!app.world().resource::<GameInProgress>().0);
+    press(&mut app, &[KeyCode::Escape]);
+    frames(&mut app, 2);
+    assert_eq!(screen(&app), Screen::Menu);
+}
+
+#[test]
+fn esc_in_a_game_under_way_asks_and_only_enter_leaves() {
+    let mut app = with_keys("ask-leave");
+    request(&mut app, 0, 0, 1);
+    frames(&mut app, 1);
+    assert!(app.world().resource::<GameInProgress>().0);
+    press(&mut app, &[KeyCode::Escape]);
+    assert_eq!(app.world().resource::<Asking>().0, Some(Question::LeaveGame));
+    // Keys meant for the board do nothing while asked: U would undo.
+    press(&mut app, &[KeyCode::KeyU]);
+    assert_eq!(session(&app).moves.len(), 1, "the question took the key");
+    // Esc answers no: the game goes on.
+    press(&mut app, &[KeyCode::Escape]);
+    frames(&mut app, 2);
+    assert_eq!(app.world().resource::<Asking>().0, None);
+    assert_eq!(screen(&app), Screen::Game);
+    press(&mut app, &[KeyCode::Escape, KeyCode::Enter]);
+    frames(&mut app, 2);
+    assert_eq!(screen(&app), Screen::Menu);
+    assert!(!app.world().resource::<GameInProgress>().0);
+}
+
+#[test]
+fn f1_opens_the_keys_and_esc_closes_them_without_leaving() {
+    let mut app = with_keys("help-keys");
+    request(&mut app, 0, 0, 1);
+    press(&mut app, &[KeyCode::F1]);
+    assert!(app.world().resource::<ScreenKeys>().open);
+    // Enter would take stones; with the list open it reaches nothing.
+    press(&mut app, &[KeyCode::ArrowDown, KeyCode::Enter]);
+    assert_eq!(session(&app).moves.len(), 1);
+    press(&mut app, &[KeyCode::Escape]);
+    assert!(!app.world().resource::<ScreenKeys>().open);
+    assert_eq!(app.world().resource::<Asking>().0, None, "Esc closed the list, nothing else");
+    assert_eq!(screen(&app), Screen::Game);
+}

@@ -1,0 +1,66 @@
+//! Play again deals a new game where the level deals by chance; Restart
+//! plays the same deal again.
+
+use super::*;
+use tabula_engine::mancala::Mancala;
+use tabula_engine::robots::Robots;
+use tabula_engine::russian_bank::RussianBank;
+
+fn open(app: &mut App, file: &str, seats: Vec<SeatSetup>) {
+    let path = crate::manifest_dir().join(file);
+    let level = level::load(&path).unwrap();
+    start(app, level, Some(path), seats);
+}
+
+fn request(app: &mut App, request: SessionRequest) {
+    app.world_mut().write_message(request);
+    frames(app, 3);
+}
+
+fn homes(app: &App) -> Vec<Option<(u16, u16)>> {
+    app.world().resource::<Session<Robots>>().game.robots().iter().map(|r| r.home).collect()
+}
+
+#[test]
+fn play_again_hides_the_homes_anew_and_restart_keeps_them() {
+    let dir = temp_dir("play-again-homes");
+    let mut app = headless(&dir);
+    open(&mut app, "levels/robots/12-hidden-homes.ron", vec![seat("Ann", None), seat("Bob", None)]);
+    assert!(app.world().resource::<Session<Robots>>().deals, "hidden homes are dealt");
+    let first = homes(&app);
+    request(&mut app, SessionRequest::Restart);
+    assert_eq!(homes(&app), first, "restarting the deal keeps its homes");
+    let mut seen = vec![first];
+    for _ in 0..2 {
+        request(&mut app, SessionRequest::PlayAgain);
+        let now = homes(&app);
+        assert!(!seen.contains(&now), "play again dealt homes seen before: {now:?}");
+        seen.push(now);
+    }
+    let session = app.world().resource::<Session<Robots>>();
+    assert!(session.moves.is_empty());
+    assert_eq!(session.seats[1].name, "Bob", "the seats are kept");
+}
+
+#[test]
+fn play_again_shuffles_a_new_russian_bank_deal() {
+    let dir = temp_dir("play-again-deal");
+    let mut app = headless(&dir);
+    open(&mut app, "levels/russian_bank/02-shuffled-no-stop.ron", vec![seat("Ann", None), seat("Bob", None)]);
+    let deal = |app: &App| format!("{:?}", app.world().resource::<Session<RussianBank>>().game);
+    let (first, seed) = (deal(&app), app.world().resource::<Session<RussianBank>>().seed);
+    request(&mut app, SessionRequest::PlayAgain);
+    assert_ne!(deal(&app), first, "a new shuffle");
+    assert_ne!(app.world().resource::<Session<RussianBank>>().seed, seed, "saved replays keep the new seed");
+    let second = deal(&app);
+    request(&mut app, SessionRequest::Restart);
+    assert_eq!(deal(&app), second, "the same deal again");
+}
+
+#[test]
+fn a_level_that_deals_nothing_offers_no_restart_of_the_deal() {
+    let dir = temp_dir("play-again-kalah");
+    let mut app = headless(&dir);
+    open(&mut app, "levels/mancala/kalah-6-4.ron", vec![seat("Ann", None), seat("Bob", None)]);
+    assert!(!app.world().resource::<Session<Mancala>>().deals);
+}
