@@ -88,11 +88,7 @@ pub(super) fn menu_ui(
         ui.add_space(3.0);
     });
     egui::CentralPanel::default_margins().show(&mut root, |ui| {
-        ui.vertical_centered(|ui| {
-            ui.label(egui::RichText::new("tabula").size(36.0).strong());
-            ui.label("Four games from formal specifications. Play, watch the AI, edit the levels.");
-        });
-        ui.add_space(10.0);
+        title(ui);
         ui.columns(3, |cols| {
             games_column(&mut cols[0], &mut menu);
             levels_column(&mut cols[1], &mut menu);
@@ -100,6 +96,14 @@ pub(super) fn menu_ui(
         });
     });
     Ok(())
+}
+
+fn title(ui: &mut egui::Ui) {
+    ui.vertical_centered(|ui| {
+        ui.label(egui::RichText::new("tabula").size(36.0).strong());
+        ui.label("Four games from formal specifications. Play, watch the AI, edit the levels.");
+    });
+    ui.add_space(10.0);
 }
 
 /// The menu's mouse and keys, for its bottom line and the F1 overlay.
