@@ -24,10 +24,10 @@ pub(crate) mod zoom;
 use std::f32::consts::FRAC_PI_2;
 
 use bevy::prelude::*;
-use bevy_egui::egui;
+use bevy_egui::{EguiPrimaryContextPass, egui};
 use tabula_engine::robots::{
-    Dir, Hint, Pos, RobotMove, RobotStep, Robots, RobotsError, RobotsLevel, RuleSet, Sighting, Tile,
-    tile_name,
+    Dir, HeldHint, Hint, Pos, RobotMove, RobotStep, Robots, RobotsError, RobotsLevel, RuleSet, Tile,
+    compass_name, tile_name,
 };
 use tabula_engine::{Game, Outcome, Player};
 
@@ -36,8 +36,10 @@ use crate::app::game::{ActiveGame, WindowGame, name_of};
 use crate::app::registry;
 use crate::app::session::SessionSet;
 
+pub use animate::HintMark;
 pub use input::{Destination, RobotChoice};
-pub use reasoning::{CandidateMark, RevealedHome};
+pub use reasoning::{CandidateMark, RevealedHome, ShadeOwnHomes};
+pub use spawn::HintLabel;
 pub use zoom::{BoardView, ZoomScaled};
 
 /// A tile's side in world units.
@@ -76,6 +78,18 @@ pub struct Owner(pub Player);
 /// The hints a robot holds, oldest first.
 #[derive(Component, Debug, Clone, PartialEq, Eq, Default)]
 pub struct HeldHints(pub Vec<Hint>);
+
+/// Where a robot's latest hint says home lies on the board, in eighths of a
+/// turn clockwise from North: fixed when the hint was read, whichever way
+/// the robot turns afterwards. None without a hint.
+#[derive(Component, Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct HintBearing(pub Option<u8>);
+
+impl HintBearing {
+    pub fn of(board: &Robots, id: char) -> HintBearing {
+        HintBearing(board.held_hints(id).last().map(|h| h.bearing()))
+    }
+}
 
 /// A column's letters under the board, or a row's number left of it; rows
 /// are counted from the bottom, as on a chess board. Shown every few as
@@ -123,6 +137,7 @@ pub fn plugin(app: &mut App) {
         .init_resource::<RobotLayout>()
         .init_resource::<animate::ShownBoard>()
         .init_resource::<zoom::BoardView>()
+        .init_resource::<ShadeOwnHomes>()
         .add_systems(Startup, art::make_textures)
         .add_systems(
             Update,
@@ -153,16 +168,18 @@ pub fn plugin(app: &mut App) {
                 input::request_with_keys.run_if(keys_free),
                 zoom::zoom_with_mouse.run_if(pointer_free),
                 zoom::zoom_with_keys.run_if(keys_free),
+                reasoning::shade_with_key.run_if(keys_free),
                 zoom::show_the_chosen,
             )
                 .in_set(SessionSet::Requests)
                 .run_if(playing::<Robots>),
         )
+        .add_systems(EguiPrimaryContextPass, reasoning::shade_button.run_if(playing::<Robots>))
         .add_systems(OnExit(ActiveGame::of::<Robots>()), zoom::unframe);
 }
 
 impl WindowGame for Robots {
-    const CONTROLS: &'static str = "Click one of your robots, then a green tile. Keys: N next robot · arrows step (rule A) · Up or 1-3 walk, Left/Right/Down turn (rule B) · X exchange two tiles · Enter pass · wheel or +/- zoom, right-drag or Shift+arrows pan, F fit";
+    const CONTROLS: &'static str = "Click one of your robots, then a green tile. Keys: N next robot · arrows step (rule A) · Up or 1-3 walk, Left/Right/Down turn (rule B) · X exchange two tiles · Enter pass · H shade where your homes can be (hidden homes) · wheel or +/- zoom, right-drag or Shift+arrows pan, F fit";
     const ABOUT: &'static str = "Race your robots home over belts; find hidden homes by hints.";
     const PICTURE: Option<&'static str> = Some("10-four-player-race.ron");
 
@@ -195,23 +212,9 @@ impl WindowGame for Robots {
     fn clues(board: &Robots) -> Vec<(Player, String)> {
         let mut lines = Vec::new();
         for (r, robot) in board.robots().iter().enumerate() {
-            // The hints held are the robot's last ones given (belts clear
-            // them all at once).
-            let given: Vec<(Pos, Dir)> = board
-                .sightings()
-                .iter()
-                .filter_map(|s| match *s {
-                    Sighting::Hinted { robot: id, at, facing, .. } if id == robot.id => Some((at, facing)),
-                    _ => None,
-                })
-                .collect();
-            let places = given.len().checked_sub(robot.hints.len()).map(|skip| &given[skip..]);
-            for (i, hint) in robot.hints.iter().enumerate() {
-                // Said in the frame the robot had then: it may have turned since.
-                let seen = places.and_then(|p| p.get(i)).map_or(String::new(), |&(p, facing)| {
-                    format!(", seen on {} facing {}", tile_name(p, board.height()), facing.name())
-                });
-                lines.push((robot.player, format!("{}: home {}{seen}", robot.id, hint_words(*hint))));
+            for held in board.held_hints(robot.id) {
+                lines
+                    .push((robot.player, format!("{}: home {}", robot.id, clue_words(held, board.height()))));
             }
             if board.homes_hidden() && board.outcome().is_none() {
                 let n = board.home_candidates(r).len();
@@ -222,13 +225,15 @@ impl WindowGame for Robots {
         lines
     }
 
-    /// Exchanges name their tiles as on a chess board.
+    /// Exchanges name their tiles as on a chess board; turns are said as a
+    /// person says them (the notation keeps quarters counter-clockwise).
     fn move_text(level: &RobotsLevel, mv: &RobotMove) -> String {
         let height = level.board.len() as u16;
         match *mv {
             RobotMove::Exchange { a, b } => {
                 format!("exchange {} and {}", tile_name(a, height), tile_name(b, height))
             }
+            RobotMove::Rotate { robot, quarters } => format!("{robot} {}", turn_words(quarters)),
             _ => mv.to_string(),
         }
     }
@@ -279,6 +284,32 @@ impl WindowGame for Robots {
             }
         }
         (!notes.is_empty()).then(|| notes.join(", "))
+    }
+}
+
+/// A held hint on the board first, where a person looks ("south-east of
+/// J9"; "due" when home is in the tile's own row or column), then as the
+/// robot was told it.
+fn clue_words(held: HeldHint, height: u16) -> String {
+    let bearing = held.bearing();
+    let due = if bearing.is_multiple_of(2) { "due " } else { "" };
+    format!(
+        "{due}{} of {} ({}, seen there facing {})",
+        compass_name(bearing),
+        tile_name(held.at, height),
+        hint_words(held.hint),
+        held.facing.name()
+    )
+}
+
+/// A rule B turn as a person says it: a quarter counter-clockwise is a turn
+/// left, three of them a turn right.
+fn turn_words(quarters: u8) -> String {
+    match quarters {
+        1 => "turns left".into(),
+        2 => "turns around".into(),
+        3 => "turns right".into(),
+        q => format!("turns {q} quarters left"),
     }
 }
 
@@ -337,5 +368,22 @@ mod tests {
         assert_eq!(refused(Dir::East), "blocked at C3 by robot B");
         let swap = RobotMove::Exchange { a: (0, 1), b: (2, 2) };
         assert_eq!(Robots::move_text(&level, &swap), "exchange A2 and C1");
+        // Turns as a person says them; the notation keeps its quarters.
+        let turn = |quarters| Robots::move_text(&level, &RobotMove::Rotate { robot: 'B', quarters });
+        assert_eq!([turn(1), turn(2), turn(3)], ["B turns left", "B turns around", "B turns right"]);
+    }
+
+    #[test]
+    fn clues_say_where_home_lies_on_the_board_then_as_the_robot_heard_it() {
+        // Seen on J9 facing south, ahead left is south-east; ahead is due south.
+        let held = |hint| HeldHint { hint, at: (9, 1), facing: Dir::South };
+        assert_eq!(
+            clue_words(held(Hint::AheadLeft), 10),
+            "south-east of J9 (ahead left, seen there facing south)"
+        );
+        assert_eq!(clue_words(held(Hint::Ahead), 10), "due south of J9 (ahead, seen there facing south)");
+        // Facing West, right is north: the board's words never turn with the robot.
+        let west = HeldHint { hint: Hint::Right, at: (1, 1), facing: Dir::West };
+        assert!(clue_words(west, 10).starts_with("due north of B9"));
     }
 }
