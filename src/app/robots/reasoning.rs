@@ -32,24 +32,24 @@ pub struct RevealedHome;
 #[derive(Resource, Debug, Default, Clone, Copy, PartialEq, Eq)]
 pub struct ShadeOwnHomes(pub bool);
 
-/// The robots whose candidate homes are shaded: with a person playing,
-/// theirs (the seat whose screen this is) when they asked; with agents
-/// alone, every robot that has had a hint (before its first, its home
-/// could be nearly anywhere: shading the whole board would say nothing).
+/// The robots whose candidate homes are shaded: those that have had a
+/// hint (before its first, a robot's home could be nearly anywhere:
+/// shading the whole board would hide what the others' hints tell); with a
+/// person playing, only theirs (the seat whose screen this is), and only
+/// when they asked.
 fn shaded_robots(session: &Session<Robots>, view: &Robots, asked: bool) -> Vec<usize> {
-    let robots = view.robots().iter().enumerate();
-    if session.has_human() {
-        // A person finds their own home; the rivals' shading would cover
-        // the board they play on.
-        let Some(seat) = session.screen_seat().filter(|_| asked) else { return Vec::new() };
-        return robots.filter(|(_, r)| r.player == seat).map(|(i, _)| i).collect();
+    // A person finds their own home; the rivals' shading would cover the
+    // board they play on.
+    let seat = session.screen_seat();
+    if session.has_human() && (!asked || seat.is_none()) {
+        return Vec::new();
     }
+    let hinted = |id: char| {
+        view.sightings().iter().any(|s| matches!(s, Sighting::Hinted { robot, .. } if *robot == id))
+    };
+    let robots = view.robots().iter().enumerate();
     robots
-        .filter(|(_, robot)| {
-            view.sightings()
-                .iter()
-                .any(|s| matches!(s, Sighting::Hinted { robot: id, .. } if *id == robot.id))
-        })
+        .filter(|(_, r)| hinted(r.id) && (!session.has_human() || Some(r.player) == seat))
         .map(|(i, _)| i)
         .collect()
 }
@@ -139,10 +139,13 @@ pub(super) fn shade_with_key(
         return;
     }
     shade.0 = !shade.0;
-    status.info(shade_text(shade.0));
+    status.info(shade_text(&session, shade.0));
 }
 
-fn shade_text(on: bool) -> &'static str {
+fn shade_text(session: &Session<Robots>, on: bool) -> &'static str {
+    if on && shaded_robots(session, &session.view(), true).is_empty() {
+        return "None of your robots has had a hint yet: its home could be nearly anywhere. Stand on a ? tile.";
+    }
     match on {
         true => {
             "Shaded: the tiles your robots' homes can still be on, from the hints everyone has seen (H hides them)."
@@ -170,7 +173,7 @@ pub(super) fn shade_button(
                 let mut on = shade.0;
                 if ui.toggle_value(&mut on, "Show where my homes can be (H)").clicked() {
                     shade.0 = on;
-                    status.info(shade_text(on));
+                    status.info(shade_text(&session, on));
                 }
             });
         });
