@@ -200,6 +200,7 @@ pub(super) fn fly_sparks(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::app::robots::angle;
     use tabula_engine::robots::Dir;
 
     #[test]
