@@ -39,7 +39,6 @@ use crate::app::session::SessionSet;
 pub use animate::HintMark;
 pub use input::{Destination, RobotChoice};
 pub use reasoning::{CandidateMark, RevealedHome, ShadeOwnHomes};
-pub use spawn::HintLabel;
 pub use zoom::{BoardView, ZoomScaled};
 
 /// A tile's side in world units.
@@ -100,6 +99,10 @@ pub struct EdgeLabel {
     pub index: u16,
     pub column: bool,
 }
+
+/// The "?" of a hint tile on the game's board, shown once readable (`zoom`).
+#[derive(Component, Debug)]
+pub struct HintLabel;
 
 /// The board's size, for placing things.
 #[derive(Resource, Debug, Default, Clone, Copy)]

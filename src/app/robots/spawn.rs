@@ -14,8 +14,8 @@ use super::art::{self, ChevronTexture, RingTexture};
 use super::input::{Destination, RobotChoice, SwapMark};
 use super::zoom::{BoardView, ZoomScaled};
 use super::{
-    BoardTile, EdgeLabel, Facing, HeldHints, HintBearing, Owner, ROBOT, RobotLayout, RobotPiece, Rule, TILE,
-    TileKind, TilePos, angle,
+    BoardTile, EdgeLabel, Facing, HeldHints, HintBearing, HintLabel, Owner, ROBOT, RobotLayout, RobotPiece,
+    Rule, TILE, TileKind, TilePos, angle,
 };
 use crate::app::board::BoardCamera;
 use crate::app::board::{StoneTexture, clear_on_reset, fit_view, seat_color};
@@ -29,10 +29,6 @@ const LABELLED_TILES: usize = 40 * 40;
 /// The game's board labels its hint tiles when it has no more than this
 /// many (each label is a text entity).
 const MAX_HINT_LABELS: usize = 4096;
-
-/// The "?" of a hint tile on the game's board.
-#[derive(Component, Debug)]
-pub struct HintLabel;
 
 type BoardParts =
     Or<(With<BoardTile>, With<RobotPiece>, With<Destination>, With<SwapMark>, With<Spark>, With<EdgeLabel>)>;

@@ -10,8 +10,7 @@ use bevy::prelude::*;
 
 use super::animate::Spark;
 use super::input::RobotChoice;
-use super::spawn::HintLabel;
-use super::{EdgeLabel, RobotLayout, RobotPiece, TILE};
+use super::{EdgeLabel, HintLabel, RobotLayout, RobotPiece, TILE};
 use crate::app::board::BoardCamera;
 use crate::app::board::BoardPointer;
 
