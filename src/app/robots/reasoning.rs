@@ -144,7 +144,7 @@ pub(super) fn shade_with_key(
 
 fn shade_text(session: &Session<Robots>, on: bool) -> &'static str {
     if on && shaded_robots(session, &session.view(), true).is_empty() {
-        return "None of your robots has had a hint yet: its home could be nearly anywhere. Stand on a ? tile.";
+        return "None of your robots has had a hint yet: stand on a ? tile to learn where its home lies.";
     }
     match on {
         true => {
