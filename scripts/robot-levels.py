@@ -135,22 +135,22 @@ two('11-candidate-homes.ron', '11 Candidate homes',
     ['...........', '.?.......?.', '...........', '....#.?....', '...........'],
     ((0, 0), 'South'), ((10, 0), 'West'), [(3, 5), (8, 6), (5, 8)], [(2, 6), (6, 8), (9, 4)])
 two('12-hidden-homes.ron', '12 Hidden homes',
-    'Nobody sees the homes: each is one of a few tiles, drawn for every game. Stand on a ? tile and your robot learns which way its home lies, in its own frame; every hint is public. The first robot to step onto its own home wins.',
+    'Nobody sees the homes: each is one of a few tiles, drawn for every game. Stand on a ? tile and your robot learns which way its home lies, in its own frame; every hint is public. The first robot to step onto its own home wins. Press H to shade the tiles your own robots\' homes can still be on, worked out from the hints alone.',
     ['...........', '.?.......?.', '...........', '....#.?....', '...........'],
     ((0, 0), 'South'), ((10, 0), 'West'), [(3, 5), (8, 6), (5, 8)], [(2, 6), (6, 8), (9, 4)],
     homes='Hidden', c_at=(10, 8), d_at=(0, 8))
 two('13-fog-and-belts.ron', '13 Fog and belts',
-    'Hidden homes among belts. A ride clears a robot\'s hints, but not what everyone learnt from them: the homes stay where the hints pointed.',
+    'Hidden homes among belts. A ride clears a robot\'s hints, but not what everyone learnt from them: the homes stay where the hints pointed. Press H to shade the tiles your own robots\' homes can still be on, worked out from the hints alone.',
     ['.............', '.?...>>>v..?.', '........v....', '..#.....v.?..', '...?....>>...'],
     ((0, 0), 'South'), ((12, 0), 'West'), [(3, 6), (10, 7), (6, 9), (11, 5)], [(1, 9), (7, 6), (5, 5), (12, 8)],
     homes='Hidden')
 two('14-scattered-hints.ron', '14 Scattered hints',
-    'Hidden homes on open ground, hints scattered and a few broken robots. Two hints from different tiles cross: where their directions meet, the home must be.',
+    'Hidden homes on open ground, hints scattered and a few broken robots. Two hints from different tiles cross: where their directions meet, the home must be. Press H to shade the tiles your own robots\' homes can still be on, worked out from the hints alone.',
     ['.............', '.?....#....?.', '....?........', '..#.....#.?..', '.....?.......'],
     ((0, 0), 'South'), ((12, 0), 'West'), [(3, 6), (10, 7), (6, 9), (11, 5)], [(1, 9), (7, 6), (5, 5), (12, 8)],
     homes='Hidden', c_at=(12, 9), d_at=(0, 7))
 four('15-four-in-the-fog.ron', '15 Four in the fog',
-     'Four players, each with a rule A and a rule B robot, homes hidden. Hints are public: what your rival learns, you learn too.',
+     'Four players, each with a rule A and a rule B robot, homes hidden. Hints are public: what your rival learns, you learn too. Press H to shade the tiles your own robots\' homes can still be on, worked out from the hints alone.',
      13, [(1, 1, '?'), (4, 3, '?'), (6, 6, '?'), (3, 5, '#'), (5, 2, '>')],
      ((0, 0), 'South'), ((0, 3), 'East'), [(10, 2), (6, 10), (11, 8)], [(8, 4), (4, 9), (10, 11)],
      ahead=[(0, 1), (1, 1), (1, 1)])

@@ -116,6 +116,163 @@ fn a_person_playing_a_hidden_home_level_sees_no_shading() {
     );
 }
 
+/// The window's logic with the keyboard.
+fn with_keys(dir: &Path) -> App {
+    let mut app = headless(dir);
+    app.add_plugins(bevy::input::InputPlugin);
+    app
+}
+
+/// Where robot `id`'s hint arrow points on screen, if it shows.
+fn arrow_of(app: &mut App, id: char) -> Option<Vec2> {
+    use tabula::app::robots::HintMark;
+    let children: Vec<Entity> = app
+        .world_mut()
+        .query::<(&RobotPiece, &Children)>()
+        .iter(app.world())
+        .find(|(p, _)| p.0 == id)
+        .map(|(_, c)| c.iter().collect())
+        .unwrap();
+    let mut marks = app.world_mut().query_filtered::<(&Transform, &Visibility), With<HintMark>>();
+    let (transform, visibility) = children.iter().find_map(|&c| marks.get(app.world(), c).ok())?;
+    (*visibility != Visibility::Hidden).then(|| (transform.rotation * Vec3::Y).truncate())
+}
+
+/// The screen direction of compass eighth `bearing` (North up).
+fn screen_way(bearing: u8) -> Vec2 {
+    let (dx, dy) = [(0, 1), (1, 1), (1, 0), (1, -1), (0, -1), (-1, -1), (-1, 0), (-1, 1)][bearing as usize];
+    Vec2::new(dx as f32, dy as f32).normalize()
+}
+
+/// The person's report: B walks to J9 and reads "home ahead, seen on J9
+/// facing south", then turns with Left. The arrow must still point where
+/// home lies on the board, after every turn, and the clue say it.
+#[test]
+fn a_hint_arrow_points_where_home_lies_on_the_board_after_every_turn() {
+    use tabula::app::robots::HintBearing;
+    use tabula_engine::robots::Dir;
+    use tabula_engine::robots::rules::compass_eighth;
+    let dir = temp_dir("robots-arrow");
+    let mut app = with_keys(&dir);
+    let path = manifest_dir().join("levels/robots/12-hidden-homes.ron");
+    start(&mut app, level::load(&path).unwrap(), Some(path), vec![seat("Ann", None), seat("Bob", None)]);
+    let mut bob = [Dir::North, Dir::South].into_iter().cycle();
+    let mut turn = |app: &mut App, mv: RobotMove| {
+        request(app, 0, mv);
+        request(app, 1, RobotMove::Step { robot: 'C', dir: bob.next().unwrap() });
+    };
+    turn(&mut app, RobotMove::Forward { robot: 'B', steps: 1 });
+    turn(&mut app, RobotMove::Rotate { robot: 'B', quarters: 1 });
+    turn(&mut app, RobotMove::Forward { robot: 'B', steps: 1 });
+    frames(&mut app, 20);
+    let b = board(&app).game.robot('B').unwrap().clone();
+    assert_eq!((b.at, b.facing, b.hints.len()), ((9, 1), Dir::South, 1), "B read the hint on J9");
+    // Where B's true home lies from J9, as the board shows it.
+    let home = b.home.unwrap();
+    let truth = compass_eighth(home.0 as i32 - 9, home.1 as i32 - 1).unwrap();
+    let bearing = app
+        .world_mut()
+        .query::<(&RobotPiece, &HintBearing)>()
+        .iter(app.world())
+        .find(|(p, _)| p.0 == 'B')
+        .unwrap()
+        .1
+        .0;
+    assert_eq!(bearing, Some(truth));
+    // Ann chooses B (N, N) and turns it with Left, Right and Down.
+    for (key, facing) in
+        [(KeyCode::ArrowLeft, Dir::East), (KeyCode::ArrowRight, Dir::South), (KeyCode::ArrowDown, Dir::North)]
+    {
+        let points = arrow_of(&mut app, 'B').expect("B's arrow shows");
+        assert!(points.distance(screen_way(truth)) < 1e-4, "before {key:?}: the arrow points {points}");
+        press(&mut app, &[KeyCode::KeyN, KeyCode::KeyN, key]);
+        frames(&mut app, 20);
+        assert_eq!(board(&app).game.robot('B').unwrap().facing, facing, "{key:?} turned B");
+        let points = arrow_of(&mut app, 'B').expect("B's arrow shows");
+        assert!(points.distance(screen_way(truth)) < 1e-4, "after {key:?}: the arrow points {points}");
+        request(&mut app, 1, RobotMove::Step { robot: 'C', dir: bob.next().unwrap() });
+    }
+    // The clue says it on the board too.
+    let clues = <Robots as tabula::app::game::WindowGame>::clues(&board(&app).view());
+    let due = if truth.is_multiple_of(2) { "due " } else { "" };
+    let said = format!("B: home {due}{} of J9 (", tabula_engine::robots::compass_name(truth));
+    assert!(clues.iter().any(|(_, line)| line.starts_with(&said)), "{said} in {clues:?}");
+}
+
+/// H (or the button) shades the tiles the person's own robots' homes can
+/// still be on, from what their screen shows, and nobody else's; H again
+/// takes the shading away.
+#[test]
+fn a_person_shades_where_their_own_homes_can_be_on_demand() {
+    use tabula::app::robots::CandidateMark;
+    let dir = temp_dir("robots-shade");
+    let mut app = with_keys(&dir);
+    app.world_mut().resource_mut::<tabula::app::settings::Settings>().ai_moves_per_second = 30.0;
+    let path = manifest_dir().join("levels/robots/12-hidden-homes.ron");
+    start(
+        &mut app,
+        level::load(&path).unwrap(),
+        Some(path),
+        vec![seat("Ann", None), seat("Bob", Some("sleuth"))],
+    );
+    assert!(marked::<CandidateMark>(&mut app).is_empty(), "no shading until asked");
+    press(&mut app, &[KeyCode::KeyH]);
+    assert!(status(&app).starts_with("None of your robots has had a hint yet"), "{}", status(&app));
+    let mut sleuth = Robots::agent_from_str("sleuth").unwrap();
+    let mut rng = tabula_engine::core::rng_from_seed(5);
+    let mut checked = 0;
+    for _ in 0..2000 {
+        if board(&app).game.outcome().is_some() || checked > 12 {
+            break;
+        }
+        // Ann's robots A and B, from her observation (no homes in it).
+        let (view, ann_to_move) =
+            (board(&app).view().into_owned(), board(&app).human_to_move() == Some(Player::ONE));
+        assert!(view.robots().iter().all(|r| r.home.is_none()));
+        let mut expected: Vec<(u16, u16)> =
+            [0, 1].into_iter().filter(|&r| hinted(&view, r)).flat_map(|r| view.home_candidates(r)).collect();
+        expected.sort_by_key(|&(x, y)| (y, x));
+        assert_eq!(marked::<CandidateMark>(&mut app), expected, "Ann's homes' tiles, nobody else's");
+        checked += usize::from(!expected.is_empty());
+        if ann_to_move {
+            let mv = sleuth.choose(Player::ONE, &view, &mut rng).unwrap();
+            app.world_mut().write_message(RequestMove::<Robots> { by: Player::ONE, mv });
+        }
+        frames(&mut app, 1);
+    }
+    assert!(checked > 3);
+    press(&mut app, &[KeyCode::KeyH]);
+    assert!(marked::<CandidateMark>(&mut app).is_empty(), "H again hides the shading");
+}
+
+/// Robot `r` has had a hint, held or cleared since.
+fn hinted(view: &Robots, r: usize) -> bool {
+    let id = view.robots()[r].id;
+    view.sightings()
+        .iter()
+        .any(|s| matches!(s, tabula_engine::robots::Sighting::Hinted { robot, .. } if *robot == id))
+}
+
+/// 1-3 with no robot chosen, the player's first following rule A, say
+/// what to do; the exchange prompt names tiles as the board's edges do.
+#[test]
+fn keys_that_ask_nothing_say_why_and_the_exchange_prompt_names_tiles() {
+    use tabula::app::session::MovePreview;
+    let dir = temp_dir("robots-keys");
+    let mut app = with_keys(&dir);
+    let path = manifest_dir().join("levels/robots/09-swap-puzzle.ron");
+    start(&mut app, level::load(&path).unwrap(), Some(path), vec![seat("Ann", None), seat("Bob", None)]);
+    let before = board(&app).game.clone();
+    press(&mut app, &[KeyCode::Digit2]);
+    assert_eq!(board(&app).game, before, "nothing moved");
+    assert!(status(&app).starts_with("Choose a robot first: click it or press N"), "{}", status(&app));
+    press(&mut app, &[KeyCode::KeyX]);
+    app.world_mut().resource_mut::<tabula::app::robots::RobotChoice>().swap_first = Some((0, 0));
+    frames(&mut app, 1);
+    let prompt = app.world().resource::<MovePreview>().0.clone();
+    assert!(prompt.starts_with("Exchange A10 with"), "{prompt}");
+}
+
 #[test]
 fn a_ride_round_the_corners_ends_where_the_engine_says() {
     let dir = temp_dir("robots");
@@ -312,6 +469,12 @@ fn wheel(app: &mut App, notches: i32) {
     }
 }
 
+/// The visibility of every hint tile's "?".
+fn hint_labels(app: &mut App) -> Vec<Visibility> {
+    let mut labels = app.world_mut().query_filtered::<&Visibility, With<tabula::app::robots::HintLabel>>();
+    labels.iter(app.world()).copied().collect()
+}
+
 fn piece_of(app: &mut App, id: char) -> Vec2 {
     let mut pieces = app.world_mut().query::<(&RobotPiece, &Transform)>();
     pieces.iter(app.world()).find(|(p, _)| p.0 == id).map(|(_, t)| t.translation.truncate()).unwrap()
@@ -334,6 +497,15 @@ fn the_128_by_128_board_is_played_by_mouse_alone() {
     frames(&mut app, 2);
     let whole = tile_pixels(&mut app);
     assert!(whole < 7.0, "the whole board shows, a tile {whole} pixels wide: too small to click");
+    // Every hint tile has its "?", hidden while too small to read.
+    let view = board(&app).view().into_owned();
+    let hints = (0..view.height())
+        .flat_map(|y| (0..view.width()).map(move |x| (x, y)))
+        .filter(|&p| view.tile(p) == tabula_engine::robots::Tile::Hint)
+        .count();
+    let labels = hint_labels(&mut app);
+    assert!(hints > 100 && labels.len() == hints, "{} labels for {hints} hint tiles", labels.len());
+    assert!(labels.iter().all(|v| *v == Visibility::Hidden), "no speckle of ? over the whole board");
     for turn in 0..8 {
         let seat = board(&app).game.current_player();
         let id = board(&app).game.robots().iter().find(|r| r.player == seat).unwrap().id;
@@ -359,6 +531,11 @@ fn the_128_by_128_board_is_played_by_mouse_alone() {
                 (0.0..1280.0).contains(&at.x) && (0.0..800.0).contains(&at.y),
                 "{id} in the window: {at}"
             );
+        }
+        if turn == 0 {
+            // Zoomed in enough to read, the hint tiles show their "?".
+            frames(&mut app, 2);
+            assert!(hint_labels(&mut app).iter().all(|v| *v != Visibility::Hidden), "the ? read close up");
         }
         click(&mut app, at);
         assert_eq!(

@@ -8,7 +8,7 @@ use bevy::prelude::*;
 use tabula_engine::robots::{Robots, Tile};
 
 use super::art::nose;
-use super::{Facing, HeldHints, RobotLayout, RobotPiece, TILE, TileKind, angle};
+use super::{HintBearing, RobotLayout, RobotPiece, TILE, TileKind};
 use crate::app::board::seat_color;
 use crate::app::frames::NextFrame;
 use crate::app::game::ActiveGame;
@@ -32,7 +32,7 @@ pub(super) struct Nose;
 
 /// The arrow beside a robot pointing where its latest hint says home is.
 #[derive(Component, Debug)]
-pub(super) struct HintMark;
+pub struct HintMark;
 
 /// Where a robot piece faces on screen, as an angle (North 0).
 #[derive(Component, Debug, Clone, Copy)]
@@ -134,26 +134,33 @@ pub(super) fn run_belts(
     }
 }
 
-/// A robot's arrow points where its latest hint says home is, in its own
-/// frame; no hint, no arrow.
+/// A robot's arrow points where its latest hint says home lies on the
+/// board, as the hint was read: turning the robot afterwards leaves it be.
+/// No hint, no arrow.
 pub(super) fn show_hints(
-    robots: Query<(&HeldHints, &Facing, &Children), Or<(Changed<HeldHints>, Changed<Facing>)>>,
+    robots: Query<(&HintBearing, &Children), Changed<HintBearing>>,
     mut marks: Query<(&mut Transform, &mut Visibility), With<HintMark>>,
 ) {
-    for (hints, facing, children) in &robots {
+    for (bearing, children) in &robots {
         for child in children.iter() {
             let Ok((mut transform, mut visibility)) = marks.get_mut(child) else { continue };
-            let Some(&hint) = hints.0.last() else {
+            let Some(bearing) = bearing.0 else {
                 *visibility = Visibility::Hidden;
                 continue;
             };
-            let turn = angle(facing.0) - hint.index() as f32 * FRAC_PI_4;
-            let offset = Vec2::from_angle(turn + FRAC_PI_2) * (TILE * 0.42);
-            *transform =
-                Transform::from_xyz(offset.x, offset.y, 1.0).with_rotation(Quat::from_rotation_z(turn));
+            *transform = hint_arrow(bearing);
             *visibility = Visibility::Inherited;
         }
     }
+}
+
+/// The hint arrow, a child of its robot (which never rotates: its nose
+/// does), beside it on the side of `bearing` (eighths clockwise from
+/// North) and pointing that way.
+pub fn hint_arrow(bearing: u8) -> Transform {
+    let turn = -(bearing as f32) * FRAC_PI_4;
+    let offset = Vec2::from_angle(turn + FRAC_PI_2) * (TILE * 0.42);
+    Transform::from_xyz(offset.x, offset.y, 1.0).with_rotation(Quat::from_rotation_z(turn))
 }
 
 /// Sparks fly and fade; a robot blown apart swells and fades.
@@ -193,7 +200,22 @@ pub(super) fn fly_sparks(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::app::robots::angle;
     use tabula_engine::robots::Dir;
+
+    #[test]
+    fn a_hint_arrow_points_and_sits_where_its_bearing_says_on_screen() {
+        // Eighths clockwise from North, as screen directions (y up).
+        let compass = [(0, 1), (1, 1), (1, 0), (1, -1), (0, -1), (-1, -1), (-1, 0), (-1, 1)];
+        for (bearing, (x, y)) in compass.into_iter().enumerate() {
+            let way = Vec2::new(x as f32, y as f32).normalize();
+            let arrow = hint_arrow(bearing as u8);
+            // The chevron's picture points up (North) unturned.
+            let points = (arrow.rotation * Vec3::Y).truncate();
+            assert!(points.distance(way) < 1e-5, "bearing {bearing}: points {points}");
+            assert!(arrow.translation.truncate().normalize().distance(way) < 1e-5, "bearing {bearing}");
+        }
+    }
 
     #[test]
     fn turns_take_the_short_way_round() {

@@ -103,7 +103,7 @@ pub(super) fn describe_choice(
                 None => {
                     format!("Exchange ({left} left): click the first tile (not a home or hint); X to stop.")
                 }
-                Some(a) => format!("Exchange ({}, {}) with…: click the second tile.", a.0, a.1),
+                Some(a) => format!("Exchange {} with…: click the second tile.", tile_name(a, view.height())),
             }
         }
         Some(_) => match choice.selected.and_then(|id| view.robot(id)) {
@@ -244,6 +244,7 @@ pub(super) fn request_with_keys(
     session: Res<Session<Robots>>,
     mut choice: ResMut<RobotChoice>,
     mut requests: MessageWriter<RequestMove<Robots>>,
+    mut status: ResMut<StatusLine>,
 ) {
     let Some(by) = session.requester() else { return };
     let view = session.view();
@@ -266,34 +267,70 @@ pub(super) fn request_with_keys(
     if keys.any_pressed([KeyCode::ShiftLeft, KeyCode::ShiftRight]) {
         return;
     }
-    let Some(robot) = choice.selected.or(own.first().copied()).and_then(|id| view.robot(id)) else { return };
-    let id = robot.id;
-    let pressed = |k: KeyCode| keys.just_pressed(k);
-    let mv = match robot.rule {
-        RuleSet::A => [
-            (KeyCode::ArrowUp, Dir::North),
-            (KeyCode::ArrowRight, Dir::East),
-            (KeyCode::ArrowDown, Dir::South),
-            (KeyCode::ArrowLeft, Dir::West),
-        ]
-        .into_iter()
-        .find(|&(k, _)| pressed(k))
-        .map(|(_, dir)| RobotMove::Step { robot: id, dir }),
-        RuleSet::B => {
-            let walk = digits_pressed(&keys)
-                .find(|&d| (1..=3).contains(&d))
-                .or(pressed(KeyCode::ArrowUp).then_some(1));
-            let turn = [(KeyCode::ArrowLeft, 1), (KeyCode::ArrowDown, 2), (KeyCode::ArrowRight, 3)]
-                .into_iter()
-                .find(|&(k, _)| pressed(k))
-                .map(|(_, q)| q);
-            walk.map(|steps| RobotMove::Forward { robot: id, steps })
-                .or(turn.map(|quarters| RobotMove::Rotate { robot: id, quarters }))
-        }
+    let pressed = BoardKeys {
+        arrow: ARROWS.into_iter().find(|&(k, _)| keys.just_pressed(k)).map(|(_, dir)| dir),
+        walk: digits_pressed(&keys).find(|d| (1..=3).contains(d)),
     };
-    if let Some(mv) = mv {
-        choice.selected = Some(id);
-        requests.write(RequestMove { by, mv });
+    let Some(robot) = choice.selected.or(own.first().copied()).and_then(|id| view.robot(id)) else { return };
+    match key_request(robot, choice.selected.is_some(), pressed) {
+        Ok(Some(mv)) => {
+            choice.selected = Some(robot.id);
+            requests.write(RequestMove { by, mv });
+        }
+        Ok(None) => {}
+        Err(why) => status.error(why),
+    }
+}
+
+/// The arrow keys, as the directions a rule A robot steps.
+const ARROWS: [(KeyCode, Dir); 4] = [
+    (KeyCode::ArrowUp, Dir::North),
+    (KeyCode::ArrowRight, Dir::East),
+    (KeyCode::ArrowDown, Dir::South),
+    (KeyCode::ArrowLeft, Dir::West),
+];
+
+/// The board's move keys pressed this frame: an arrow, and a digit 1 to 3.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct BoardKeys {
+    pub arrow: Option<Dir>,
+    pub walk: Option<u8>,
+}
+
+/// What the keys ask of `robot` (the chosen one, or, with none `chosen`,
+/// the player's first): a request, nothing, or why the keys do nothing, for
+/// the status line. Rule A steps by the arrows; rule B walks by Up or 1-3
+/// and turns by Left (a quarter counter-clockwise), Down and Right.
+pub fn key_request(
+    robot: &tabula_engine::robots::Robot,
+    chosen: bool,
+    keys: BoardKeys,
+) -> Result<Option<RobotMove>, String> {
+    let id = robot.id;
+    let request = match robot.rule {
+        RuleSet::A => keys.arrow.map(|dir| RobotMove::Step { robot: id, dir }),
+        RuleSet::B => match (keys.walk, keys.arrow) {
+            (Some(steps), _) => Some(RobotMove::Forward { robot: id, steps }),
+            (None, Some(Dir::North)) => Some(RobotMove::Forward { robot: id, steps: 1 }),
+            (None, Some(dir)) => {
+                let quarters = if dir == Dir::West {
+                    1
+                } else if dir == Dir::South {
+                    2
+                } else {
+                    3
+                };
+                Some(RobotMove::Rotate { robot: id, quarters })
+            }
+            (None, None) => None,
+        },
+    };
+    match request {
+        Some(mv) => Ok(Some(mv)),
+        // Only a digit can ask nothing of a robot: a rule A one.
+        None if keys.walk.is_none() => Ok(None),
+        None if !chosen => Err("Choose a robot first: click it or press N (1-3 walk a rule B robot).".into()),
+        None => Err(format!("Robot {id} follows rule A: it steps with the arrows; 1-3 walk a rule B robot.")),
     }
 }
 
@@ -320,6 +357,33 @@ mod tests {
             swap_click(&board, Some((2, 3)), (0, 0)),
             SwapClick::Request(RobotMove::Exchange { a: (0, 0), b: (2, 3) })
         );
+    }
+
+    #[test]
+    fn keys_ask_the_robot_for_what_its_rule_allows_and_say_why_not() {
+        let board = swap_puzzle();
+        let (a, b) = (board.robot('A').unwrap(), board.robot('B').unwrap());
+        let arrow = |dir| BoardKeys { arrow: Some(dir), walk: None };
+        let digit = |d| BoardKeys { arrow: None, walk: Some(d) };
+        assert_eq!(
+            key_request(a, true, arrow(Dir::East)),
+            Ok(Some(RobotMove::Step { robot: 'A', dir: Dir::East }))
+        );
+        assert_eq!(key_request(a, true, BoardKeys::default()), Ok(None));
+        // 1-3 with no robot chosen, the first being rule A: said, not silent.
+        let none_chosen = key_request(a, false, digit(2)).unwrap_err();
+        assert!(none_chosen.starts_with("Choose a robot first: click it or press N"), "{none_chosen}");
+        assert!(key_request(a, true, digit(2)).unwrap_err().contains("follows rule A"));
+        assert_eq!(key_request(b, false, digit(2)), Ok(Some(RobotMove::Forward { robot: 'B', steps: 2 })));
+        assert_eq!(
+            key_request(b, true, arrow(Dir::North)),
+            Ok(Some(RobotMove::Forward { robot: 'B', steps: 1 }))
+        );
+        // Left is a quarter counter-clockwise, Right three of them.
+        let turn = |dir| key_request(b, true, arrow(dir)).unwrap().unwrap();
+        assert_eq!(turn(Dir::West), RobotMove::Rotate { robot: 'B', quarters: 1 });
+        assert_eq!(turn(Dir::South), RobotMove::Rotate { robot: 'B', quarters: 2 });
+        assert_eq!(turn(Dir::East), RobotMove::Rotate { robot: 'B', quarters: 3 });
     }
 
     #[test]

@@ -24,10 +24,10 @@ pub(crate) mod zoom;
 use std::f32::consts::FRAC_PI_2;
 
 use bevy::prelude::*;
-use bevy_egui::egui;
+use bevy_egui::{EguiPrimaryContextPass, egui};
 use tabula_engine::robots::{
-    Dir, Hint, Pos, RobotMove, RobotStep, Robots, RobotsError, RobotsLevel, RuleSet, Sighting, Tile,
-    tile_name,
+    Dir, HeldHint, Hint, Pos, RobotMove, RobotStep, Robots, RobotsError, RobotsLevel, RuleSet, Tile,
+    compass_name, tile_name,
 };
 use tabula_engine::{Game, Outcome, Player};
 
@@ -37,8 +37,9 @@ use crate::app::help::{Key, key};
 use crate::app::registry;
 use crate::app::session::{MoveChoice, SessionSet, choice_expires};
 
+pub use animate::HintMark;
 pub use input::{Destination, RobotChoice};
-pub use reasoning::{CandidateMark, RevealedHome};
+pub use reasoning::{CandidateMark, RevealedHome, ShadeOwnHomes};
 pub use zoom::{BoardView, ZoomScaled};
 
 /// A tile's side in world units.
@@ -78,6 +79,18 @@ pub struct Owner(pub Player);
 #[derive(Component, Debug, Clone, PartialEq, Eq, Default)]
 pub struct HeldHints(pub Vec<Hint>);
 
+/// Where a robot's latest hint says home lies on the board, in eighths of a
+/// turn clockwise from North: fixed when the hint was read, whichever way
+/// the robot turns afterwards. None without a hint.
+#[derive(Component, Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct HintBearing(pub Option<u8>);
+
+impl HintBearing {
+    pub fn of(board: &Robots, id: char) -> HintBearing {
+        HintBearing(board.held_hints(id).last().map(|h| h.bearing()))
+    }
+}
+
 /// A column's letters under the board, or a row's number left of it; rows
 /// are counted from the bottom, as on a chess board. Shown every few as
 /// room allows, and kept in sight at the view's edge when zoomed in.
@@ -87,6 +100,10 @@ pub struct EdgeLabel {
     pub index: u16,
     pub column: bool,
 }
+
+/// The "?" of a hint tile on the game's board, shown once readable (`zoom`).
+#[derive(Component, Debug)]
+pub struct HintLabel;
 
 /// The board's size, for placing things.
 #[derive(Resource, Debug, Default, Clone, Copy)]
@@ -133,6 +150,7 @@ pub fn plugin(app: &mut App) {
         .init_resource::<RobotLayout>()
         .init_resource::<animate::ShownBoard>()
         .init_resource::<zoom::BoardView>()
+        .init_resource::<ShadeOwnHomes>()
         .add_systems(Startup, art::make_textures)
         .add_systems(
             Update,
@@ -163,11 +181,13 @@ pub fn plugin(app: &mut App) {
                 input::request_with_keys.run_if(keys_free),
                 zoom::zoom_with_mouse.run_if(pointer_free),
                 zoom::zoom_with_keys.run_if(keys_free),
+                reasoning::shade_with_key.run_if(keys_free),
                 zoom::show_the_chosen,
             )
                 .in_set(SessionSet::Requests)
                 .run_if(playing::<Robots>),
         )
+        .add_systems(EguiPrimaryContextPass, reasoning::shade_button.run_if(playing::<Robots>))
         .add_systems(OnExit(ActiveGame::of::<Robots>()), zoom::unframe);
 }
 
@@ -180,6 +200,7 @@ impl WindowGame for Robots {
         key("Left/Right/Down", "turn (rule B)"),
         key("X", "exchange two tiles"),
         key("Enter", "pass"),
+        key("H", "shade where your homes can be (hidden homes)"),
         key("+/-", "zoom"),
         key("Shift+arrows", "pan"),
         key("F", "fit the board"),
@@ -216,23 +237,9 @@ impl WindowGame for Robots {
     fn clues(board: &Robots) -> Vec<(Player, String)> {
         let mut lines = Vec::new();
         for (r, robot) in board.robots().iter().enumerate() {
-            // The hints held are the robot's last ones given (belts clear
-            // them all at once).
-            let given: Vec<(Pos, Dir)> = board
-                .sightings()
-                .iter()
-                .filter_map(|s| match *s {
-                    Sighting::Hinted { robot: id, at, facing, .. } if id == robot.id => Some((at, facing)),
-                    _ => None,
-                })
-                .collect();
-            let places = given.len().checked_sub(robot.hints.len()).map(|skip| &given[skip..]);
-            for (i, hint) in robot.hints.iter().enumerate() {
-                // Said in the frame the robot had then: it may have turned since.
-                let seen = places.and_then(|p| p.get(i)).map_or(String::new(), |&(p, facing)| {
-                    format!(", seen on {} facing {}", tile_name(p, board.height()), facing.name())
-                });
-                lines.push((robot.player, format!("{}: home {}{seen}", robot.id, hint_words(*hint))));
+            for held in board.held_hints(robot.id) {
+                lines
+                    .push((robot.player, format!("{}: home {}", robot.id, clue_words(held, board.height()))));
             }
             if board.homes_hidden() && board.outcome().is_none() {
                 let n = board.home_candidates(r).len();
@@ -243,13 +250,15 @@ impl WindowGame for Robots {
         lines
     }
 
-    /// Exchanges name their tiles as on a chess board.
+    /// Exchanges name their tiles as on a chess board; turns are said as a
+    /// person says them (the notation keeps quarters counter-clockwise).
     fn move_text(level: &RobotsLevel, mv: &RobotMove) -> String {
         let height = level.board.len() as u16;
         match *mv {
             RobotMove::Exchange { a, b } => {
                 format!("exchange {} and {}", tile_name(a, height), tile_name(b, height))
             }
+            RobotMove::Rotate { robot, quarters } => format!("{robot} {}", turn_words(quarters)),
             _ => mv.to_string(),
         }
     }
@@ -303,6 +312,32 @@ impl WindowGame for Robots {
     }
 }
 
+/// A held hint on the board first, where a person looks ("south-east of
+/// J9"; "due" when home is in the tile's own row or column), then as the
+/// robot was told it.
+fn clue_words(held: HeldHint, height: u16) -> String {
+    let bearing = held.bearing();
+    let due = if bearing.is_multiple_of(2) { "due " } else { "" };
+    format!(
+        "{due}{} of {} ({}, seen there facing {})",
+        compass_name(bearing),
+        tile_name(held.at, height),
+        hint_words(held.hint),
+        held.facing.name()
+    )
+}
+
+/// A rule B turn as a person says it: a quarter counter-clockwise is a turn
+/// left, three of them a turn right.
+fn turn_words(quarters: u8) -> String {
+    match quarters {
+        1 => "turns left".into(),
+        2 => "turns around".into(),
+        3 => "turns right".into(),
+        q => format!("turns {q} quarters left"),
+    }
+}
+
 fn hint_words(hint: Hint) -> &'static str {
     match hint {
         Hint::Ahead => "ahead",
@@ -317,46 +352,4 @@ fn hint_words(hint: Hint) -> &'static str {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn tiles_are_found_where_they_are_drawn() {
-        let layout = RobotLayout { width: 7, height: 4 };
-        for y in 0..4 {
-            for x in 0..7 {
-                assert_eq!(layout.tile_at(layout.position((x, y))), Some((x, y)));
-            }
-        }
-        assert!(layout.position((0, 0)).y > layout.position((0, 3)).y, "y grows downwards");
-        assert_eq!(layout.tile_at(Vec2::new(10.0 * TILE, 0.0)), None);
-    }
-
-    #[test]
-    fn refusals_and_exchanges_name_tiles_as_on_a_chess_board() {
-        use tabula_engine::robots::{RobotSpec, RuleSet};
-        let level = RobotsLevel {
-            name: "test".into(),
-            description: String::new(),
-            group: Default::default(),
-            board: vec!["a..".into(), ".#.".into(), "..b".into()],
-            robots: vec![
-                RobotSpec { id: 'A', at: (1, 0), facing: Dir::North, rule: RuleSet::A, player: 1 },
-                RobotSpec { id: 'B', at: (2, 0), facing: Dir::South, rule: RuleSet::B, player: 2 },
-            ],
-            swaps: 0,
-            move_cap: 500,
-            homes: Default::default(),
-        };
-        let board = Robots::new(&level, 0).unwrap();
-        let refused = |dir| {
-            let e = board.clone().apply(Player::ONE, RobotMove::Step { robot: 'A', dir }).unwrap_err();
-            Robots::refusal(&board, &e)
-        };
-        assert_eq!(refused(Dir::North), "the walk would leave the board past the north edge");
-        assert_eq!(refused(Dir::South), "blocked at B2 by a broken robot");
-        assert_eq!(refused(Dir::East), "blocked at C3 by robot B");
-        let swap = RobotMove::Exchange { a: (0, 1), b: (2, 2) };
-        assert_eq!(Robots::move_text(&level, &swap), "exchange A2 and C1");
-    }
-}
+mod tests;

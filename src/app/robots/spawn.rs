@@ -14,8 +14,8 @@ use super::art::{self, ChevronTexture, RingTexture};
 use super::input::{Destination, RobotChoice, SwapMark};
 use super::zoom::{BoardView, ZoomScaled};
 use super::{
-    BoardTile, EdgeLabel, Facing, HeldHints, Owner, ROBOT, RobotLayout, RobotPiece, Rule, TILE, TileKind,
-    TilePos, angle,
+    BoardTile, EdgeLabel, Facing, HeldHints, HintBearing, HintLabel, Owner, ROBOT, RobotLayout, RobotPiece,
+    Rule, TILE, TileKind, TilePos, angle,
 };
 use crate::app::board::BoardCamera;
 use crate::app::board::{StoneTexture, clear_on_reset, fit_view, seat_color};
@@ -23,8 +23,12 @@ use crate::app::game::ActiveGame;
 use crate::app::session::{BoardReset, Session};
 
 const MARGIN: f32 = 48.0;
-/// Boards larger than this many tiles go without "?" labels on hint tiles.
+/// Boards larger than this many tiles go without "?" labels on hint tiles
+/// in the editor, which shows the whole board.
 const LABELLED_TILES: usize = 40 * 40;
+/// The game's board labels its hint tiles when it has no more than this
+/// many (each label is a text entity).
+const MAX_HINT_LABELS: usize = 4096;
 
 type BoardParts =
     Or<(With<BoardTile>, With<RobotPiece>, With<Destination>, With<SwapMark>, With<Spark>, With<EdgeLabel>)>;
@@ -68,13 +72,18 @@ pub(super) fn spawn_board(
         chevron: chevron.map(|t| t.0.clone()).unwrap_or_default(),
         ring: ring.map(|t| t.0.clone()).unwrap_or_default(),
     };
+    let hints = (0..board.height())
+        .flat_map(|y| (0..board.width()).map(move |x| (x, y)))
+        .filter(|&p| board.tile(p) == Tile::Hint)
+        .count();
+    let labels = hints <= MAX_HINT_LABELS;
     for y in 0..board.height() {
         for x in 0..board.width() {
-            spawn_tile(&mut commands, board, &layout, &art, (x, y), marker);
+            spawn_tile(&mut commands, board, &layout, &art, (x, y), marker, labels);
         }
     }
     for robot in board.robots() {
-        spawn_robot(&mut commands, robot, &layout, &art, marker);
+        spawn_robot(&mut commands, board, robot, &layout, &art, marker);
     }
     spawn_edge_labels(&mut commands, &layout, MARGIN / 2.0 * marker);
     shown.0 = Some(board.clone());
@@ -91,6 +100,7 @@ fn spawn_tile(
     art: &Art,
     p: (u16, u16),
     marker: f32,
+    labels: bool,
 ) {
     let at = layout.position(p);
     let kind = board.tile(p);
@@ -110,8 +120,9 @@ fn spawn_tile(
         on_exit(),
     ));
     match kind {
-        Tile::Hint if labelled_hints(board.width(), board.height()) => {
-            tile.with_child(hint_label());
+        Tile::Hint if labels => {
+            // Shown once a tile is large enough on screen to read it (`zoom`).
+            tile.with_child((HintLabel, hint_label()));
         }
         Tile::Broken => {
             tile.with_child(broken_body(&art.stone));
@@ -230,6 +241,7 @@ pub(super) fn home_marks(
 
 fn spawn_robot(
     commands: &mut Commands,
+    board: &Robots,
     robot: &tabula_engine::robots::Robot,
     layout: &RobotLayout,
     art: &Art,
@@ -251,6 +263,7 @@ fn spawn_robot(
             Rule(robot.rule),
             Owner(robot.player),
             HeldHints(robot.hints.clone()),
+            HintBearing::of(board, robot.id),
             Heading(heading),
             Sprite { image: art.stone.clone(), color, custom_size: Some(Vec2::splat(ROBOT)), ..default() },
             Transform::from_xyz(at.x, at.y, 2.0).with_scale(Vec3::splat(marker)),

@@ -12,7 +12,7 @@ use tabula_engine::Observation;
 use tabula_engine::robots::{Pos, RobotStep, Robots, Tile};
 
 use super::animate::{Chevron, Heading, ShownBoard, celebrate, nearest_turn};
-use super::{BoardTile, Facing, HeldHints, RobotLayout, RobotPiece, TileKind, TilePos, angle};
+use super::{BoardTile, Facing, HeldHints, HintBearing, RobotLayout, RobotPiece, TileKind, TilePos, angle};
 use crate::app::glide::{Glide, Leg};
 use crate::app::session::{MoveApplied, Session};
 use crate::app::settings::Settings;
@@ -75,6 +75,7 @@ type RobotParts = (
     &'static mut TilePos,
     &'static mut Facing,
     &'static mut HeldHints,
+    &'static mut HintBearing,
 );
 /// A tile and the facts it shows; its children are its belt's chevrons.
 type TileParts =
@@ -230,13 +231,14 @@ impl Pieces<'_, '_> {
 
     /// The robots' facts are the board's after the move.
     fn show_facts(&mut self, board: &Robots) {
-        for (_, piece, _, _, mut at, mut facing, mut hints) in &mut self.robots {
+        for (_, piece, _, _, mut at, mut facing, mut hints, mut bearing) in &mut self.robots {
             if let Some(robot) = board.robot(piece.0) {
                 at.0 = robot.at;
                 facing.0 = robot.facing;
                 if hints.0 != robot.hints {
                     hints.0 = robot.hints.clone();
                 }
+                bearing.set_if_neq(HintBearing::of(board, robot.id));
             }
         }
     }

@@ -10,7 +10,7 @@ use bevy::prelude::*;
 
 use super::animate::Spark;
 use super::input::RobotChoice;
-use super::{EdgeLabel, RobotLayout, RobotPiece, TILE};
+use super::{EdgeLabel, HintLabel, RobotLayout, RobotPiece, TILE};
 use crate::app::board::BoardCamera;
 use crate::app::board::BoardPointer;
 
@@ -223,17 +223,34 @@ pub(crate) fn frame_board(
     }
 }
 
+/// A hint tile's "?" is shown once a tile is this many pixels wide on
+/// screen: smaller, it could not be read and would only speckle the board.
+const HINT_LABEL_PIXELS: f32 = 16.0;
+
+/// Whether hint tiles `tile_px` pixels wide on screen show their "?".
+pub fn hint_labels_readable(tile_px: f32) -> bool {
+    tile_px >= HINT_LABEL_PIXELS
+}
+
 /// Edge labels at a readable size whatever the zoom, as many as have room,
 /// beside the board's edges, or along the view's own edges, over the tiles,
-/// where the board's are out of sight.
+/// where the board's are out of sight; hint tiles' "?" once readable.
 pub(crate) fn pin_labels(
     layout: Res<RobotLayout>,
     cameras: Query<(&Camera, &Projection, &Transform), With<BoardCamera>>,
     mut labels: Query<(&EdgeLabel, &mut Transform, &mut Visibility), Without<BoardCamera>>,
+    mut hint_labels: Query<&mut Visibility, (With<HintLabel>, Without<EdgeLabel>)>,
 ) {
     let Ok((camera, Projection::Orthographic(ortho), at)) = cameras.single() else { return };
     let Some(pixels) = camera.logical_viewport_size().filter(|p| p.y > 0.0) else { return };
     let per_pixel = ortho.area.height() / pixels.y;
+    let readable = match hint_labels_readable(TILE / per_pixel) {
+        true => Visibility::Inherited,
+        false => Visibility::Hidden,
+    };
+    for mut visibility in &mut hint_labels {
+        visibility.set_if_neq(readable);
+    }
     let seen = Rect::from_center_half_size(at.translation.truncate(), ortho.area.half_size());
     let board = board_size(&layout) / 2.0;
     let step = label_step(TILE / per_pixel);
@@ -297,6 +314,15 @@ mod tests {
         assert_eq!(whole.marker(12), 1.0);
         assert!((whole.marker(128) - 128.0 / 24.0).abs() < 1e-5);
         assert_eq!(whole.zoomed(16.0, Vec2::ZERO, FRAME).marker(128), 1.0);
+    }
+
+    #[test]
+    fn hint_tiles_show_their_question_mark_once_zoomed_in_enough_to_read_it() {
+        // 128 tiles in about 700 pixels: a speckle; 16 tiles of 64 units
+        // at the closest zoom: plain to read.
+        assert!(!hint_labels_readable(700.0 / 128.0));
+        assert!(hint_labels_readable(700.0 / CLOSEST));
+        assert!(hint_labels_readable(64.0), "a small board shows them whole");
     }
 
     #[test]

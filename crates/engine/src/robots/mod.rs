@@ -21,5 +21,6 @@ mod hidden_tests;
 
 pub use level::{Dir, Homes, RobotSpec, RobotsLevel, RuleSet};
 pub use rules::{
-    Hint, Pos, Robot, RobotMove, RobotStep, Robots, RobotsError, Sighting, Tile, column_name, tile_name,
+    HeldHint, Hint, Pos, Robot, RobotMove, RobotStep, Robots, RobotsError, Sighting, Tile, column_name,
+    compass_name, tile_name,
 };

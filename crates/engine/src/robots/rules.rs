@@ -87,6 +87,37 @@ impl Hint {
         let compass = compass_eighth(dx, dy).unwrap_or(0) as usize;
         Hint::ALL[(compass + 8 - 2 * facing.quarters() as usize) % 8]
     }
+
+    /// Where home lies on the board for a robot given this hint facing
+    /// `facing`: the compass direction [`Hint::toward`] turned by the
+    /// facing, in eighths of a turn clockwise from North. It stays the same
+    /// however the robot turns afterwards.
+    pub fn bearing(self, facing: Dir) -> u8 {
+        ((self.index() + 2 * facing.quarters() as usize) % 8) as u8
+    }
+}
+
+/// A compass direction in eighths of a turn clockwise from North, as a
+/// person says it: "north", "north-east", and so on.
+pub fn compass_name(eighth: u8) -> &'static str {
+    ["north", "north-east", "east", "south-east", "south", "south-west", "west", "north-west"]
+        [(eighth % 8) as usize]
+}
+
+/// A hint a robot holds, with the tile it was given on and how the robot
+/// faced then (it may have turned since).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct HeldHint {
+    pub hint: Hint,
+    pub at: Pos,
+    pub facing: Dir,
+}
+
+impl HeldHint {
+    /// Where home lies on the board from `at` ([`Hint::bearing`]).
+    pub fn bearing(&self) -> u8 {
+        self.hint.bearing(self.facing)
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -268,7 +299,9 @@ pub struct Robots {
     /// No seat sees the homes (RULES.md, "Hidden homes").
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     homes_hidden: bool,
-    /// On a board whose homes are hidden, what everyone saw, in order.
+    /// What everyone saw, in order: on every board each hint given, with
+    /// where and how the robot faced (a hint is in the robot's frame, which
+    /// turns); on a board whose homes are hidden also each tile stood on.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     sightings: Vec<Sighting>,
     /// The robot that came home and won.
@@ -597,9 +630,29 @@ impl Robots {
         self.home_robot.and_then(|id| self.robot(id))
     }
 
-    /// What everyone saw on a board whose homes are hidden, in order.
+    /// What everyone saw, in order: every hint given, with where and how
+    /// the robot faced; on a board whose homes are hidden, also the tiles
+    /// stood on.
     pub fn sightings(&self) -> &[Sighting] {
         &self.sightings
+    }
+
+    /// The hints robot `id` holds, oldest first, each with the tile it was
+    /// given on and the robot's facing then: its last hints given, since
+    /// belts and exchanges clear them all at once.
+    pub fn held_hints(&self, id: char) -> Vec<HeldHint> {
+        let Some(robot) = self.robot(id) else { return Vec::new() };
+        let given: Vec<HeldHint> = self
+            .sightings
+            .iter()
+            .filter_map(|s| match *s {
+                Sighting::Hinted { robot, at, facing, hint } if robot == id => {
+                    Some(HeldHint { hint, at, facing })
+                }
+                _ => None,
+            })
+            .collect();
+        given[given.len().saturating_sub(robot.hints.len())..].to_vec()
     }
 
     /// The tiles robot `r`'s home can be on, as far as this board (a state,
@@ -991,9 +1044,9 @@ impl Robots {
                 let r = self.robot_mut(robot);
                 r.hints.push(hint);
                 let (at, facing) = (r.at, r.facing);
-                if self.homes_hidden {
-                    self.sightings.push(Sighting::Hinted { robot, at, facing, hint });
-                }
+                // Kept on every board: the hint alone is in a frame that
+                // turns with the robot.
+                self.sightings.push(Sighting::Hinted { robot, at, facing, hint });
             }
             RobotStep::Won { robot } => self.home_robot = Some(robot),
             RobotStep::TurnChanged { to } => self.to_move = to,

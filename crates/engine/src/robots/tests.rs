@@ -324,6 +324,41 @@ fn a_walk_onto_a_hint_tile_gives_a_hint_and_a_ride_clears_them() {
     assert!(h.robot('A').unwrap().hints.is_empty());
 }
 
+#[test]
+fn a_hints_bearing_is_the_compass_direction_of_home_for_every_facing() {
+    let compass = [(0, -1), (1, -1), (1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1)];
+    for facing in Dir::ALL {
+        for (eighth, &(dx, dy)) in compass.iter().enumerate() {
+            let hint = Hint::toward(dx * 3, dy * 2, facing);
+            assert_eq!(hint.bearing(facing) as usize, eighth, "{hint:?} facing {facing:?}");
+        }
+    }
+    assert_eq!(compass_name(Hint::AheadLeft.bearing(South)), "south-east");
+    assert_eq!(compass_name(Hint::Right.bearing(West)), "north");
+}
+
+#[test]
+fn held_hints_keep_where_and_how_they_were_given_while_the_robot_turns() {
+    // A (rule B) takes a hint at (2,0) facing North: home (4,3) is behind right.
+    let mut g = game(
+        &["..?.b", ".....", ".....", "....a", "....."],
+        &[('A', (2, 2), North, B, 1), ('B', (0, 4), North, A, 2)],
+        0,
+    );
+    let given = HeldHint { hint: Hint::BehindRight, at: (2, 0), facing: North };
+    play(&mut g, RobotMove::Forward { robot: 'A', steps: 2 });
+    assert_eq!(g.held_hints('A'), [given]);
+    for quarters in [1, 2, 3, 1] {
+        play(&mut g, RobotMove::Step { robot: 'B', dir: if quarters == 2 { South } else { North } });
+        play(&mut g, RobotMove::Rotate { robot: 'A', quarters });
+        // The hint is still the one given facing North, and home is still
+        // south-east of (2,0) on the board, whichever way A now faces.
+        assert_eq!(g.held_hints('A'), [given]);
+        assert_eq!(compass_name(g.held_hints('A')[0].bearing()), "south-east");
+    }
+    assert!(g.held_hints('B').is_empty() && g.held_hints('Z').is_empty());
+}
+
 /// A wall of broken robots at x = 3 with one gap at (3, 2); spare broken
 /// robots and a conveyor to exchange.
 fn walled(swaps: u16) -> Robots {
