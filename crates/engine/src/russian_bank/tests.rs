@@ -10,7 +10,7 @@ use BankMove::{Accept, EndTurn, Play, Stop, TurnHand};
 use Source::{Hand, Reserve};
 use Target::{OpponentReserve, OpponentWaste, Waste};
 
-fn level_file(name: &str) -> RussianBankLevel {
+pub(super) fn level_file(name: &str) -> RussianBankLevel {
     let path = crate::manifest_dir().join("../../levels/russian_bank").join(name);
     let file = crate::level::load(&path).unwrap_or_else(|e| panic!("{e}"));
     file.get::<RussianBank>().expect("a Russian Bank level").clone()
