@@ -1,13 +1,14 @@
 //! The end of a game: the result and what to do next, as a band under the
-//! board. The board is fitted to the space left, so the band never covers
-//! a pit or a name.
+//! board; before the end, Paused shows there. The board is fitted to the
+//! space left, so the band never covers a pit, a card or a name.
 
 use bevy::prelude::*;
 use bevy_egui::egui;
 
 use super::room::PanelRoom;
+use super::watch::paused_band;
 use crate::app::game::WindowGame;
-use crate::app::session::{Headline, Session, SessionRequest};
+use crate::app::session::{Headline, Session, SessionRequest, Watch};
 
 const END_FILL: egui::Color32 = egui::Color32::from_rgb(38, 52, 44);
 /// The game-over band's height with one line of result and its buttons.
@@ -18,10 +19,13 @@ pub(super) fn end_band<G: WindowGame>(
     mut panels: PanelRoom,
     session: Res<Session<G>>,
     headline: Res<Headline>,
+    watch: Res<Watch>,
     mut requests: MessageWriter<SessionRequest>,
     mut end_room: Local<f32>,
 ) -> Result {
-    let shown = panels.show("game over", |root| band(root, &session, &headline, &mut requests))?;
+    let shown = panels.show("game over", |root| {
+        band(root, &session, &headline, &mut requests).or_else(|| paused_band(root, &session, &watch))
+    })?;
     // The band's room is kept from the start (as tall as any band shown),
     // so the board does not move when the band comes.
     *end_room = end_room.max(shown.unwrap_or(0.0)).max(END_BAND_ROOM);

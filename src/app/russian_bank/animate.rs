@@ -13,7 +13,7 @@ use super::layout::{card_position, pile, places, z_of};
 use super::spawn::{Cards, deal, drawn, visibility};
 use super::{CardFace, Choice, FLIGHT, LIFT, LastStop, Redealt, TableCard};
 use crate::app::glide::{Glide, Leg};
-use crate::app::session::{MoveApplied, MoveRefused, Session};
+use crate::app::session::{MoveApplied, MoveRefused, Session, Watch};
 use crate::app::settings::Settings;
 
 /// The cards of each pile, bottom first, as the entities hold them, and the
@@ -115,13 +115,16 @@ pub(super) fn follow_moves(
     mut choice: ResMut<Choice>,
     mut last_stop: ResMut<LastStop>,
     mut redealt: ResMut<Redealt>,
+    watch: Res<Watch>,
 ) {
     let moves: Vec<&MoveApplied<RussianBank>> = applied.read().collect();
     if moves.is_empty() {
         return;
     }
     *choice = Choice { changed: true, ..default() };
-    let mut carry = Carry::new(&cards, FLIGHT / settings.animation_speed.max(0.1));
+    // A turn fast-forwarded flies its cards three times as fast.
+    let hurry = if watch.hurry { 3.0 } else { 1.0 };
+    let mut carry = Carry::new(&cards, FLIGHT / (hurry * settings.animation_speed.max(0.1)));
     for step in moves.iter().flat_map(|applied| &applied.steps) {
         if let BankStep::Stopped { by, rule } = *step {
             let (stopper, breaker) = (session.name_of(by), session.name_of(opponent(by)));

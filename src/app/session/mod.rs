@@ -113,6 +113,10 @@ pub struct Session<G: WindowGame> {
     pub movers: Vec<Player>,
     /// Moves undone (or still ahead in a replay); the last is the next one.
     pub redo: Vec<G::Move>,
+    /// Each move of the line of play (the moves, then the redo list's,
+    /// nearest first) in words, as said when it was played: a move's words
+    /// may name what only the position before it shows (a card's face).
+    said: Vec<String>,
     /// Stepping through a replay: no new moves are taken.
     pub replay: bool,
     /// Moves that undo may not take back: the last one showed what had been
@@ -132,6 +136,7 @@ impl<G: WindowGame> Session<G> {
             Some(replay) => replays::checked_moves::<G>(replay, &level)?,
             None => Vec::new(),
         };
+        let said = said_of(&game, &level, &redo);
         redo.reverse();
         Ok(Session {
             level_path: plan.level_path.clone(),
@@ -144,6 +149,7 @@ impl<G: WindowGame> Session<G> {
             moves: Vec::new(),
             movers: Vec::new(),
             redo,
+            said,
             replay: plan.replay.is_some(),
             barrier: 0,
             barrier_reason: "",
@@ -217,6 +223,7 @@ impl<G: WindowGame> Session<G> {
         if self.movers.len() < self.moves.len() {
             self.moves.truncate(self.movers.len());
             self.redo.clear();
+            self.said.truncate(self.moves.len());
         }
         self.game = game;
     }
@@ -226,9 +233,40 @@ impl<G: WindowGame> Session<G> {
         self.moves.clear();
         self.movers.clear();
         self.redo.clear();
+        self.said.clear();
         self.replay = false;
         self.barrier = 0;
         self.game = self.start.clone();
+    }
+
+    /// Move `n` of the line of play (1: the first) in words: the moves
+    /// played, then the moves taken back.
+    pub fn words(&self, n: usize) -> Cow<'_, str> {
+        match self.said.get(n.wrapping_sub(1)) {
+            Some(words) => Cow::Borrowed(words),
+            None => {
+                let played = self.moves.len();
+                let mv = if n <= played {
+                    self.moves.get(n.wrapping_sub(1))
+                } else {
+                    self.redo.get(self.redo.len().wrapping_sub(n - played))
+                };
+                Cow::Owned(mv.map(|mv| G::move_text(&self.level, mv)).unwrap_or_default())
+            }
+        }
+    }
+
+    /// Keeps the words of a move just played, said from the position before
+    /// it; a move off the redo line ends that line.
+    pub(super) fn said_now(&mut self, words: String, kept_line: bool) {
+        let before = self.moves.len() - 1;
+        if !kept_line {
+            self.said.truncate(before);
+        }
+        // The words are a prefix of the line's: a gap is never filled.
+        if self.said.len() == before {
+            self.said.push(words);
+        }
     }
 
     /// Steps back or forward through the moves to just after move `n` (0:
@@ -284,6 +322,19 @@ impl<G: WindowGame> Session<G> {
             moves: self.moves.clone(),
         }
     }
+}
+
+/// Each of `moves` in words, played in order from `game`.
+fn said_of<G: WindowGame>(game: &G, level: &G::Level, moves: &[G::Move]) -> Vec<String> {
+    let mut game = game.clone();
+    let mut said = Vec::with_capacity(moves.len());
+    for mv in moves {
+        said.push(G::move_words(&game, level, mv));
+        if game.apply(game.actor(mv), *mv).is_err() {
+            break;
+        }
+    }
+    said
 }
 
 /// The games the window shows, by name, with how to start a session of one.

@@ -49,6 +49,8 @@ const AGENTS: &[AgentInfo] = &[
 ];
 
 const DEFAULT_SAMPLES: usize = 8;
+/// The lessons' opponent.
+pub const LESSON_OPPONENT: &str = "greedy:0.5";
 /// Moves a look-ahead plays out at most after the move it tries.
 const HORIZON: u32 = 150;
 
@@ -59,6 +61,12 @@ impl AgentRegistry for RussianBank {
 
     fn default_opponent() -> &'static str {
         "lookahead"
+    }
+
+    /// The lessons teach Stop: the opponent there forgets priority on
+    /// about half of the moves where it binds (most of its turns).
+    fn lesson_opponent() -> Option<&'static str> {
+        Some(LESSON_OPPONENT)
     }
 
     fn build_own_agent(spec: &AgentSpec) -> Result<Box<dyn Agent<RussianBank>>, AgentError> {
@@ -417,6 +425,29 @@ mod tests {
         assert_eq!(kept, BankMove::Play { from: Source::Tableau(3), to: Target::Foundation(1) });
     }
 
+    /// The Stop lesson: the lesson's opponent, moving first, slips in its
+    /// first turn in nearly every game (four chances at one in two), so the
+    /// person has a slip to catch.
+    #[test]
+    fn the_lessons_opponent_slips_in_its_first_turn_of_the_stop_lesson() {
+        let level = crate::russian_bank::tests::level_file("00-priority-and-stop.ron");
+        let mut slipped = 0;
+        for seed in 0..200 {
+            let mut game = RussianBank::new(&level, 0).unwrap();
+            let mut agent = RussianBank::agent_from_str(LESSON_OPPONENT).unwrap();
+            let mut rng = rng_from_seed(seed);
+            while game.current_player() == Player::TWO && game.outcome().is_none() {
+                let mv = agent.choose(Player::TWO, &game.observe(Some(Player::TWO)), &mut rng).unwrap();
+                if game.breaks_priority(Player::TWO, mv).is_some() {
+                    slipped += 1;
+                    break;
+                }
+                game.apply(Player::TWO, mv).unwrap();
+            }
+        }
+        assert!(slipped >= 170, "slipped in {slipped} of 200 first turns");
+    }
+
     #[test]
     fn the_strength_is_a_number_from_0_to_1() {
         assert!(RussianBank::agent_from_str("greedy:0.7").is_ok());
@@ -428,5 +459,6 @@ mod tests {
         let info = RussianBank::own_agents().iter().find(|a| a.name == "greedy").unwrap();
         assert!(info.plain.contains("catch it with Stop"), "{}", info.plain);
         assert_eq!(info.param.map(|p| p.default), Some(1.0));
+        assert!(RussianBank::agent_from_str(LESSON_OPPONENT).is_ok());
     }
 }
