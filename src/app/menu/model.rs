@@ -149,8 +149,8 @@ impl Menu {
     }
 
     /// On a lesson, the agent seats at the game's default opponent get its
-    /// lesson opponent (a Russian Bank agent that slips, to catch with
-    /// Stop); on any other level, back again. A seat chosen otherwise stays.
+    /// lesson opponent (an agent that slips, for a card game's Stop to
+    /// catch); on any other level, back again. A seat chosen otherwise stays.
     fn seat_lesson_opponent(&mut self) {
         let Some(spec) = self.current().entry.and_then(|e| e.lesson_opponent()) else { return };
         let Ok(spec) = spec.parse::<AgentSpec>() else { return };

@@ -74,6 +74,10 @@ pub(super) fn wake_agents<G: WindowGame>(
         // A fast-forward finishes one turn.
         watch.hurry = false;
     }
+    if reset > 0 {
+        // A new deal shows for a moment, as a move does, before an agent moves.
+        agents.still = 0.0;
+    }
     if passed + played.read().count() + reset == 0 {
         return;
     }
