@@ -110,6 +110,12 @@ fn an_agent_stops_a_humans_breach_and_says_why() {
     assert_eq!(after.side(Player::TWO).reserve, before.side(Player::TWO).reserve);
     let text = status(&app);
     assert!(text.starts_with("Mary: Stop!") && text.contains("foundation"), "{text}");
+    // The table's panel names the card that should have gone up.
+    let why = app.world().resource::<tabula::app::russian_bank::LastStop>().0.clone().unwrap();
+    assert_eq!(
+        why,
+        "Mary stopped John: the A♣ could go up to a foundation, and that comes before any other move."
+    );
     // The 4S under the 6H was seen: undo cannot hide it again.
     app.world_mut().write_message(SessionRequest::Undo);
     frames(&mut app, 1);
@@ -389,4 +395,37 @@ fn an_agents_turn_pauses_between_cards_and_f_fast_forwards_it() {
     let gaps = mary_gaps(&mut app, 0, true);
     let hurried: Vec<usize> = gaps.iter().filter(|g| g.1).map(|g| g.0).collect();
     assert!(!hurried.is_empty() && hurried.iter().all(|&frames| frames < 15), "{gaps:?}");
+}
+
+#[test]
+fn the_lesson_deal_shows_a_moment_before_its_opponent_moves_first_and_again_on_play_again() {
+    let dir = temp_dir("rb-lesson-start");
+    let mut app = headless(&dir);
+    let (file, path) = level("00-priority-and-stop.ron");
+    let lesson = tabula_engine::russian_bank::ai::LESSON_OPPONENT;
+    start(&mut app, file, Some(path), vec![seat("John", None), seat("Mary", Some(lesson))]);
+    let first_move_after = |app: &mut App, before: usize| {
+        let mut waited = before;
+        while moves(app).is_empty() {
+            assert!(waited < 2000, "Mary never moved");
+            frames(app, 1);
+            std::thread::sleep(Duration::from_millis(1));
+            waited += 1;
+        }
+        assert_eq!(app.world().resource::<Session<RussianBank>>().movers, vec![Player::TWO]);
+        waited
+    };
+    // A second at the default speed is 20 frames of 50 ms (`start` ran 3).
+    let waited = first_move_after(&mut app, 3);
+    assert!(waited >= 20, "Mary moved after {waited} frames");
+    // Held while the board stands still for two seconds, then dealt again:
+    // the new deal, too, shows a moment before she moves.
+    app.world_mut().write_message(SessionRequest::TogglePause);
+    frames(&mut app, 40);
+    app.world_mut().write_message(SessionRequest::Restart);
+    app.world_mut().write_message(SessionRequest::TogglePause);
+    frames(&mut app, 1);
+    assert!(moves(&app).is_empty(), "dealt again");
+    let waited = first_move_after(&mut app, 1);
+    assert!(waited >= 20, "after Play again, Mary moved after {waited} frames");
 }
