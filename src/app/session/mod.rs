@@ -8,7 +8,7 @@
 //! the panels ask of it, `status` what the board and the panels share
 //! about it, `moves` the engine's answer to a request, `turns`
 //! whose turn it is, `agents` the seats an agent plays, `replays` saving
-//! and stepping through replays.
+//! and stepping through replays, `words` the moves in words for the log.
 
 mod agents;
 mod messages;
@@ -17,6 +17,7 @@ mod replays;
 mod start;
 mod status;
 mod turns;
+mod words;
 
 use std::borrow::Cow;
 use std::path::PathBuf;
@@ -136,7 +137,7 @@ impl<G: WindowGame> Session<G> {
             Some(replay) => replays::checked_moves::<G>(replay, &level)?,
             None => Vec::new(),
         };
-        let said = said_of(&game, &level, &redo);
+        let said = words::said_of(&game, &level, &redo);
         redo.reverse();
         Ok(Session {
             level_path: plan.level_path.clone(),
@@ -239,36 +240,6 @@ impl<G: WindowGame> Session<G> {
         self.game = self.start.clone();
     }
 
-    /// Move `n` of the line of play (1: the first) in words: the moves
-    /// played, then the moves taken back.
-    pub fn words(&self, n: usize) -> Cow<'_, str> {
-        match self.said.get(n.wrapping_sub(1)) {
-            Some(words) => Cow::Borrowed(words),
-            None => {
-                let played = self.moves.len();
-                let mv = if n <= played {
-                    self.moves.get(n.wrapping_sub(1))
-                } else {
-                    self.redo.get(self.redo.len().wrapping_sub(n - played))
-                };
-                Cow::Owned(mv.map(|mv| G::move_text(&self.level, mv)).unwrap_or_default())
-            }
-        }
-    }
-
-    /// Keeps the words of a move just played, said from the position before
-    /// it; a move off the redo line ends that line.
-    pub(super) fn said_now(&mut self, words: String, kept_line: bool) {
-        let before = self.moves.len() - 1;
-        if !kept_line {
-            self.said.truncate(before);
-        }
-        // The words are a prefix of the line's: a gap is never filled.
-        if self.said.len() == before {
-            self.said.push(words);
-        }
-    }
-
     /// Steps back or forward through the moves to just after move `n` (0:
     /// the start), as replay stepping does: back no further than a move
     /// that showed what was hidden (outside replays), forward along the
@@ -322,19 +293,6 @@ impl<G: WindowGame> Session<G> {
             moves: self.moves.clone(),
         }
     }
-}
-
-/// Each of `moves` in words, played in order from `game`.
-fn said_of<G: WindowGame>(game: &G, level: &G::Level, moves: &[G::Move]) -> Vec<String> {
-    let mut game = game.clone();
-    let mut said = Vec::with_capacity(moves.len());
-    for mv in moves {
-        said.push(G::move_words(&game, level, mv));
-        if game.apply(game.actor(mv), *mv).is_err() {
-            break;
-        }
-    }
-    said
 }
 
 /// The games the window shows, by name, with how to start a session of one.
