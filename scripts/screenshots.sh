@@ -174,7 +174,8 @@ sleep 1
 shot robots-zoomed
 quit
 
-# 13. Russian Bank, the Stop lesson against lookahead: John drags his
+# 13. Russian Bank, the Stop lesson against the lessons' greedy:0.5
+#     (it stops every breach, as full strength does): John drags his
 #     reserve's 6H towards Mary's 7H (the piles it may go to lit), drops it
 #     there although the AC could go up first, and Mary calls Stop.
 #     Positions are for the 1280 x 800 window.

@@ -31,6 +31,10 @@ pub trait WindowGame: Registered {
     const KEYS: &'static [Key];
     /// What the game is, in a line, for the menu.
     const ABOUT: &'static str;
+    /// Seconds the board stays still after a move before an agent moves
+    /// again, at the default speed (faster speeds shorten it): time to see
+    /// each move land, and to answer it (a card game's Stop).
+    const AGENT_PAUSE: f32 = 0.0;
     /// The level in the game's folder that the menu draws the game from;
     /// `None` shows the game without a picture.
     const PICTURE: Option<&'static str> = None;
@@ -80,6 +84,11 @@ pub trait WindowGame: Registered {
     /// A move in words for the move log and the status line.
     fn move_text(_level: &Self::Level, mv: &Self::Move) -> String {
         mv.to_string()
+    }
+    /// A move in words as the log says it, from the position `before` it,
+    /// which may name what the move takes there (a card's face).
+    fn move_words(_before: &Self, level: &Self::Level, mv: &Self::Move) -> String {
+        Self::move_text(level, mv)
     }
     /// Why the rules refused a move, in words for the status line.
     fn refusal(_board: &Self::Observation, error: &Self::Error) -> String {

@@ -43,16 +43,11 @@ pub(super) fn move_log<G: WindowGame>(
                     // Moves played, in the colour of who made them.
                     n if n <= played => {
                         let by = session.movers[n - 1];
-                        let mv = G::move_text(&session.level, &session.moves[n - 1]);
-                        let line = log_line(n, session.name_of(by), &mv);
+                        let line = log_line(n, session.name_of(by), &session.words(n));
                         (egui::RichText::new(line).color(seat_color32(by.index())), n == played)
                     }
                     // Moves taken back, nearest first: a click plays forward to it.
-                    n => {
-                        let mv =
-                            G::move_text(&session.level, &session.redo[session.redo.len() - (n - played)]);
-                        (egui::RichText::new(format!("{n}. {mv}")).weak(), false)
-                    }
+                    n => (egui::RichText::new(format!("{n}. {}", session.words(n))).weak(), false),
                 };
                 if ui.selectable_label(current, text).clicked() {
                     requests.write(SessionRequest::GoTo(row));

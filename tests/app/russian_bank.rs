@@ -2,7 +2,7 @@ use super::robot_board::{click, mouse_button, on_screen, point_at, with_mouse};
 use super::*;
 use bevy::input::ButtonState;
 use tabula::app::russian_bank::{Choice, TableCard};
-use tabula::app::session::BoardBusy;
+use tabula::app::session::{BoardBusy, Watch};
 use tabula_engine::russian_bank::{BankMove, Place, RussianBank, Source, Target};
 
 fn level(name: &str) -> (LevelFile, PathBuf) {
@@ -110,6 +110,12 @@ fn an_agent_stops_a_humans_breach_and_says_why() {
     assert_eq!(after.side(Player::TWO).reserve, before.side(Player::TWO).reserve);
     let text = status(&app);
     assert!(text.starts_with("Mary: Stop!") && text.contains("foundation"), "{text}");
+    // The table's panel names the card that should have gone up.
+    let why = app.world().resource::<tabula::app::russian_bank::LastStop>().0.clone().unwrap();
+    assert_eq!(
+        why,
+        "Mary stopped John: the A♣ could go up to a foundation, and that comes before any other move."
+    );
     // The 4S under the 6H was seen: undo cannot hide it again.
     app.world_mut().write_message(SessionRequest::Undo);
     frames(&mut app, 1);
@@ -286,4 +292,140 @@ fn a_person_plays_whole_shuffled_games_against_each_agent() {
             assert!(points[p.index()] >= 30, "against {agent}: the match counted the deal: {points:?}");
         }
     }
+}
+
+#[test]
+fn the_log_and_the_refusals_name_the_cards_as_they_show() {
+    let dir = temp_dir("rb-card-names");
+    let mut app = headless(&dir);
+    let (file, path) = level("06-a-stop.ron");
+    start(&mut app, file, Some(path), vec![seat("John", None), seat("Mary", None)]);
+    let ace_up = BankMove::Play { from: Source::Tableau(3), to: Target::Foundation(1) };
+    app.world_mut().write_message(RequestMove::<RussianBank> { by: Player::ONE, mv: ace_up });
+    frames(&mut app, 2);
+    assert_eq!(status(&app), "John: A♣ T3 to F1");
+    // The 6H does not go on the QS of T1.
+    let six_on_queen = BankMove::Play { from: Source::Reserve, to: Target::Tableau(1) };
+    app.world_mut().write_message(RequestMove::<RussianBank> { by: Player::ONE, mv: six_on_queen });
+    frames(&mut app, 2);
+    let refused = status(&app);
+    assert!(refused.starts_with("Refused: the 6♥ cannot go on the Q♠"), "{refused}");
+    // Loaded, the 6H is named in the log; taken back and played again, it
+    // still is, and a move off that line is said anew.
+    let load = BankMove::Play { from: Source::Reserve, to: Target::OpponentReserve };
+    app.world_mut().write_message(RequestMove::<RussianBank> { by: Player::ONE, mv: load });
+    frames(&mut app, 2);
+    let words = |app: &App, n: usize| app.world().resource::<Session<RussianBank>>().words(n).into_owned();
+    assert_eq!(words(&app, 1), "A♣ T3 to F1");
+    assert_eq!(words(&app, 2), "6♥ reserve to the opponent's reserve");
+    app.world_mut().write_message(SessionRequest::GoTo(0));
+    frames(&mut app, 2);
+    assert_eq!(
+        words(&app, 2),
+        "6♥ reserve to the opponent's reserve",
+        "the moves taken back keep their words"
+    );
+    app.world_mut().write_message(SessionRequest::GoTo(2));
+    frames(&mut app, 2);
+    assert_eq!(moves(&app), vec![ace_up, load]);
+    assert_eq!(words(&app, 1), "A♣ T3 to F1");
+}
+
+/// Frames between each of Mary's moves and her move before, in her turns,
+/// John playing as greedy would, until `wanted` gaps; with `hurry`, F is
+/// pressed once Mary has moved in a turn that goes on, and the gaps are
+/// taken until the turn passes. Each gap says whether F had been pressed.
+fn mary_gaps(app: &mut App, wanted: usize, hurry: bool) -> Vec<(usize, bool)> {
+    let mut gaps = Vec::new();
+    let (mut seen, mut since, mut in_turn, mut hurried) = (0, 0, 0, false);
+    let mut moves = Vec::new();
+    for _ in 0..20_000 {
+        let session = app.world().resource::<Session<RussianBank>>();
+        assert!(session.game.outcome().is_none(), "the game ended before {wanted} gaps were seen");
+        if session.moves.len() > seen {
+            let mary = session.movers[session.moves.len() - 1] == Player::TWO;
+            let again = mary && seen > 0 && session.movers[seen - 1] == Player::TWO;
+            if again {
+                gaps.push((since, hurried));
+            }
+            if mary {
+                in_turn += 1;
+            } else {
+                in_turn = 0;
+                if hurried {
+                    assert!(!app.world().resource::<Watch>().hurry, "the fast-forward ends with the turn");
+                    return gaps;
+                }
+            }
+            seen = session.moves.len();
+            since = 0;
+            if !hurry && gaps.len() >= wanted {
+                return gaps;
+            }
+        }
+        let session = app.world().resource::<Session<RussianBank>>();
+        if session.human_to_move() == Some(Player::ONE) {
+            let view = session.view();
+            let mv = tabula_engine::russian_bank::ai::greedy_move(&view.0, Player::ONE, &mut moves).unwrap();
+            app.world_mut().write_message(RequestMove::<RussianBank> { by: Player::ONE, mv });
+        } else if hurry && in_turn > 0 && !hurried && session.game.current_player() == Player::TWO {
+            press(app, &[KeyCode::KeyF]);
+            hurried = true;
+        }
+        frames(app, 1);
+        // Time for Mary's thoughts on their thread; frames keep their own time.
+        std::thread::sleep(Duration::from_millis(2));
+        since += 1;
+    }
+    panic!("Mary made too few moves");
+}
+
+#[test]
+fn an_agents_turn_pauses_between_cards_and_f_fast_forwards_it() {
+    let dir = temp_dir("rb-pacing");
+    let mut app = headless(&dir);
+    app.add_plugins(bevy::input::InputPlugin);
+    let (file, path) = level("01-shuffled-deal.ron");
+    start(&mut app, file, Some(path), vec![seat("John", None), seat("Mary", Some("greedy"))]);
+    // At the default speed each card lands and stays a second (20 frames of
+    // 50 ms) before the next.
+    let gaps = mary_gaps(&mut app, 4, false);
+    assert!(gaps.iter().all(|&(frames, _)| frames >= 20), "{gaps:?}");
+    // F: the rest of a turn goes by without the pauses, until the turn passes.
+    let gaps = mary_gaps(&mut app, 0, true);
+    let hurried: Vec<usize> = gaps.iter().filter(|g| g.1).map(|g| g.0).collect();
+    assert!(!hurried.is_empty() && hurried.iter().all(|&frames| frames < 15), "{gaps:?}");
+}
+
+#[test]
+fn the_lesson_deal_shows_a_moment_before_its_opponent_moves_first_and_again_on_play_again() {
+    let dir = temp_dir("rb-lesson-start");
+    let mut app = headless(&dir);
+    let (file, path) = level("00-priority-and-stop.ron");
+    let lesson = tabula_engine::russian_bank::ai::LESSON_OPPONENT;
+    start(&mut app, file, Some(path), vec![seat("John", None), seat("Mary", Some(lesson))]);
+    let first_move_after = |app: &mut App, before: usize| {
+        let mut waited = before;
+        while moves(app).is_empty() {
+            assert!(waited < 2000, "Mary never moved");
+            frames(app, 1);
+            std::thread::sleep(Duration::from_millis(1));
+            waited += 1;
+        }
+        assert_eq!(app.world().resource::<Session<RussianBank>>().movers, vec![Player::TWO]);
+        waited
+    };
+    // A second at the default speed is 20 frames of 50 ms (`start` ran 3).
+    let waited = first_move_after(&mut app, 3);
+    assert!(waited >= 20, "Mary moved after {waited} frames");
+    // Held while the board stands still for two seconds, then dealt again:
+    // the new deal, too, shows a moment before she moves.
+    app.world_mut().write_message(SessionRequest::TogglePause);
+    frames(&mut app, 40);
+    app.world_mut().write_message(SessionRequest::Restart);
+    app.world_mut().write_message(SessionRequest::TogglePause);
+    frames(&mut app, 1);
+    assert!(moves(&app).is_empty(), "dealt again");
+    let waited = first_move_after(&mut app, 1);
+    assert!(waited >= 20, "after Play again, Mary moved after {waited} frames");
 }

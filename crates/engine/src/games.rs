@@ -109,6 +109,8 @@ pub trait GameEntry: Send + Sync + 'static {
     fn num_players(&self, level: &LevelFile) -> usize;
     fn agents(&self) -> Vec<AgentInfo>;
     fn default_opponent(&self) -> &'static str;
+    /// The agent a lesson seats against a person, if not the default.
+    fn lesson_opponent(&self) -> Option<&'static str>;
     /// Builds `spec`, to refuse a bad agent before a window opens or a
     /// match starts.
     fn check_agent(&self, spec: &AgentSpec) -> Result<(), AgentError>;
@@ -187,6 +189,10 @@ impl<G: Registered> GameEntry for Entry<G> {
 
     fn default_opponent(&self) -> &'static str {
         G::default_opponent()
+    }
+
+    fn lesson_opponent(&self) -> Option<&'static str> {
+        G::lesson_opponent()
     }
 
     fn check_agent(&self, spec: &AgentSpec) -> Result<(), AgentError> {

@@ -1,13 +1,14 @@
 //! The end of a game: the result and what to do next, as a band under the
-//! board. The board is fitted to the space left, so the band never covers
-//! a pit or a name.
+//! board; before the end, Paused shows there. The board is fitted to the
+//! space left, so the band never covers a pit, a card or a name.
 
 use bevy::prelude::*;
 use bevy_egui::egui;
 
 use super::room::PanelRoom;
+use super::watch::paused_band;
 use crate::app::game::WindowGame;
-use crate::app::session::{Headline, Session, SessionRequest};
+use crate::app::session::{Headline, Session, SessionRequest, Watch};
 
 const END_FILL: egui::Color32 = egui::Color32::from_rgb(38, 52, 44);
 /// The game-over band's height with one line of result and its buttons.
@@ -18,10 +19,13 @@ pub(super) fn end_band<G: WindowGame>(
     mut panels: PanelRoom,
     session: Res<Session<G>>,
     headline: Res<Headline>,
+    watch: Res<Watch>,
     mut requests: MessageWriter<SessionRequest>,
     mut end_room: Local<f32>,
 ) -> Result {
-    let shown = panels.show("game over", |root| band(root, &session, &headline, &mut requests))?;
+    let shown = panels.show("game over", |root| {
+        band(root, &session, &headline, &mut requests).or_else(|| paused_band(root, &session, &watch))
+    })?;
     // The band's room is kept from the start (as tall as any band shown),
     // so the board does not move when the band comes.
     *end_room = end_room.max(shown.unwrap_or(0.0)).max(END_BAND_ROOM);
@@ -67,4 +71,50 @@ fn band<G: WindowGame>(
         });
     });
     Some(band.response.rect.height())
+}
+
+#[cfg(test)]
+mod tests {
+    use tabula_engine::level::LevelFile;
+    use tabula_engine::nim::{Ending, Nim, NimLevel};
+
+    use super::*;
+    use crate::app::session::SessionPlan;
+    use crate::app::theme::widgets::root_ui_over;
+
+    /// Paused is said in the room kept under the board, which the board is
+    /// fitted above: it covers no piece however the board is drawn.
+    #[test]
+    fn paused_fits_in_the_room_kept_under_the_board() {
+        let level = NimLevel {
+            name: "n".into(),
+            description: String::new(),
+            group: Default::default(),
+            piles: vec![3, 4],
+            ending: Ending::Normal,
+        };
+        let plan = SessionPlan {
+            level_path: None,
+            level: LevelFile::new::<Nim>(level.clone()),
+            seats: Vec::new(),
+            seed: 0,
+            replay: None,
+        };
+        let session = Session::<Nim>::new(&plan, level).unwrap();
+        let ctx = egui::Context::default();
+        let window = egui::Rect::from_min_size(egui::Pos2::ZERO, egui::vec2(1280.0, 800.0));
+        let input = || egui::RawInput { screen_rect: Some(window), ..Default::default() };
+        for paused in [false, true] {
+            let watch = Watch { paused, ..Default::default() };
+            ctx.begin_pass(input());
+            let mut root = root_ui_over(&ctx, egui::Id::new("test"), window);
+            let shown = paused_band(&mut root, &session, &watch);
+            // No renderer takes the font atlas here: it is let go.
+            ctx.end_pass().textures_delta.clear();
+            match shown {
+                None => assert!(!paused, "Paused is said while paused"),
+                Some(height) => assert!(paused && height > 0.0 && height <= END_BAND_ROOM, "{height}"),
+            }
+        }
+    }
 }

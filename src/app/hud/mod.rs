@@ -1,7 +1,8 @@
 //! The game screen's panels (egui), one system each: the top bar (whose
 //! turn it is), the bottom bar (the status line and keys), the side panel
 //! (level file errors, the lesson, undo, watching, clues, the move log,
-//! replays, sound), Paused on the board and the band at the end of a game.
+//! replays, sound), and the band under the board: the end of a game, or
+//! Paused.
 //! The board camera draws only in the space the panels leave.
 
 mod bottom_bar;
@@ -31,7 +32,6 @@ pub(crate) fn game_plugin<G: WindowGame>(app: &mut App) {
             top_bar::top_bar::<G>,
             bottom_bar::bottom_bar::<G>,
             side_panel::side_panel::<G>,
-            watch::paused_note::<G>,
             end_band::end_band::<G>,
             room::fit_board,
         )

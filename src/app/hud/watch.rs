@@ -1,10 +1,9 @@
 //! Watching: the side panel's controls (pause, step, step back, the agents'
-//! speed and the animations'), and Paused shown on the board.
+//! speed and the animations'), and Paused shown under the board.
 
 use bevy::prelude::*;
 use bevy_egui::egui;
 
-use super::room::PanelRoom;
 use crate::app::game::WindowGame;
 use crate::app::session::{Session, SessionRequest, Watch};
 use crate::app::settings::Settings;
@@ -37,19 +36,20 @@ pub(super) fn watch_controls<G: WindowGame>(
     ui.add(egui::Slider::new(&mut settings.animation_speed, 0.25..=4.0).logarithmic(true).text("animation"));
 }
 
-/// Paused shows on the board too, at its top left corner.
-pub(super) fn paused_note<G: WindowGame>(
-    mut panels: PanelRoom,
-    session: Res<Session<G>>,
-    watch: Res<Watch>,
-) -> Result {
+/// Paused, said in the band kept under the board (where the end of a game
+/// shows), so it never covers a card, a stone or a tile; at the band's right
+/// end, clear of what a board puts at its bottom left. Its height, shown.
+pub(super) fn paused_band<G: WindowGame>(
+    root: &mut egui::Ui,
+    session: &Session<G>,
+    watch: &Watch,
+) -> Option<f32> {
     if !watch.paused {
-        return Ok(());
+        return None;
     }
-    let ctx = panels.ctx()?;
-    let at = egui::pos2(10.0, panels.room.top.bottom() + 10.0);
-    egui::Area::new("paused".into()).fixed_pos(at).show(&ctx, |ui| {
-        egui::Frame::popup(ui.style()).show(ui, |ui| {
+    let frame = egui::Frame::side_top_panel(root.style()).inner_margin(egui::Margin::symmetric(16, 8));
+    let band = egui::Panel::bottom("paused").frame(frame).resizable(false).show(root, |ui| {
+        ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
             let text = if session.replay {
                 "Paused: Space plays, . steps"
             } else {
@@ -58,5 +58,5 @@ pub(super) fn paused_note<G: WindowGame>(
             ui.label(egui::RichText::new(text).color(PAUSED_COLOR).strong().size(17.0));
         });
     });
-    Ok(())
+    Some(band.response.rect.height())
 }

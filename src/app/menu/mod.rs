@@ -106,13 +106,19 @@ fn start_level_from_command_line(
     match level::load(&start.path) {
         Ok(level) => {
             let game = level.game();
+            // A lesson's opponent is the game's own for lessons, if it has one.
+            let opponent = match game.lesson_opponent() {
+                Some(spec) if level.group() == tabula_engine::core::LevelGroup::Lesson => spec.parse().ok(),
+                _ => None,
+            }
+            .unwrap_or_else(|| AgentSpec::new(game.default_opponent(), None));
             let seats = (0..game.num_players(&level))
                 .map(|i| SeatSetup {
                     name: settings.name(i),
                     controller: match start.seats.get(i).cloned().flatten() {
                         Some(chosen) => chosen,
                         None if i == 0 => Controller::Human,
-                        None => Controller::Agent(AgentSpec::new(game.default_opponent(), None)),
+                        None => Controller::Agent(opponent.clone()),
                     },
                 })
                 .collect();

@@ -145,6 +145,30 @@ impl Menu {
             self.set_agent(self.seats.len() - 1, agent);
         }
         self.seats.truncate(players);
+        self.seat_lesson_opponent();
+    }
+
+    /// On a lesson, the agent seats at the game's default opponent get its
+    /// lesson opponent (an agent that slips, for a card game's Stop to
+    /// catch); on any other level, back again. A seat chosen otherwise stays.
+    fn seat_lesson_opponent(&mut self) {
+        let Some(spec) = self.current().entry.and_then(|e| e.lesson_opponent()) else { return };
+        let Ok(spec) = spec.parse::<AgentSpec>() else { return };
+        let (Some(lesson), Some(default)) =
+            (self.agents.iter().position(|a| a.name == spec.name), self.default_opponent())
+        else {
+            return;
+        };
+        let strength = spec.param.as_deref().and_then(|p| p.parse().ok()).unwrap_or(1.0);
+        let lesson = SeatChoice { agent: Some(lesson), strength };
+        let default_strength = self.agents[default].param.map_or(1.0, |p| p.default);
+        let default = SeatChoice { agent: Some(default), strength: default_strength };
+        let on_lesson = matches!(self.levels.get(self.selected).map(|l| &l.level),
+            Some(Ok(level)) if level.group() == LevelGroup::Lesson);
+        let (from, to) = if on_lesson { (default, lesson) } else { (lesson, default) };
+        for seat in self.seats.iter_mut().skip(1).filter(|s| **s == from) {
+            *seat = to.clone();
+        }
     }
 
     /// Where the game's default opponent is in `agents`.

@@ -141,3 +141,20 @@ fn every_game_has_a_line_and_a_picture() {
         assert!(game.picture.is_some(), "{}: its picture's level is read", game.title);
     }
 }
+
+#[test]
+fn a_russian_bank_lesson_seats_an_opponent_that_slips() {
+    let mut menu = Menu::new(&cards(4));
+    menu.switch_game(menu.games.iter().position(|g| g.title == "Russian Bank").unwrap());
+    read_levels(&mut menu);
+    let lesson = |l: &LevelEntry| l.level.as_ref().unwrap().group() == LevelGroup::Lesson;
+    assert!(lesson(&menu.levels[menu.selected]), "the first level listed is a lesson");
+    assert_eq!(menu.controller(1), Controller::Agent(AgentSpec::new("greedy", Some("0.5"))));
+    let game = menu.levels.iter().position(|l| !lesson(l)).unwrap();
+    menu.select(game);
+    assert_eq!(menu.controller(1), Controller::Agent(AgentSpec::new("lookahead", None)));
+    // A seat the player chose stays as chosen.
+    menu.seats[1].strength = 16.0;
+    menu.select(0);
+    assert_eq!(menu.controller(1), Controller::Agent(AgentSpec::new("lookahead", Some("16"))));
+}

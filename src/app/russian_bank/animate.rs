@@ -7,13 +7,14 @@
 use std::collections::HashMap;
 
 use bevy::prelude::*;
-use tabula_engine::russian_bank::{BankStep, Place, RussianBank, opponent};
+use tabula_engine::Player;
+use tabula_engine::russian_bank::{BankStep, Card, Place, Priority, RussianBank, opponent};
 
 use super::layout::{card_position, pile, places, z_of};
 use super::spawn::{Cards, deal, drawn, visibility};
 use super::{CardFace, Choice, FLIGHT, LIFT, LastStop, Redealt, TableCard};
 use crate::app::glide::{Glide, Leg};
-use crate::app::session::{MoveApplied, MoveRefused, Session};
+use crate::app::session::{MoveApplied, MoveRefused, Session, Watch};
 use crate::app::settings::Settings;
 
 /// The cards of each pile, bottom first, as the entities hold them, and the
@@ -115,23 +116,27 @@ pub(super) fn follow_moves(
     mut choice: ResMut<Choice>,
     mut last_stop: ResMut<LastStop>,
     mut redealt: ResMut<Redealt>,
+    watch: Res<Watch>,
 ) {
     let moves: Vec<&MoveApplied<RussianBank>> = applied.read().collect();
     if moves.is_empty() {
         return;
     }
     *choice = Choice { changed: true, ..default() };
-    let mut carry = Carry::new(&cards, FLIGHT / settings.animation_speed.max(0.1));
+    // A turn fast-forwarded flies its cards three times as fast.
+    let hurry = if watch.hurry { 3.0 } else { 1.0 };
+    let mut carry = Carry::new(&cards, FLIGHT / (hurry * settings.animation_speed.max(0.1)));
+    // Every card shows, at the end, what the view has in its place.
+    let view = session.view();
+    let table = &view.0;
     for step in moves.iter().flat_map(|applied| &applied.steps) {
         if let BankStep::Stopped { by, rule } = *step {
             let (stopper, breaker) = (session.name_of(by), session.name_of(opponent(by)));
-            last_stop.0 = Some(format!("{stopper} stopped {breaker}: {rule}."));
+            let why = stop_reason(table, opponent(by), breaker, rule);
+            last_stop.0 = Some(format!("{stopper} stopped {breaker}: {why}."));
         }
         carry.follow(step);
     }
-    // Every card now shows what the view has in its place.
-    let view = session.view();
-    let table = &view.0;
     let Some(shown) = carry.landed(table) else {
         // Cards the steps did not account for: deal the table from the view.
         warn!("the table's cards differ from the game after a move; dealt again");
@@ -147,6 +152,33 @@ pub(super) fn follow_moves(
     }
     for (entity, glide) in carry.glides {
         commands.entity(entity).insert(glide);
+    }
+}
+
+/// Why a Stop was called, with the card that should have moved, from the
+/// table as the Stop left it (as it was before the breach).
+fn stop_reason(table: &RussianBank, breaker: Player, name: &str, rule: Priority) -> String {
+    let side = table.side(breaker);
+    let goes_up = |card: &Card| {
+        (0..8).any(|n| match table.foundation(n) {
+            None => card.rank() == 1,
+            Some(top) => top.suit() == card.suit() && card.rank() == top.rank() + 1,
+        })
+    };
+    let reserve = side.reserve.top().map(Card::name);
+    let up =
+        side.shown.into_iter().chain((0..8).filter_map(|n| table.tableau(n).last().copied())).find(goes_up);
+    match (rule, reserve, up) {
+        (Priority::ReserveToFoundation, Some(card), _) => {
+            format!("the {card} on {name}'s reserve could go up to a foundation, and that comes first")
+        }
+        (Priority::ToFoundation, _, Some(card)) => {
+            format!("the {} could go up to a foundation, and that comes before any other move", card.name())
+        }
+        (Priority::ReserveBeforeHand, Some(card), _) => {
+            format!("the {card} on {name}'s reserve had a move, and the reserve comes before the hand")
+        }
+        _ => rule.to_string(),
     }
 }
 

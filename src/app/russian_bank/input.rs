@@ -16,7 +16,7 @@ use super::layout::{card_position, pile, place_at, source_of, target_of, z_of};
 use super::{Choice, TableCard, TargetGlow};
 use crate::app::board::BoardPointer;
 use crate::app::game::ActiveGame;
-use crate::app::session::{BoardBusy, MovePreview, RequestMove, Session, SessionRequest, StatusLine};
+use crate::app::session::{BoardBusy, MovePreview, RequestMove, Session, SessionRequest, StatusLine, Watch};
 
 const TARGET_GLOW: Color = Color::srgba(0.45, 1.0, 0.5, 0.45);
 const CHOSEN_TINT: Color = Color::srgb(1.0, 0.95, 0.6);
@@ -200,8 +200,14 @@ pub(super) fn handle_keys(
     mut requests: MessageWriter<RequestMove<RussianBank>>,
     mut next_deal: MessageWriter<SessionRequest>,
     bank_match: Res<BankMatch>,
+    mut watch: ResMut<Watch>,
 ) {
     let ctrl = keys.any_pressed([KeyCode::ControlLeft, KeyCode::ControlRight]);
+    // F: the agent to move finishes its turn quickly, with or without a
+    // person at the table.
+    if keys.just_pressed(KeyCode::KeyF) && session.game.outcome().is_none() && !session.replay {
+        watch.hurry = !session.is_human(session.game.current_player());
+    }
     let Some(me) = me(&session) else { return };
     let mv = if keys.just_pressed(KeyCode::KeyH) {
         Some(BankMove::TurnHand)

@@ -34,7 +34,9 @@ mod spawn;
 
 use bevy::prelude::*;
 use bevy_egui::{EguiPrimaryContextPass, egui};
-use tabula_engine::russian_bank::{BankStep, BankView, Card, Place, RussianBank, RussianBankLevel, Source};
+use tabula_engine::russian_bank::{
+    BankMove, BankStep, BankView, Card, Place, RussianBank, RussianBankLevel, Source,
+};
 use tabula_engine::{Game, Outcome, Player};
 
 use crate::app::board::{count_busy, keys_free, playing, pointer_free};
@@ -160,10 +162,17 @@ pub fn plugin(app: &mut App) {
 
 impl WindowGame for RussianBank {
     const MOUSE: &'static str = "Drag a card (or click it, then a pile): the piles it may go to light up. Click your hand to turn it.";
-    const KEYS: &'static [Key] =
-        &[key("H", "turn hand"), key("W", "hand card to waste"), key("E", "end turn")];
+    const KEYS: &'static [Key] = &[
+        key("H", "turn hand"),
+        key("W", "hand card to waste"),
+        key("E", "end turn"),
+        key("F", "fast-forward the other's turn"),
+    ];
     const ABOUT: &'static str = "Patience for two: be first to play out reserve, hand and waste.";
     const PICTURE: Option<&'static str> = Some("01-shuffled-deal.ron");
+    /// Each card of an agent's turn lands, and stays a moment: long enough
+    /// to follow the turn, and to call Stop on a slip.
+    const AGENT_PAUSE: f32 = 1.0;
 
     fn draw_level(painter: &egui::Painter, rect: egui::Rect, level: &RussianBankLevel) {
         picture::draw(painter, rect, level);
@@ -212,6 +221,21 @@ impl WindowGame for RussianBank {
             }
             Some(Outcome::Draw) => "A draw: the move cap was reached".to_owned(),
             None => String::new(),
+        }
+    }
+
+    /// A card played is named as it shows: "7♣ hand to T3".
+    fn move_words(before: &RussianBank, _level: &RussianBankLevel, mv: &BankMove) -> String {
+        match *mv {
+            BankMove::Play { from, to } => {
+                let card = before.source_card(before.actor(mv), from).map(Card::name).unwrap_or_default();
+                let from = match from {
+                    Source::Hand => "hand".to_owned(),
+                    other => other.to_string(),
+                };
+                format!("{card} {from} to {to}")
+            }
+            other => other.to_string(),
         }
     }
 

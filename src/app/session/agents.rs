@@ -15,6 +15,9 @@ use crate::app::settings::Settings;
 
 /// A pause after a human move before the AI answers, so it can be followed.
 const MIN_AI_DELAY: f32 = 0.15;
+/// The agents' speed (moves a second, the settings' first) at which a
+/// game's pause between moves lasts `WindowGame::AGENT_PAUSE`.
+const PAUSE_SPEED: f32 = 2.0;
 
 /// The agents of the seats that have one, shared with the thinking task.
 #[derive(Resource)]
@@ -27,12 +30,14 @@ pub struct Agents<G: Game> {
     pub(super) due: Option<Player>,
     /// Seconds until the next agent may move.
     pub(super) cooldown: f32,
+    /// Seconds the board has been still (no card or stone in flight).
+    pub(super) still: f32,
 }
 
 impl<G: Game> Agents<G> {
     /// The agents of `seats` (none for a person's), none of them woken yet.
     pub(super) fn new(seats: Vec<Option<Arc<Mutex<Box<dyn Agent<G>>>>>>, rng: GameRng) -> Agents<G> {
-        Agents { seats, rng: Arc::new(Mutex::new(rng)), thinking: None, due: None, cooldown: 0.5 }
+        Agents { seats, rng: Arc::new(Mutex::new(rng)), thinking: None, due: None, cooldown: 0.5, still: 0.0 }
     }
 
     /// The position changed under the agents (a move, an undo, a step
@@ -62,9 +67,18 @@ pub(super) fn wake_agents<G: WindowGame>(
     mut resets: MessageReader<BoardReset>,
     turn: Res<Turn>,
     mut agents: ResMut<Agents<G>>,
+    mut watch: ResMut<Watch>,
 ) {
-    let news = changes.read().count() + played.read().count() + resets.read().count();
-    if news == 0 {
+    let (passed, reset) = (changes.read().count(), resets.read().count());
+    if passed + reset > 0 {
+        // A fast-forward finishes one turn.
+        watch.hurry = false;
+    }
+    if reset > 0 {
+        // A new deal shows for a moment, as a move does, before an agent moves.
+        agents.still = 0.0;
+    }
+    if passed + played.read().count() + reset == 0 {
         return;
     }
     let agent_seat = |p: &Player| agents.seats.get(p.index()).is_some_and(Option::is_some);
@@ -86,6 +100,7 @@ pub(super) fn run_agents<G: WindowGame>(
 ) {
     let agents = &mut *agents;
     agents.cooldown -= time.delta_secs();
+    agents.still = if busy.0 > 0 { 0.0 } else { agents.still + time.delta_secs() };
     if let Some((seat, task)) = agents.thinking.as_mut() {
         // Frames go on while it thinks, so its answer is taken at once.
         next.ask();
@@ -108,7 +123,10 @@ pub(super) fn run_agents<G: WindowGame>(
     }
     // An agent is to move: frames go on through its pause and the board's.
     next.ask();
-    if busy.0 > 0 || agents.cooldown > 0.0 {
+    // The game's pause, at the default speed, lasts as the speed shortens it.
+    let pause = G::AGENT_PAUSE * PAUSE_SPEED / settings.ai_moves_per_second.max(0.1);
+    let waiting = agents.cooldown > 0.0 || agents.still < pause;
+    if busy.0 > 0 || (waiting && !watch.hurry) {
         return;
     }
     watch.step = false;

@@ -7,16 +7,19 @@
 //! requests and facts it exchanges, `start` how a session begins and what
 //! the panels ask of it, `status` what the board and the panels share
 //! about it, `moves` the engine's answer to a request, `turns`
-//! whose turn it is, `agents` the seats an agent plays, `replays` saving
-//! and stepping through replays.
+//! whose turn it is, `history` restarts, undo and stepping through the
+//! moves, `agents` the seats an agent plays, `replays` saving
+//! and stepping through replays, `words` the moves in words for the log.
 
 mod agents;
+mod history;
 mod messages;
 mod moves;
 mod replays;
 mod start;
 mod status;
 mod turns;
+mod words;
 
 use std::borrow::Cow;
 use std::path::PathBuf;
@@ -113,6 +116,10 @@ pub struct Session<G: WindowGame> {
     pub movers: Vec<Player>,
     /// Moves undone (or still ahead in a replay); the last is the next one.
     pub redo: Vec<G::Move>,
+    /// Each move of the line of play (the moves, then the redo list's,
+    /// nearest first) in words, as said when it was played: a move's words
+    /// may name what only the position before it shows (a card's face).
+    said: Vec<String>,
     /// Stepping through a replay: no new moves are taken.
     pub replay: bool,
     /// Moves that undo may not take back: the last one showed what had been
@@ -138,6 +145,7 @@ impl<G: WindowGame> Session<G> {
             Some(replay) => replays::checked_moves::<G>(replay, &level)?,
             None => Vec::new(),
         };
+        let said = words::said_of(&game, &level, &redo);
         redo.reverse();
         // Games are compared by their debug text: no game needs to know
         // whether its start depends on the seed.
@@ -154,6 +162,7 @@ impl<G: WindowGame> Session<G> {
             moves: Vec::new(),
             movers: Vec::new(),
             redo,
+            said,
             replay: plan.replay.is_some(),
             barrier: 0,
             barrier_reason: "",
@@ -210,84 +219,6 @@ impl<G: WindowGame> Session<G> {
 
     pub fn has_human(&self) -> bool {
         self.seats.iter().any(|s| s.controller == Controller::Human)
-    }
-
-    /// The state after the moves played, played again from the start. Each
-    /// move was checked when it was played or its replay opened, so each
-    /// applies again; one that did not would end the history there, not
-    /// the window.
-    fn rebuild(&mut self) {
-        let mut game = self.start.clone();
-        self.movers.clear();
-        for &mv in &self.moves {
-            let by = game.actor(&mv);
-            if game.apply(by, mv).is_err() {
-                break;
-            }
-            self.movers.push(by);
-        }
-        if self.movers.len() < self.moves.len() {
-            self.moves.truncate(self.movers.len());
-            self.redo.clear();
-        }
-        self.game = game;
-    }
-
-    /// The game again from its start, as a game rather than a replay.
-    pub fn restart(&mut self) {
-        self.moves.clear();
-        self.movers.clear();
-        self.redo.clear();
-        self.replay = false;
-        self.barrier = 0;
-        self.game = self.start.clone();
-    }
-
-    /// A new game on the same level, dealt from `seed`.
-    pub fn play_again(&mut self, seed: u64) -> Result<(), String> {
-        self.start = G::new(&self.level, seed).map_err(|e| e.message)?;
-        self.seed = seed;
-        self.restart();
-        Ok(())
-    }
-
-    /// Steps back or forward through the moves to just after move `n` (0:
-    /// the start), as replay stepping does: back no further than a move
-    /// that showed what was hidden (outside replays), forward along the
-    /// moves taken back. Returns whether the position changed.
-    pub fn go_to(&mut self, n: usize) -> bool {
-        let floor = if self.replay { 0 } else { self.barrier };
-        let before = self.moves.len();
-        while self.moves.len() > n.max(floor) {
-            let Some(mv) = self.moves.pop() else { break };
-            self.redo.push(mv);
-        }
-        while self.moves.len() < n {
-            let Some(mv) = self.redo.pop() else { break };
-            self.moves.push(mv);
-        }
-        let changed = self.moves.len() != before;
-        if changed {
-            self.rebuild();
-        }
-        changed
-    }
-
-    /// Takes back the last move; against an agent, back to the human's turn;
-    /// never past a move the game says cannot be undone (outside replays).
-    /// Returns whether anything was undone.
-    pub fn undo(&mut self) -> bool {
-        let mut undone = false;
-        while self.replay || self.moves.len() > self.barrier {
-            let Some(mv) = self.moves.pop() else { break };
-            self.redo.push(mv);
-            undone = true;
-            self.rebuild();
-            if self.replay || !self.has_human() || self.is_human(self.game.current_player()) {
-                break;
-            }
-        }
-        undone
     }
 
     /// The replay of this session so far, level inline so later edits of the

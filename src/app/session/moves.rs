@@ -27,25 +27,29 @@ pub(super) fn apply_moves<G: WindowGame>(
     let mut queue: std::collections::VecDeque<(Player, G::Move)> =
         requests.read().map(|r| (r.by, r.mv)).collect();
     while let Some((by, mv)) = queue.pop_front() {
+        // Said from the position before: the move may name the card it takes.
+        let words = G::move_words(&session.game, &session.level, &mv);
         match apply_with_steps(&mut session.game, by, mv) {
             Ok((_, steps)) => {
                 // A choice an agent is still making was for the state before.
                 agents.cancel();
                 // A move that matches the next undone one keeps the rest of
                 // the redo list; any other move starts a new line of play.
-                if session.redo.last() == Some(&mv) {
+                let kept_line = session.redo.last() == Some(&mv);
+                if kept_line {
                     session.redo.pop();
                 } else {
                     session.redo.clear();
                 }
                 session.moves.push(mv);
                 session.movers.push(by);
+                session.said_now(words.clone(), kept_line);
                 if let Some(reason) = steps.iter().find_map(G::cannot_undo) {
                     session.barrier = session.moves.len();
                     session.barrier_reason = reason;
                 }
                 let note = G::step_note(&steps).map(|n| format!(" ({n})")).unwrap_or_default();
-                status.info(format!("{}: {}{note}", session.name_of(by), G::move_text(&session.level, &mv)));
+                status.info(format!("{}: {words}{note}", session.name_of(by)));
                 applied.write(MoveApplied { by, mv, steps });
                 played.write(MovePlayed { by });
                 if let Some(outcome) = session.game.outcome() {

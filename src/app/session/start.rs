@@ -49,7 +49,7 @@ pub(crate) fn begin_game<G: WindowGame>(world: &mut World, plan: SessionPlan) ->
     let replay = session.replay;
     world.insert_resource(Agents::<G>::new(seats, rng_from_seed(derive_seed(plan.seed, 1))));
     world.insert_resource(session);
-    world.insert_resource(Watch { paused: replay, step: false });
+    world.insert_resource(Watch { paused: replay, ..default() });
     world.resource_mut::<StatusLine>().info(if replay {
         "Replay loaded: step with . and , or press Space to play"
     } else {

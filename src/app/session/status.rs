@@ -9,6 +9,9 @@ pub struct Watch {
     pub paused: bool,
     /// Play one move although paused.
     pub step: bool,
+    /// The agent to move finishes its turn without the game's pauses (a
+    /// board's fast-forward key); cleared when the turn passes.
+    pub hurry: bool,
 }
 
 /// Animations still running on the board; agents and replays wait for them.

@@ -1,14 +1,21 @@
 //! Russian Bank's agents. Both see only the shared observation, in which
 //! the cards no one has seen lie in a canonical order, so neither can peek.
 //!
-//! - `greedy`: a sound priority (foundations, loading the opponent,
-//!   emptying the reserve, keeping tableau spaces); it never breaks
-//!   priority and stops every breach it sees.
+//! - `greedy[:s]`: a sound priority (foundations, loading the opponent,
+//!   emptying the reserve, keeping tableau spaces); it stops every breach
+//!   it sees. At full strength (`s` = 1, the default) it never breaks
+//!   priority; below it, it forgets the rule as people do: whenever a
+//!   move would break priority, it plays the best such move with
+//!   probability 1 - `s` (a slip, for the opponent to Stop).
 //! - `lookahead[:N]`: draws N tables consistent with what it has seen
 //!   (determinization), tries each of its moves on each, plays both sides
 //!   on greedily to the end of the opponent's next turn, and keeps the move
 //!   that did best on average.
 
+use rand::Rng;
+
+#[cfg(test)]
+use super::rules::BankStep;
 use super::rules::{BankMove, BankView, RussianBank, Source, Target, opponent};
 use crate::core::agent::ParamInfo;
 use crate::core::{Agent, AgentError, AgentInfo, AgentRegistry, AgentSpec, Game, GameRng, Outcome, Player};
@@ -16,9 +23,16 @@ use crate::core::{Agent, AgentError, AgentInfo, AgentRegistry, AgentSpec, Game, 
 const AGENTS: &[AgentInfo] = &[
     AgentInfo {
         name: "greedy",
-        plain: "plays by rules of thumb: foundations first, then loading you",
-        about: "foundations first, then loading the opponent, then emptying its reserve; stops every breach",
-        param: None,
+        plain: "plays by rules of thumb; below full strength it forgets a rule now and then: catch it with Stop",
+        about: "foundations first, then loading the opponent, then emptying its reserve; stops every breach. \
+                Below strength 1 it breaks priority now and then",
+        param: Some(ParamInfo {
+            name: "strength",
+            about: "strength: when a move would break priority, the chance it keeps the rule (1 never slips)",
+            min: 0.0,
+            max: 1.0,
+            default: 1.0,
+        }),
     },
     AgentInfo {
         name: "lookahead",
@@ -35,6 +49,8 @@ const AGENTS: &[AgentInfo] = &[
 ];
 
 const DEFAULT_SAMPLES: usize = 8;
+/// The lessons' opponent.
+pub const LESSON_OPPONENT: &str = "greedy:0.5";
 /// Moves a look-ahead plays out at most after the move it tries.
 const HORIZON: u32 = 150;
 
@@ -47,12 +63,15 @@ impl AgentRegistry for RussianBank {
         "lookahead"
     }
 
+    /// The lessons teach Stop: the opponent there forgets priority on
+    /// about half of the moves where it binds (most of its turns).
+    fn lesson_opponent() -> Option<&'static str> {
+        Some(LESSON_OPPONENT)
+    }
+
     fn build_own_agent(spec: &AgentSpec) -> Result<Box<dyn Agent<RussianBank>>, AgentError> {
         match spec.name.as_str() {
-            "greedy" => {
-                spec.no_param()?;
-                Ok(Box::new(Greedy))
-            }
+            "greedy" => Ok(Box::new(Greedy { strength: spec.number(1.0, (0.0, 1.0))? })),
             "lookahead" => {
                 let samples = spec.number(DEFAULT_SAMPLES as f64, (1.0, 256.0))?;
                 if samples.fract() != 0.0 {
@@ -74,6 +93,11 @@ fn greedy_value(table: &RussianBank, seat: Player, mv: BankMove) -> Option<i32> 
     if table.breaks_priority(seat, mv).is_some() {
         return None;
     }
+    value_by_thumb(table, mv)
+}
+
+/// Greedy's rules of thumb for `mv`, priority aside.
+fn value_by_thumb(table: &RussianBank, mv: BankMove) -> Option<i32> {
     let from_weight = |from: Source| match from {
         Source::Reserve => 30,
         Source::Hand => 20,
@@ -129,12 +153,49 @@ pub fn greedy_move(table: &RussianBank, seat: Player, moves: &mut Vec<BankMove>)
     best.map(|(_, mv)| mv).or_else(|| moves.first().copied())
 }
 
-#[derive(Clone, Copy, Debug, Default)]
-pub struct Greedy;
+/// The move a player who forgot priority would make: the one greedy's rules
+/// of thumb like best among the legal moves that break priority, if any.
+pub fn slip_move(table: &RussianBank, seat: Player, moves: &mut Vec<BankMove>) -> Option<BankMove> {
+    moves.clear();
+    table.legal_moves(seat, moves);
+    let mut best: Option<(i32, BankMove)> = None;
+    for &mv in moves.iter() {
+        if table.breaks_priority(seat, mv).is_none() {
+            continue;
+        }
+        if let Some(value) = value_by_thumb(table, mv)
+            && best.is_none_or(|(b, _)| value > b)
+        {
+            best = Some((value, mv));
+        }
+    }
+    best.map(|(_, mv)| mv)
+}
+
+/// Greedy at a strength: 1 keeps priority always; below it, each time a
+/// move would break priority it slips with probability 1 - strength.
+#[derive(Clone, Copy, Debug)]
+pub struct Greedy {
+    pub strength: f64,
+}
+
+impl Default for Greedy {
+    fn default() -> Greedy {
+        Greedy { strength: 1.0 }
+    }
+}
 
 impl Agent<RussianBank> for Greedy {
-    fn choose(&mut self, seat: Player, observation: &BankView, _rng: &mut GameRng) -> Option<BankMove> {
-        greedy_move(&observation.0, seat, &mut Vec::with_capacity(32))
+    fn choose(&mut self, seat: Player, observation: &BankView, rng: &mut GameRng) -> Option<BankMove> {
+        let mut moves = Vec::with_capacity(32);
+        // Full strength draws nothing, so its games stay as they were.
+        if self.strength < 1.0
+            && let Some(slip) = slip_move(&observation.0, seat, &mut moves)
+            && !rng.random_bool(self.strength)
+        {
+            return Some(slip);
+        }
+        greedy_move(&observation.0, seat, &mut moves)
     }
 
     fn interject(&mut self, seat: Player, observation: &BankView, _rng: &mut GameRng) -> Option<BankMove> {
@@ -264,5 +325,140 @@ impl Agent<RussianBank> for Lookahead {
 
     fn searches(&self) -> bool {
         true
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::rng_from_seed;
+    use crate::russian_bank::{Deal, RussianBankLevel};
+
+    fn shuffled() -> RussianBankLevel {
+        RussianBankLevel {
+            name: "shuffled".into(),
+            description: String::new(),
+            group: Default::default(),
+            deal: Deal::Shuffled,
+            stop_rule: true,
+            match_points: 300,
+            move_cap: 5000,
+        }
+    }
+
+    /// Plays a shuffled deal, `first` in seat 1 against full-strength greedy,
+    /// with Stops asked for after every move as the match runner asks.
+    /// Returns seat 1's chances to slip, its slips and the Stops of them.
+    fn play(first: &str, seed: u64) -> (u32, u32, u32) {
+        let mut game = RussianBank::new(&shuffled(), seed).unwrap();
+        let mut agents =
+            [RussianBank::agent_from_str(first).unwrap(), RussianBank::agent_from_str("greedy").unwrap()];
+        let mut rng = rng_from_seed(seed);
+        let (mut chances, mut slips, mut stopped) = (0, 0, 0);
+        let mut moves = Vec::new();
+        while game.outcome().is_none() {
+            let seat = game.current_player();
+            let view = game.observe(Some(seat)).into_owned();
+            let could_slip = seat == Player::ONE && slip_move(&view.0, seat, &mut moves).is_some();
+            let mv = agents[seat.index()].choose(seat, &view, &mut rng).unwrap();
+            chances += could_slip as u32;
+            slips += (could_slip && game.breaks_priority(seat, mv).is_some()) as u32;
+            let mut steps = game.apply(seat, mv).unwrap();
+            let other = opponent(game.current_player());
+            if game.outcome().is_none()
+                && let Some(stop) =
+                    agents[other.index()].interject(other, &game.observe(Some(other)), &mut rng)
+            {
+                steps.extend(game.apply(other, stop).unwrap());
+            }
+            let stop_by_two = |s: &BankStep| matches!(s, BankStep::Stopped { by: Player::TWO, .. });
+            stopped += steps.iter().filter(|s| stop_by_two(s)).count() as u32;
+            // A slip on the move that reaches the move cap ends the game
+            // before anyone may stop it.
+            let capped = game.outcome() == Some(Outcome::Draw);
+            stopped += (capped && game.breach().is_some_and(|b| b.by == Player::ONE)) as u32;
+        }
+        (chances, slips, stopped)
+    }
+
+    #[test]
+    fn full_strength_greedy_never_breaks_priority() {
+        let (mut chances, mut slips) = (0, 0);
+        for seed in 0..200 {
+            let (c, s, _) = play(if seed % 2 == 0 { "greedy" } else { "greedy:1" }, seed);
+            chances += c;
+            slips += s;
+        }
+        assert!(chances > 1000, "priority bound greedy often: {chances}");
+        assert_eq!(slips, 0);
+    }
+
+    #[test]
+    fn weaker_greedy_slips_at_the_rate_its_strength_sets_and_is_stopped() {
+        for strength in [0.3, 0.8] {
+            let (mut chances, mut slips, mut stopped) = (0, 0, 0);
+            for seed in 0..100 {
+                let (c, s, st) = play(&format!("greedy:{strength}"), seed);
+                chances += c;
+                slips += s;
+                stopped += st;
+            }
+            let rate = slips as f64 / chances as f64;
+            assert!(
+                (rate - (1.0 - strength)).abs() < 0.05,
+                "strength {strength}: slipped {slips} of {chances}"
+            );
+            assert_eq!(stopped, slips, "full-strength greedy stops every slip it has time to");
+        }
+    }
+
+    #[test]
+    fn a_slip_is_the_best_move_that_breaks_priority() {
+        let level = crate::russian_bank::tests::level_file("06-a-stop.ron");
+        let table = RussianBank::new(&level, 0).unwrap();
+        let mut moves = Vec::new();
+        // The ace of clubs on T3 must go up first; loading the 7H with the
+        // 6H is the slip the lesson warns of.
+        let slip = slip_move(&table, Player::ONE, &mut moves).unwrap();
+        assert_eq!(table.breaks_priority(Player::ONE, slip), Some(super::super::Priority::ToFoundation));
+        let kept = greedy_move(&table, Player::ONE, &mut moves).unwrap();
+        assert_eq!(kept, BankMove::Play { from: Source::Tableau(3), to: Target::Foundation(1) });
+    }
+
+    /// The Stop lesson: the lesson's opponent, moving first, slips in its
+    /// first turn in nearly every game (four chances at one in two), so the
+    /// person has a slip to catch.
+    #[test]
+    fn the_lessons_opponent_slips_in_its_first_turn_of_the_stop_lesson() {
+        let level = crate::russian_bank::tests::level_file("00-priority-and-stop.ron");
+        let mut slipped = 0;
+        for seed in 0..200 {
+            let mut game = RussianBank::new(&level, 0).unwrap();
+            let mut agent = RussianBank::agent_from_str(LESSON_OPPONENT).unwrap();
+            let mut rng = rng_from_seed(seed);
+            while game.current_player() == Player::TWO && game.outcome().is_none() {
+                let mv = agent.choose(Player::TWO, &game.observe(Some(Player::TWO)), &mut rng).unwrap();
+                if game.breaks_priority(Player::TWO, mv).is_some() {
+                    slipped += 1;
+                    break;
+                }
+                game.apply(Player::TWO, mv).unwrap();
+            }
+        }
+        assert!(slipped >= 170, "slipped in {slipped} of 200 first turns");
+    }
+
+    #[test]
+    fn the_strength_is_a_number_from_0_to_1() {
+        assert!(RussianBank::agent_from_str("greedy:0.7").is_ok());
+        assert!(RussianBank::agent_from_str("greedy:0").is_ok());
+        for (bad, said) in [("greedy:2", "a number from 0 to 1"), ("greedy:x", "a number from 0 to 1")] {
+            let error = RussianBank::agent_from_str(bad).err().expect("refused").to_string();
+            assert!(error.contains(bad) && error.contains(said), "{bad}: {error}");
+        }
+        let info = RussianBank::own_agents().iter().find(|a| a.name == "greedy").unwrap();
+        assert!(info.plain.contains("catch it with Stop"), "{}", info.plain);
+        assert_eq!(info.param.map(|p| p.default), Some(1.0));
+        assert!(RussianBank::agent_from_str(LESSON_OPPONENT).is_ok());
     }
 }

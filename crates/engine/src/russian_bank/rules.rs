@@ -157,13 +157,13 @@ pub enum BankError {
     #[error("the card is already on that pile")]
     SamePile,
     #[error("{}", match onto {
-        None => format!("an empty foundation takes only an ace, not the {card}"),
-        Some(top) => format!("the {card} cannot go on the {top}: a foundation builds up in suit, one rank at a time"),
+        None => format!("an empty foundation takes only an ace, not the {}", card.name()),
+        Some(top) => format!("the {} cannot go on the {}: a foundation builds up in suit, one rank at a time", card.name(), top.name()),
     })]
     Foundation { card: Card, onto: Option<Card> },
-    #[error("the {card} cannot go on the {onto}: a tableau pile builds down in alternating colours")]
+    #[error("the {} cannot go on the {}: a tableau pile builds down in alternating colours", card.name(), onto.name())]
     Tableau { card: Card, onto: Card },
-    #[error("the {card} cannot load the {onto}: loading takes the same suit, one rank higher or lower")]
+    #[error("the {} cannot load the {}: loading takes the same suit, one rank higher or lower", card.name(), onto.name())]
     Loading { card: Card, onto: Card },
     #[error("the opponent's {pile} is empty, and an empty pile cannot be loaded")]
     LoadEmpty { pile: &'static str },

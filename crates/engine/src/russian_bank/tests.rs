@@ -10,7 +10,7 @@ use BankMove::{Accept, EndTurn, Play, Stop, TurnHand};
 use Source::{Hand, Reserve};
 use Target::{OpponentReserve, OpponentWaste, Waste};
 
-fn level_file(name: &str) -> RussianBankLevel {
+pub(super) fn level_file(name: &str) -> RussianBankLevel {
     let path = crate::manifest_dir().join("../../levels/russian_bank").join(name);
     let file = crate::level::load(&path).unwrap_or_else(|e| panic!("{e}"));
     file.get::<RussianBank>().expect("a Russian Bank level").clone()
@@ -370,6 +370,24 @@ fn a_stop_with_no_breach_says_so_and_changes_nothing() {
     assert_eq!(game.apply(Player::TWO, Stop), Err(BankError::NoBreach));
     assert_eq!(game, before);
     assert_eq!(BankError::NoBreach.to_string(), "no rule was broken");
+    // Refusals name cards as the cards show them, not in replay notation.
+    let (three, nine) = (card("3H"), card("9S"));
+    assert_eq!(
+        BankError::Tableau { card: three, onto: nine }.to_string(),
+        "the 3♥ cannot go on the 9♠: a tableau pile builds down in alternating colours"
+    );
+    let ten = card("TD");
+    assert!(BankError::Foundation { card: ten, onto: None }.to_string().ends_with("not the 10♦"));
+    assert!(
+        BankError::Foundation { card: ten, onto: Some(nine) }
+            .to_string()
+            .starts_with("the 10♦ cannot go on the 9♠")
+    );
+    assert!(
+        BankError::Loading { card: card("KD"), onto: nine }
+            .to_string()
+            .starts_with("the K♦ cannot load the 9♠")
+    );
 }
 
 #[test]

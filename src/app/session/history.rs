@@ -1,0 +1,87 @@
+//! A session's line of play: started again (on the same deal or a new
+//! one), stepped back and forward, undone, and rebuilt from its start.
+
+use super::Session;
+use crate::app::game::WindowGame;
+
+impl<G: WindowGame> Session<G> {
+    /// The state after the moves played, played again from the start. Each
+    /// move was checked when it was played or its replay opened, so each
+    /// applies again; one that did not would end the history there, not
+    /// the window.
+    fn rebuild(&mut self) {
+        let mut game = self.start.clone();
+        self.movers.clear();
+        for &mv in &self.moves {
+            let by = game.actor(&mv);
+            if game.apply(by, mv).is_err() {
+                break;
+            }
+            self.movers.push(by);
+        }
+        if self.movers.len() < self.moves.len() {
+            self.moves.truncate(self.movers.len());
+            self.redo.clear();
+            self.said.truncate(self.moves.len());
+        }
+        self.game = game;
+    }
+
+    /// The game again from its start, as a game rather than a replay.
+    pub fn restart(&mut self) {
+        self.moves.clear();
+        self.movers.clear();
+        self.redo.clear();
+        self.said.clear();
+        self.replay = false;
+        self.barrier = 0;
+        self.game = self.start.clone();
+    }
+
+    /// A new game on the same level, dealt from `seed`.
+    pub fn play_again(&mut self, seed: u64) -> Result<(), String> {
+        self.start = G::new(&self.level, seed).map_err(|e| e.message)?;
+        self.seed = seed;
+        self.restart();
+        Ok(())
+    }
+
+    /// Steps back or forward through the moves to just after move `n` (0:
+    /// the start), as replay stepping does: back no further than a move
+    /// that showed what was hidden (outside replays), forward along the
+    /// moves taken back. Returns whether the position changed.
+    pub fn go_to(&mut self, n: usize) -> bool {
+        let floor = if self.replay { 0 } else { self.barrier };
+        let before = self.moves.len();
+        while self.moves.len() > n.max(floor) {
+            let Some(mv) = self.moves.pop() else { break };
+            self.redo.push(mv);
+        }
+        while self.moves.len() < n {
+            let Some(mv) = self.redo.pop() else { break };
+            self.moves.push(mv);
+        }
+        let changed = self.moves.len() != before;
+        if changed {
+            self.rebuild();
+        }
+        changed
+    }
+
+    /// Takes back the last move; against an agent, back to the human's turn;
+    /// never past a move the game says cannot be undone (outside replays).
+    /// Returns whether anything was undone.
+    pub fn undo(&mut self) -> bool {
+        let mut undone = false;
+        while self.replay || self.moves.len() > self.barrier {
+            let Some(mv) = self.moves.pop() else { break };
+            self.redo.push(mv);
+            undone = true;
+            self.rebuild();
+            if self.replay || !self.has_human() || self.is_human(self.game.current_player()) {
+                break;
+            }
+        }
+        undone
+    }
+}
