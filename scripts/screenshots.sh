@@ -100,6 +100,15 @@ sleep 1.5
 keys 6 Return
 sleep 0.35
 shot mancala-sowing
+# F1 lists the screen's keys; Esc closes the list, and Esc again asks
+# before leaving a game under way.
+sleep 2
+keys F1
+sleep 0.5
+shot help-keys
+keys Escape Escape
+sleep 0.5
+shot ask-leave
 quit
 
 # 6. Watching minimax against mcts on Kalah (6,6), from the menu.
