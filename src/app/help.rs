@@ -3,7 +3,8 @@
 //! an overlay. A screen sets its list each frame it draws its bottom line,
 //! so the two can never disagree.
 
-use bevy::input::InputSystems;
+use bevy::input::keyboard::{Key as LogicalKey, KeyboardInput};
+use bevy::input::{ButtonState, InputSystems};
 use bevy::prelude::*;
 use bevy_egui::input::egui_wants_any_keyboard_input;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
@@ -25,11 +26,20 @@ pub const fn key(keys: &'static str, does: &'static str) -> Key {
 pub struct Controls {
     pub mouse: &'static str,
     pub keys: Vec<Key>,
+    /// Keys only the F1 list names: the bottom line has room for the
+    /// ones a player needs most.
+    pub more: Vec<Key>,
 }
 
 impl Controls {
     pub fn new(mouse: &'static str, keys: &[Key]) -> Controls {
-        Controls { mouse, keys: keys.to_vec() }
+        Controls { mouse, keys: keys.to_vec(), more: Vec::new() }
+    }
+
+    /// These controls, with `more` named only in the F1 list.
+    pub fn also(mut self, more: &[Key]) -> Controls {
+        self.more.extend_from_slice(more);
+        self
     }
 
     /// These controls followed by `more`.
@@ -75,9 +85,17 @@ pub fn plugin(app: &mut App) {
 
 /// F1 or ? opens and closes the overlay; while it is open, Esc closes it
 /// and no other key reaches the screen beneath.
-fn help_keys(mut keys: ResMut<ButtonInput<KeyCode>>, mut help: ResMut<ScreenKeys>) {
-    let shift = keys.any_pressed([KeyCode::ShiftLeft, KeyCode::ShiftRight]);
-    let toggle = keys.just_pressed(KeyCode::F1) || (shift && keys.just_pressed(KeyCode::Slash));
+fn help_keys(
+    mut keys: ResMut<ButtonInput<KeyCode>>,
+    mut typed: MessageReader<KeyboardInput>,
+    mut help: ResMut<ScreenKeys>,
+) {
+    // ? is wherever the keyboard's layout puts it: the character counts.
+    let question = typed.read().any(|k| {
+        k.state == ButtonState::Pressed
+            && matches!(&k.logical_key, LogicalKey::Character(c) if c.as_str() == "?")
+    });
+    let toggle = keys.just_pressed(KeyCode::F1) || question;
     if toggle {
         help.open = !help.open;
         keys.reset_all();
@@ -106,9 +124,8 @@ fn help_overlay(mut contexts: EguiContexts, mut help: ResMut<ScreenKeys>) -> Res
                 ui.add_space(6.0);
             }
             egui::Grid::new("keys").num_columns(2).spacing([18.0, 5.0]).striped(true).show(ui, |ui| {
-                for key in
-                    help.controls.keys.iter().chain(&[key("F1 or ?", "this list"), key("Esc", "close it")])
-                {
+                let closing = [key("F1 or ?", "this list"), key("Esc", "close it")];
+                for key in help.controls.keys.iter().chain(&help.controls.more).chain(&closing) {
                     ui.label(egui::RichText::new(key.keys).strong().size(15.0));
                     ui.label(egui::RichText::new(key.does).size(15.0));
                     ui.end_row();

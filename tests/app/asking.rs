@@ -65,4 +65,36 @@ fn f1_opens_the_keys_and_esc_closes_them_without_leaving() {
     assert!(!app.world().resource::<ScreenKeys>().open);
     assert_eq!(app.world().resource::<Asking>().0, None, "Esc closed the list, nothing else");
     assert_eq!(screen(&app), Screen::Game);
+    // ? opens it too, by the character typed, wherever the layout puts it.
+    use bevy::input::keyboard::{Key, KeyboardInput};
+    app.world_mut().write_message(KeyboardInput {
+        key_code: KeyCode::Minus,
+        logical_key: Key::Character("?".into()),
+        state: bevy::input::ButtonState::Pressed,
+        text: Some("?".into()),
+        repeat: false,
+        window: Entity::PLACEHOLDER,
+    });
+    frames(&mut app, 1);
+    assert!(app.world().resource::<ScreenKeys>().open, "? opens the list");
+}
+
+#[test]
+fn the_list_names_more_keys_than_the_line_has_room_for() {
+    use tabula::app::help::Controls;
+    use tabula::app::help::key;
+    let controls = Controls::new("", &[key("Enter", "take")]).also(&[key("O", "open a replay")]);
+    assert!(!controls.line().contains("open a replay"), "{}", controls.line());
+    assert_eq!(controls.more, [key("O", "open a replay")]);
+}
+
+#[test]
+fn a_refusal_in_a_game_is_not_carried_into_the_menu() {
+    let mut app = with_keys("menu-status");
+    press(&mut app, &[KeyCode::Enter]);
+    assert!(app.world().resource::<StatusLine>().error, "Enter with nothing chosen is refused");
+    press(&mut app, &[KeyCode::Escape]);
+    frames(&mut app, 2);
+    assert_eq!(screen(&app), Screen::Menu);
+    assert!(status(&app).is_empty(), "{}", status(&app));
 }

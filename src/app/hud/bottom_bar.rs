@@ -43,6 +43,14 @@ fn controls<G: WindowGame>(session: &Session<G>) -> Controls {
             .and(&[key("U", "undo"), key("R", "redo"), key("F2", "play again")])
             .and(deal)
             .and(&[key("L", "lesson"), key("M", "mute"), key("Esc", "menu")])
+            .also(&[
+                key("Ctrl+Z, Ctrl+Y", "undo, redo"),
+                key("Space or P", "pause or resume the agents"),
+                key(".", "one agent move"),
+                key("[ ]", "agents slower, faster"),
+                key("Ctrl+S", "save a replay"),
+                key("O", "open a replay"),
+            ])
     } else {
         let keys = [
             key("Space", "pause"),
@@ -51,10 +59,9 @@ fn controls<G: WindowGame>(session: &Session<G>) -> Controls {
             key("U", "undo"),
             key("F2", "play again"),
         ];
-        Controls::new("Watching the agents.", &keys).and(deal).and(&[
-            key("L", "lesson"),
-            key("Ctrl+S", "save replay"),
-            key("Esc", "menu"),
-        ])
+        Controls::new("Watching the agents.", &keys)
+            .and(deal)
+            .and(&[key("L", "lesson"), key("Ctrl+S", "save replay"), key("Esc", "menu")])
+            .also(&[key("R", "redo"), key("O", "open a replay"), key("M", "mute")])
     }
 }

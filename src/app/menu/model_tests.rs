@@ -149,7 +149,7 @@ fn a_russian_bank_lesson_seats_an_opponent_that_slips() {
     read_levels(&mut menu);
     let lesson = |l: &LevelEntry| l.level.as_ref().unwrap().group() == LevelGroup::Lesson;
     assert!(lesson(&menu.levels[menu.selected]), "the first level listed is a lesson");
-    assert_eq!(menu.controller(1), Controller::Agent(AgentSpec::new("greedy", Some("0.5"))));
+    assert_eq!(menu.controller(1), Controller::Agent(AgentSpec::new("greedy", Some("0.3"))));
     let game = menu.levels.iter().position(|l| !lesson(l)).unwrap();
     menu.select(game);
     assert_eq!(menu.controller(1), Controller::Agent(AgentSpec::new("lookahead", None)));

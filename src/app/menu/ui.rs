@@ -81,9 +81,9 @@ pub(super) fn menu_ui(
                     .text("animation speed"),
             );
         });
-        if !status.text.is_empty() && status.error {
-            ui.label(egui::RichText::new(&status.text).color(ERROR_COLOR));
-        }
+        // The line is always there, so a refusal never moves the buttons.
+        let said = if status.error { status.text.as_str() } else { " " };
+        ui.label(egui::RichText::new(said).color(ERROR_COLOR));
         ui.label(egui::RichText::new(keys).weak());
         ui.add_space(3.0);
     });

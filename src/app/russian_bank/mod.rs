@@ -205,7 +205,10 @@ impl WindowGame for RussianBank {
     /// Stop! is a key only where the level has the Stop rule.
     fn controls(level: &RussianBankLevel) -> Controls {
         let stop: &[Key] = if level.stop_rule { &[key("S", "Stop! during the other's turn")] } else { &[] };
-        Controls::new(Self::MOUSE, Self::KEYS).and(stop).and(&[key("N", "next deal")])
+        Controls::new(Self::MOUSE, Self::KEYS)
+            .and(stop)
+            .and(&[key("N", "next deal")])
+            .also(&[key("right-click", "put a picked-up card back")])
     }
 
     fn rules_text(level: &RussianBankLevel) -> String {

@@ -148,7 +148,7 @@ pub trait AgentRegistry: Game {
     fn default_opponent() -> &'static str {
         "random"
     }
-    /// The agent (a spec, `greedy:0.5`) a lesson seats against a person,
+    /// The agent (a spec, `greedy:0.3`) a lesson seats against a person,
     /// when the game's lessons want another than the default: Russian
     /// Bank's slips, for the person to catch with Stop.
     fn lesson_opponent() -> Option<&'static str> {

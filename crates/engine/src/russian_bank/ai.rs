@@ -49,8 +49,9 @@ const AGENTS: &[AgentInfo] = &[
 ];
 
 const DEFAULT_SAMPLES: usize = 8;
-/// The lessons' opponent.
-pub const LESSON_OPPONENT: &str = "greedy:0.5";
+/// The lessons' opponent: it slips on seven chances in ten, so a person
+/// learning Stop nearly always gets a slip to catch in its first turn.
+pub const LESSON_OPPONENT: &str = "greedy:0.3";
 /// Moves a look-ahead plays out at most after the move it tries.
 const HORIZON: u32 = 150;
 
@@ -426,7 +427,7 @@ mod tests {
     }
 
     /// The Stop lesson: the lesson's opponent, moving first, slips in its
-    /// first turn in nearly every game (four chances at one in two), so the
+    /// first turn in nearly every game (four chances at seven in ten), so the
     /// person has a slip to catch.
     #[test]
     fn the_lessons_opponent_slips_in_its_first_turn_of_the_stop_lesson() {
@@ -445,7 +446,7 @@ mod tests {
                 game.apply(Player::TWO, mv).unwrap();
             }
         }
-        assert!(slipped >= 170, "slipped in {slipped} of 200 first turns");
+        assert!(slipped >= 190, "slipped in {slipped} of 200 first turns");
     }
 
     #[test]
