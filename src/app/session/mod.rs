@@ -272,7 +272,8 @@ pub(super) fn plugin(app: &mut App) {
         .add_message::<TurnChanged>()
         .add_systems(Update, start::handle_requests.in_set(SessionSet::Requests))
         .add_systems(Update, turns::change_turn.after(SessionSet::Moves).before(SessionSet::View))
-        .add_systems(OnEnter(Screen::Menu), (leave_game, forget_the_game_s_status))
+        .add_systems(OnEnter(Screen::Menu), leave_game)
+        .add_systems(OnExit(Screen::Game), forget_the_game_s_status)
         .add_systems(OnEnter(Screen::Editor), leave_game)
         .configure_sets(Update, (SessionSet::Requests, SessionSet::Moves, SessionSet::View).chain());
 }
@@ -330,7 +331,8 @@ fn leave_game(mut next: ResMut<NextState<ActiveGame>>) {
     next.set(ActiveGame(None));
 }
 
-/// What the game last said (a refusal in red) is not the menu's to show.
+/// What the game last said (a refusal in red) is not for the screen
+/// after it (the menu, the editor).
 fn forget_the_game_s_status(mut status: ResMut<StatusLine>) {
     status.info("");
 }
