@@ -1,6 +1,8 @@
 //! A session's line of play: started again (on the same deal or a new
 //! one), stepped back and forward, undone, and rebuilt from its start.
 
+use tabula_engine::core::derive_seed;
+
 use super::Session;
 use crate::app::game::WindowGame;
 
@@ -39,9 +41,20 @@ impl<G: WindowGame> Session<G> {
     }
 
     /// A new game on the same level, dealt from `seed`.
+    /// Where the level deals by chance, the deal differs from the last one
+    /// (a level with few deals would otherwise repeat one often): seeds
+    /// after `seed` are tried, a bounded number of them.
     pub fn play_again(&mut self, seed: u64) -> Result<(), String> {
-        self.start = G::new(&self.level, seed).map_err(|e| e.message)?;
-        self.seed = seed;
+        let last = format!("{:?}", self.start);
+        let mut chosen = (seed, G::new(&self.level, seed).map_err(|e| e.message)?);
+        for n in 1..64 {
+            if !self.deals || format!("{:?}", chosen.1) != last {
+                break;
+            }
+            let next = derive_seed(seed, n);
+            chosen = (next, G::new(&self.level, next).map_err(|e| e.message)?);
+        }
+        (self.seed, self.start) = chosen;
         self.restart();
         Ok(())
     }
