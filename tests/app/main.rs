@@ -63,13 +63,7 @@ fn headless_with(dir: &Path, more: impl FnOnce(&mut App)) -> App {
 }
 
 fn nim_level(piles: &[u32], ending: Ending) -> LevelFile {
-    LevelFile::new::<Nim>(NimLevel {
-        name: "test".into(),
-        description: String::new(),
-        group: Default::default(),
-        piles: piles.to_vec(),
-        ending,
-    })
+    LevelFile::new::<Nim>(NimLevel::new("test", piles, ending))
 }
 
 fn seat(name: &str, agent: Option<&str>) -> SeatSetup {

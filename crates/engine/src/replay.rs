@@ -195,13 +195,7 @@ mod tests {
 
     #[test]
     fn replays_round_trip_and_reproduce_the_game() {
-        let level = NimLevel {
-            name: "t".into(),
-            description: String::new(),
-            group: Default::default(),
-            piles: vec![2, 3],
-            ending: Ending::Normal,
-        };
+        let level = NimLevel::new("t", &[2, 3], Ending::Normal);
         let replay = Replay {
             level: LevelSource::Inline(LevelFile::new::<Nim>(level.clone())),
             seed: 5,
@@ -250,13 +244,7 @@ mod tests {
 
     #[test]
     fn an_inline_level_that_breaks_a_rule_is_refused_in_the_replays_name() {
-        let level = NimLevel {
-            name: "t".into(),
-            description: String::new(),
-            group: Default::default(),
-            piles: vec![0, 0],
-            ending: Ending::Normal,
-        };
+        let level = NimLevel::new("t", &[0, 0], Ending::Normal);
         let source = LevelSource::Inline(LevelFile::new::<Nim>(level));
         let err = source.resolve(Path::new("dir/r.ron")).unwrap_err();
         assert_eq!(err.to_string(), "dir/r.ron: the piles must hold at least one stone");

@@ -86,13 +86,7 @@ mod tests {
     /// fitted above: it covers no piece however the board is drawn.
     #[test]
     fn paused_fits_in_the_room_kept_under_the_board() {
-        let level = NimLevel {
-            name: "n".into(),
-            description: String::new(),
-            group: Default::default(),
-            piles: vec![3, 4],
-            ending: Ending::Normal,
-        };
+        let level = NimLevel::new("n", &[3, 4], Ending::Normal);
         let plan = SessionPlan {
             level_path: None,
             level: LevelFile::new::<Nim>(level.clone()),

@@ -204,13 +204,7 @@ mod tests {
     }
 
     fn two_piles() -> (SessionPlan, NimLevel) {
-        let level = NimLevel {
-            name: "t".into(),
-            description: String::new(),
-            group: Default::default(),
-            piles: vec![2, 3],
-            ending: Ending::Normal,
-        };
+        let level = NimLevel::new("t", &[2, 3], Ending::Normal);
         let seat = |name: &str| SeatSetup { name: name.into(), controller: Controller::Human };
         let plan = SessionPlan {
             level_path: None,

@@ -43,6 +43,18 @@ pub struct NimLevel {
 }
 
 impl NimLevel {
+    /// A level of `piles` without a description or group (unchecked, as
+    /// any level before `check`): what tests and examples start from.
+    pub fn new(name: &str, piles: &[u32], ending: Ending) -> NimLevel {
+        NimLevel {
+            name: name.into(),
+            description: String::new(),
+            group: Default::default(),
+            piles: piles.to_vec(),
+            ending,
+        }
+    }
+
     /// The rule this level breaks, if any.
     pub fn check(&self) -> Result<(), RuleViolation> {
         if self.piles.is_empty() || self.piles.len() > MAX_PILES {

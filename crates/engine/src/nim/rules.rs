@@ -281,13 +281,7 @@ mod tests {
     use crate::core::{conformance, perft::perft, rng_from_seed};
 
     fn level(piles: &[u32], ending: Ending) -> NimLevel {
-        NimLevel {
-            name: "test".into(),
-            description: String::new(),
-            group: Default::default(),
-            piles: piles.to_vec(),
-            ending,
-        }
+        NimLevel::new("test", piles, ending)
     }
 
     #[test]
