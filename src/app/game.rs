@@ -98,16 +98,7 @@ pub trait WindowGame: Registered {
     fn step_note(_steps: &[Self::Step]) -> Option<String> {
         None
     }
-    /// Why undo may not take back a move with this step, if it may not:
-    /// it showed what was hidden (a player could see it and choose again),
-    /// or the game has its own reason.
-    fn cannot_undo(_step: &Self::Step) -> Option<&'static str> {
-        None
-    }
 }
-
-/// `WindowGame::cannot_undo`'s reason for a step that showed what was hidden.
-pub const SHOWED_HIDDEN: &str = "it showed what was hidden";
 
 /// The name of seat `p`, or "Player N" past the names given.
 pub fn name_of(names: &[String], p: Player) -> String {

@@ -23,6 +23,7 @@ use tabula_engine::{Game, Outcome, Player};
 
 #[path = "../common/toy.rs"]
 mod toy;
+mod toy_window;
 
 /// The package's folder, as cargo tells the running test: a test binary
 /// built by another checkout sharing the target folder still reads this

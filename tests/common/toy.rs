@@ -1,6 +1,7 @@
 //! A toy game that ships nowhere: three seats and hidden information, to
-//! show that a game joins the engine and the window (its menu and its
-//! editor too) through the same one-line registration as Nim and Mancala.
+//! show that a game joins the engine, the window (its menu and its editor
+//! too; `tests/app/toy_window.rs`) and the game server through the same
+//! one-line registration as Nim and Mancala.
 //!
 //! Each seat is dealt a secret from 0 to 3. In turn, a seat adds 1 or 2 to
 //! a shared tally, or once shows its secret. When the tally reaches the
@@ -89,7 +90,7 @@ pub struct Tally {
 }
 
 /// What one seat sees: its own secret and the shown ones.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct TallyView {
     pub secrets: Vec<Option<u8>>,
     pub shown: Vec<bool>,
@@ -244,6 +245,10 @@ impl Game for Tally {
         effects.clone()
     }
 
+    fn irreversible(step: &TallyStep) -> Option<&'static str> {
+        matches!(step, TallyStep::Showed { .. }).then_some(tabula_engine::core::SHOWED_HIDDEN)
+    }
+
     fn public_state(&self) -> serde_json::Value {
         serde_json::to_value(&*self.observe(None)).unwrap()
     }
@@ -273,27 +278,5 @@ impl AgentRegistry for Tally {
 
     fn build_own_agent(spec: &AgentSpec) -> Result<Box<dyn Agent<Tally>>, AgentError> {
         Err(Self::unknown_agent(spec))
-    }
-}
-
-impl tabula::app::game::WindowGame for Tally {
-    const MOUSE: &'static str = "test game";
-    const KEYS: &'static [tabula::app::help::Key] = &[];
-    const ABOUT: &'static str = "Add to the tally in turn; the highest secret wins.";
-
-    fn new_level() -> TallyLevel {
-        TallyLevel { name: "New tally".into(), seats: 3, target: 12 }
-    }
-
-    fn rules_text(level: &TallyLevel) -> String {
-        format!("to {}", level.target)
-    }
-
-    fn outcome_text(view: &TallyView, _names: &[String]) -> String {
-        format!("{:?}", view.outcome)
-    }
-
-    fn cannot_undo(step: &TallyStep) -> Option<&'static str> {
-        matches!(step, TallyStep::Showed { .. }).then_some(tabula::app::game::SHOWED_HIDDEN)
     }
 }

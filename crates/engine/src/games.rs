@@ -143,6 +143,14 @@ pub trait GameEntry: Send + Sync + 'static {
     /// every game passes (`core::conformance`), each checked move by move
     /// for its first `plies` moves; panics at the first broken property.
     fn conformance(&self, level: &LevelFile, games: u64, seed: u64, plies: u64);
+    /// One of the game's agents, held without its type.
+    fn live_agent(&self, spec: &AgentSpec) -> Result<Box<dyn crate::live::LiveAgent>, AgentError>;
+    /// A game of `level` in progress, from `seed` (the game server's tables).
+    fn start(
+        &self,
+        level: &LevelFile,
+        seed: u64,
+    ) -> Result<Box<dyn crate::live::LiveGame>, crate::core::RuleViolation>;
     fn as_any(&self) -> &dyn Any;
 }
 
@@ -256,6 +264,18 @@ impl<G: Registered> GameEntry for Entry<G> {
 
     fn conformance(&self, level: &LevelFile, games: u64, seed: u64, plies: u64) {
         crate::core::conformance::check_random_openings::<G>(self.level(level), games, seed, plies)
+    }
+
+    fn live_agent(&self, spec: &AgentSpec) -> Result<Box<dyn crate::live::LiveAgent>, AgentError> {
+        crate::live::live_agent::<G>(spec)
+    }
+
+    fn start(
+        &self,
+        level: &LevelFile,
+        seed: u64,
+    ) -> Result<Box<dyn crate::live::LiveGame>, crate::core::RuleViolation> {
+        Ok(Box::new(crate::live::Live::<G>::new(level, seed)?))
     }
 
     fn as_any(&self) -> &dyn Any {

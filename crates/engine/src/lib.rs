@@ -9,6 +9,7 @@ pub mod format;
 pub mod games;
 pub mod layout;
 pub mod level;
+pub mod live;
 pub mod mancala;
 pub mod nim;
 pub mod replay;

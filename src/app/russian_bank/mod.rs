@@ -250,14 +250,4 @@ impl WindowGame for RussianBank {
             _ => None,
         })
     }
-
-    /// Undo stops at a card turned up, and at a Stop: taking a Stop back
-    /// would let the breach it stopped stand after all.
-    fn cannot_undo(step: &BankStep) -> Option<&'static str> {
-        match step {
-            BankStep::Revealed { .. } | BankStep::HandTurned { .. } => Some(crate::app::game::SHOWED_HIDDEN),
-            BankStep::Stopped { .. } => Some("it was a Stop, and the breach it stopped would stand"),
-            _ => None,
-        }
-    }
 }

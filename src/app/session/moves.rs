@@ -44,7 +44,7 @@ pub(super) fn apply_moves<G: WindowGame>(
                 session.moves.push(mv);
                 session.movers.push(by);
                 session.said_now(words.clone(), kept_line);
-                if let Some(reason) = steps.iter().find_map(G::cannot_undo) {
+                if let Some(reason) = steps.iter().find_map(G::irreversible) {
                     session.barrier = session.moves.len();
                     session.barrier_reason = reason;
                 }

@@ -82,6 +82,9 @@ impl RuleViolation {
     }
 }
 
+/// `Game::irreversible`'s reason for a step that showed what was hidden.
+pub const SHOWED_HIDDEN: &str = "it showed what was hidden";
+
 /// A move asked for by a seat that may not move now.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("it is {to_move}'s turn, not {player}'s")]
@@ -232,6 +235,12 @@ pub trait Game: Clone + fmt::Debug + Send + Sync + 'static {
     fn sample_state(observation: &Self::Observation, viewer: Option<Player>, rng: &mut GameRng) -> Self;
     /// The ordered steps of a move, from the state before it and its effects.
     fn steps(before: &Self, effects: &Self::Effects) -> Vec<Self::Step>;
+    /// Why a move with this step cannot be taken back, if it cannot: it
+    /// showed what was hidden (a take-back would let a seat look and think
+    /// again), or it settled something for good.
+    fn irreversible(_step: &Self::Step) -> Option<&'static str> {
+        None
+    }
     /// The public state as structured data (`tabula replay --states`).
     fn public_state(&self) -> serde_json::Value;
     /// An upper bound on the moves left before the game must end.
@@ -265,7 +274,9 @@ pub trait Game: Clone + fmt::Debug + Send + Sync + 'static {
 }
 
 /// What a seat sees of a game, and all an agent or a view works from.
-pub trait Observation<G: Game>: Clone + PartialEq + fmt::Debug + Serialize + Send + Sync + 'static {
+pub trait Observation<G: Game>:
+    Clone + PartialEq + fmt::Debug + Serialize + DeserializeOwned + Send + Sync + 'static
+{
     /// The moves `player` may make, as far as this observation shows.
     fn legal_moves(&self, player: Player, out: &mut Vec<G::Move>);
     /// One step of a move, followed as a view follows it with its pieces.

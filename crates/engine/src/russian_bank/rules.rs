@@ -1169,6 +1169,16 @@ impl Game for RussianBank {
         effects.clone()
     }
 
+    /// A take-back stops at a card turned up, and at a Stop: taking a Stop
+    /// back would let the breach it stopped stand after all.
+    fn irreversible(step: &BankStep) -> Option<&'static str> {
+        match step {
+            BankStep::Revealed { .. } | BankStep::HandTurned { .. } => Some(crate::core::SHOWED_HIDDEN),
+            BankStep::Stopped { .. } => Some("it was a Stop, and the breach it stopped would stand"),
+            _ => None,
+        }
+    }
+
     fn public_state(&self) -> serde_json::Value {
         let side = |s: &Side| {
             let unseen = |pile: &[Card], hidden: u8| -> Vec<Option<Card>> {
@@ -1230,7 +1240,7 @@ impl Game for RussianBank {
 
 /// What a seat sees: the table with the cards no one has seen in a
 /// canonical order. Everyone sees the same.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct BankView(pub RussianBank);
 
 impl Observation<RussianBank> for BankView {

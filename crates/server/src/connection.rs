@@ -1,0 +1,279 @@
+//! One client's connection: WebSocket frames in, requests read and
+//! answered, messages out in order. Bad input gets an error and changes
+//! nothing; a flood or an oversized frame closes the connection.
+
+use std::sync::Arc;
+use std::time::Instant;
+
+use futures_util::{SinkExt, StreamExt};
+use serde_json::{Map, Value, json};
+use tokio::io::{AsyncRead, AsyncWrite};
+use tokio::sync::mpsc;
+use tokio_tungstenite::tungstenite::Message;
+use tokio_tungstenite::tungstenite::protocol::frame::coding::CloseCode;
+use tokio_tungstenite::tungstenite::protocol::{CloseFrame, WebSocketConfig};
+
+use crate::lobby;
+use crate::protocol::{Request, VERSION, code};
+use crate::server::{Shared, lock};
+use crate::store::{Outbox, Outgoing};
+use crate::table::{ConnId, Refused};
+
+/// Messages waiting for a slow reader before it is let go.
+const OUTBOX: usize = 4096;
+/// Wrong tokens a connection may try before it is let go.
+const BAD_TOKENS: u32 = 8;
+
+/// A connection's allowance of messages: `burst` at once, refilled at
+/// `rate` a second.
+struct Bucket {
+    level: f64,
+    rate: f64,
+    burst: f64,
+    at: Instant,
+}
+
+impl Bucket {
+    fn take(&mut self) -> bool {
+        let now = Instant::now();
+        self.level = (self.level + now.duration_since(self.at).as_secs_f64() * self.rate).min(self.burst);
+        self.at = now;
+        if self.level < 1.0 {
+            return false;
+        }
+        self.level -= 1.0;
+        true
+    }
+}
+
+struct Conn {
+    id: ConnId,
+    outbox: Outbox,
+    name: Option<String>,
+    greeted: bool,
+    created: usize,
+    bad_tokens: u32,
+}
+
+pub async fn serve<S: AsyncRead + AsyncWrite + Unpin + Send + 'static>(shared: Arc<Shared>, stream: S) {
+    let limits = shared.config.limits;
+    let config = WebSocketConfig::default()
+        .max_message_size(Some(limits.message_bytes))
+        .max_frame_size(Some(limits.message_bytes));
+    let handshake = tokio_tungstenite::accept_async_with_config(stream, Some(config));
+    let Ok(Ok(socket)) = tokio::time::timeout(std::time::Duration::from_secs(10), handshake).await else { return };
+    let (mut sink, mut frames) = socket.split();
+    let (outbox, mut queue) = mpsc::channel::<Outgoing>(OUTBOX);
+    let writer = tokio::spawn(async move {
+        while let Some(message) = queue.recv().await {
+            match message {
+                Outgoing::Text(text) => {
+                    if sink.send(Message::text(&*text)).await.is_err() {
+                        break;
+                    }
+                }
+                Outgoing::Close(reason) => {
+                    let frame = CloseFrame { code: CloseCode::Policy, reason: reason.into() };
+                    let _ = sink.send(Message::Close(Some(frame))).await;
+                    break;
+                }
+            }
+        }
+        let _ = sink.close().await;
+    });
+    let mut conn = Conn { id: shared.next_connection(), outbox, name: None, greeted: false, created: 0, bad_tokens: 0 };
+    let mut bucket = Bucket { level: limits.burst, rate: limits.messages_per_second, burst: limits.burst, at: Instant::now() };
+    while let Some(frame) = frames.next().await {
+        let text = match frame {
+            Ok(Message::Text(text)) => text,
+            Ok(Message::Binary(_)) => {
+                error(&conn, None, code::BAD_JSON, "send JSON in text frames, not binary ones");
+                continue;
+            }
+            Ok(Message::Close(_)) => break,
+            Ok(_) => continue,
+            Err(e) => {
+                let too_large = matches!(e, tokio_tungstenite::tungstenite::Error::Capacity(_));
+                if too_large {
+                    let most = limits.message_bytes;
+                    close(&conn, code::TOO_LARGE, &format!("a message may hold at most {most} bytes"));
+                }
+                break;
+            }
+        };
+        if !bucket.take() {
+            close(&conn, code::FLOOD, "too many messages: slow down");
+            break;
+        }
+        if !handle(&shared, &mut conn, &text) {
+            break;
+        }
+    }
+    // Whatever was said is said; the seats wait for their tokens.
+    let tables: Vec<String> = lock(&shared.tables).keys().cloned().collect();
+    for table in tables {
+        lobby::leave(&shared, conn.id, &table);
+    }
+    drop(conn);
+    let _ = writer.await;
+}
+
+fn send(conn: &Conn, value: &Value) {
+    let _ = conn.outbox.try_send(Outgoing::Text(value.to_string().into()));
+}
+
+fn error(conn: &Conn, re: Option<&Value>, code: &str, message: &str) {
+    let mut value = json!({"type": "error", "code": code, "message": message});
+    if let Some(re) = re {
+        value["re"] = re.clone();
+    }
+    send(conn, &value);
+}
+
+fn close(conn: &Conn, code: &'static str, message: &str) {
+    error(conn, None, code, message);
+    let _ = conn.outbox.try_send(Outgoing::Close(code));
+}
+
+/// Reads and answers one message; false closes the connection.
+fn handle(shared: &Arc<Shared>, conn: &mut Conn, text: &str) -> bool {
+    let mut object: Map<String, Value> = match serde_json::from_str(text) {
+        Ok(object) => object,
+        Err(e) => {
+            error(conn, None, code::BAD_JSON, &format!("not a JSON object: {e}"));
+            return true;
+        }
+    };
+    let re = object.remove("id");
+    let request: Request = match serde_json::from_value(Value::Object(object)) {
+        Ok(request) => request,
+        Err(e) => {
+            error(conn, re.as_ref(), code::BAD_REQUEST, &format!("not a request of protocol {VERSION}: {e}"));
+            return true;
+        }
+    };
+    match answer(shared, conn, request, re.as_ref()) {
+        Ok(()) => true,
+        Err(refused) => {
+            error(conn, re.as_ref(), refused.code, &refused.message);
+            if refused.code == code::BAD_TOKEN {
+                conn.bad_tokens += 1;
+                if conn.bad_tokens >= BAD_TOKENS {
+                    close(conn, code::FLOOD, "too many wrong tokens");
+                    return false;
+                }
+            }
+            true
+        }
+    }
+}
+
+fn answer(shared: &Arc<Shared>, conn: &mut Conn, request: Request, re: Option<&Value>) -> Result<(), Refused> {
+    if !conn.greeted && !matches!(request, Request::Hello { .. }) {
+        return Err(Refused::new(code::HELLO_FIRST, format!("say hello first: {{\"type\": \"hello\", \"version\": {VERSION}}}")));
+    }
+    match request {
+        Request::Hello { version, name } => hello(shared, conn, version, name, re),
+        Request::Levels => {
+            send(conn, &levels(shared, re));
+            Ok(())
+        }
+        Request::Create(spec) => {
+            if conn.created >= shared.config.limits.tables_per_connection {
+                let most = shared.config.limits.tables_per_connection;
+                return Err(Refused::new(code::LIMIT, format!("a connection may open at most {most} tables")));
+            }
+            lobby::create(shared, &conn.outbox, *spec, re)?;
+            conn.created += 1;
+            Ok(())
+        }
+        Request::Join { table, seat, name } => {
+            let name = name.or_else(|| conn.name.clone()).unwrap_or_else(|| "Guest".into());
+            lobby::join(shared, conn.id, &conn.outbox, &table, seat, clean_name(&name), re)
+        }
+        Request::Resume { token } => lobby::resume(shared, conn.id, &conn.outbox, &token, re),
+        Request::Watch { table } => lobby::watch(shared, conn.id, &conn.outbox, &table, re),
+        Request::Leave { table } => {
+            lobby::leave(shared, conn.id, &table);
+            send(conn, &json!({"type": "left", "re": re, "table": table}));
+            Ok(())
+        }
+        Request::Ping => {
+            send(conn, &json!({"type": "pong", "re": re}));
+            Ok(())
+        }
+        other => play(shared, conn, other, re),
+    }
+}
+
+/// A name as others will see it: printable, at most 40 characters.
+fn clean_name(name: &str) -> String {
+    let name: String = name.chars().filter(|c| !c.is_control()).take(40).collect();
+    if name.trim().is_empty() { "Guest".into() } else { name.trim().to_owned() }
+}
+
+fn hello(shared: &Shared, conn: &mut Conn, version: u32, name: Option<String>, re: Option<&Value>) -> Result<(), Refused> {
+    if version != VERSION {
+        return Err(Refused::new(code::VERSION, format!("this server speaks protocol {VERSION}, not {version}")));
+    }
+    conn.greeted = true;
+    conn.name = name.as_deref().map(clean_name);
+    let games: Vec<Value> = tabula_engine::games::all()
+        .iter()
+        .map(|g| json!({"game": g.name(), "title": g.title(), "seats": [g.seats().0, g.seats().1]}))
+        .collect();
+    let l = shared.config.limits;
+    send(
+        conn,
+        &json!({"type": "welcome", "re": re, "version": VERSION, "server": concat!("tabula ", env!("CARGO_PKG_VERSION")),
+            "games": games, "limits": {"message_bytes": l.message_bytes, "level_bytes": l.level_bytes,
+            "messages_per_second": l.messages_per_second, "burst": l.burst, "tables_per_connection": l.tables_per_connection}}),
+    );
+    Ok(())
+}
+
+fn levels(shared: &Shared, re: Option<&Value>) -> Value {
+    let levels: Vec<Value> = shared
+        .levels
+        .iter()
+        .map(|(name, level)| {
+            let game = level.game();
+            json!({"level": name, "game": game.name(), "name": level.name(), "seats": game.num_players(level),
+                "description": level.description()})
+        })
+        .collect();
+    let agents: Map<String, Value> = tabula_engine::games::all()
+        .iter()
+        .map(|g| (g.name().to_owned(), g.agents().iter().map(|a| json!({"name": a.name, "plays": a.plain})).collect()))
+        .collect();
+    json!({"type": "levels", "re": re, "levels": levels, "agents": agents})
+}
+
+/// The requests a seat makes at its table.
+fn play(shared: &Arc<Shared>, conn: &Conn, request: Request, re: Option<&Value>) -> Result<(), Refused> {
+    let (table_id, named) = match &request {
+        Request::Move { table, seat, .. }
+        | Request::TakeBack { table, seat }
+        | Request::Answer { table, seat, .. }
+        | Request::Resign { table, seat }
+        | Request::Rematch { table, seat } => (table.clone(), *seat),
+        _ => unreachable!("the lobby's requests are answered before"),
+    };
+    let table = shared.table(&table_id).ok_or_else(|| lobby::no_table(&table_id))?;
+    let seat = lock(&table).seat_of(conn.id, named)?;
+    if let Request::Rematch { .. } = request {
+        return lobby::rematch(shared, &table, seat, re);
+    }
+    let job = {
+        let mut t = lock(&table);
+        match request {
+            Request::Move { mv, ply, .. } => t.play(seat, &mv, ply, re, Some(conn.id))?,
+            Request::TakeBack { .. } => t.ask_take_back(seat)?,
+            Request::Answer { accept, .. } => t.answer(seat, accept)?,
+            Request::Resign { .. } => t.resign(seat)?,
+            _ => unreachable!("matched above"),
+        }
+    };
+    shared.submit(&table, job);
+    Ok(())
+}

@@ -1,0 +1,18 @@
+//! tabula's game server: tables of every registered game, played over
+//! WebSocket by people and bots in any language (docs/protocol.md). The
+//! engine decides every move; each connection is told only what its seat,
+//! or a spectator, may see; every accepted move is on disk before anyone
+//! hears of it. No Bevy here: the window's online play uses this crate's
+//! protocol and client.
+
+mod agents;
+pub mod client;
+mod connection;
+mod lobby;
+pub mod protocol;
+mod restore;
+mod server;
+mod store;
+mod table;
+
+pub use server::{Config, Limits, Server, read_levels, serve};

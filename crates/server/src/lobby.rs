@@ -1,0 +1,326 @@
+//! Making tables, taking seats (a token each), taking them back, watching,
+//! leaving and rematches: what changes who is at a table, not the game.
+
+use std::sync::{Arc, Mutex};
+use std::time::Instant;
+
+use serde_json::{Value, json};
+use tabula_engine::Player;
+use tabula_engine::level::{self, LevelFile};
+use tabula_engine::live;
+
+use crate::protocol::{CreateTable, code};
+use crate::server::{Shared, lock};
+use crate::store::{Job, Op, Outbox};
+use crate::table::{Clocks, ConnId, Follower, Refused, Seat, Table, number};
+
+/// 64 bits from the operating system.
+pub fn random_u64() -> u64 {
+    let mut bytes = [0; 8];
+    getrandom::fill(&mut bytes).expect("the operating system gives random bytes");
+    u64::from_le_bytes(bytes)
+}
+
+/// A seat token: 128 bits from the operating system, in hex.
+pub fn new_token() -> String {
+    let mut bytes = [0u8; 16];
+    getrandom::fill(&mut bytes).expect("the operating system gives random bytes");
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+fn new_table_id() -> String {
+    format!("t{:012x}", random_u64() >> 16)
+}
+
+/// The level a creator names or sends.
+fn level_of(shared: &Shared, spec: &CreateTable) -> Result<LevelFile, Refused> {
+    match (&spec.level, &spec.level_text) {
+        (Some(name), None) => shared.levels.get(name).cloned().ok_or_else(|| {
+            Refused::new(code::BAD_LEVEL, format!("no level is called \"{name}\" here: the levels request lists them"))
+        }),
+        (None, Some(text)) => {
+            let most = shared.config.limits.level_bytes;
+            if text.len() > most {
+                return Err(Refused::new(code::BAD_LEVEL, format!("the level is {} bytes; at most {most} are taken", text.len())));
+            }
+            level::parse(text, "the level sent").map_err(|e| Refused::new(code::BAD_LEVEL, e.to_string()))
+        }
+        _ => Err(Refused::new(code::BAD_LEVEL, "name a level (\"level\") or send one (\"level_text\"), not both")),
+    }
+}
+
+/// A table of `level` as `spec` says, checked in full; nothing is kept yet.
+pub fn build_table(shared: &Shared, id: String, level: &LevelFile, seed: u64, spec: CreateTable) -> Result<Table, Refused> {
+    let live = live::start(level, seed).map_err(|e| Refused::new(code::BAD_LEVEL, e.to_string()))?;
+    let n = live.num_players();
+    let kinds = if spec.seats.is_empty() { vec!["person".to_owned(); n] } else { spec.seats.clone() };
+    if kinds.len() != n {
+        return Err(Refused::new(code::BAD_REQUEST, format!("the level has {n} seats, but \"seats\" names {}", kinds.len())));
+    }
+    let agent = |text: &str| {
+        let spec = text.parse().map_err(|e: tabula_engine::core::AgentError| Refused::new(code::BAD_AGENT, e.to_string()))?;
+        live.agent(&spec).map_err(|e| Refused::new(code::BAD_AGENT, e.to_string()))
+    };
+    let mut seats = Vec::with_capacity(n);
+    for (i, kind) in kinds.iter().enumerate() {
+        let person = kind == "person";
+        seats.push(Seat {
+            agent_spec: (!person).then(|| kind.clone()),
+            agent: if person { None } else { Some(Arc::new(Mutex::new(agent(kind)?))) },
+            token: None,
+            name: format!("Player {}", i + 1),
+            stand_in: None,
+            connected: 0,
+            left_at: None,
+        });
+    }
+    if let Some(takeover) = &spec.takeover {
+        agent(takeover)?;
+    }
+    let clock = match spec.clock {
+        None => None,
+        Some(_) if n != 2 => return Err(Refused::new(code::BAD_REQUEST, "a clock is for a table of two seats")),
+        Some(c) if !(c.minutes > 0.0 && c.minutes <= 1440.0 && (0.0..=3600.0).contains(&c.increment)) => {
+            return Err(Refused::new(code::BAD_REQUEST, "a clock takes 0 to 1440 minutes and an increment of 0 to 3600 seconds"));
+        }
+        Some(c) => Some(Clocks {
+            remaining_ms: vec![(c.minutes * 60_000.0) as i64; n],
+            increment_ms: (c.increment * 1000.0) as i64,
+            running: Some(live.to_move()),
+            since: Instant::now(),
+        }),
+    };
+    Ok(Table {
+        id,
+        live,
+        config: spec,
+        seats,
+        followers: Vec::new(),
+        clock,
+        result: None,
+        ask: None,
+        rematch: Vec::new(),
+        rematch_table: None,
+        thinking: false,
+        passed_at: None,
+        replays: shared.config.replays.clone(),
+        moves_by: Vec::new(),
+    })
+}
+
+/// Keeps a new table: on disk first, then open to all.
+fn open_table(shared: &Arc<Shared>, table: Table, level: &LevelFile, mut job: Job) -> Arc<Mutex<Table>> {
+    job.ops.insert(
+        0,
+        Op::Table {
+            id: table.id.clone(),
+            game: table.live.game().to_owned(),
+            level: level::to_ron(level),
+            seed: table.live.seed(),
+            config: serde_json::to_string(&table.config).expect("settings serialise"),
+        },
+    );
+    let id = table.id.clone();
+    let table = Arc::new(Mutex::new(table));
+    lock(&shared.tables).insert(id, table.clone());
+    shared.submit(&table, job);
+    table
+}
+
+pub fn create(shared: &Arc<Shared>, outbox: &Outbox, spec: CreateTable, re: Option<&Value>) -> Result<String, Refused> {
+    if lock(&shared.tables).len() >= shared.config.limits.tables {
+        return Err(Refused::new(code::LIMIT, "the server holds all the tables it may"));
+    }
+    let level = level_of(shared, &spec)?;
+    let table = build_table(shared, new_table_id(), &level, random_u64(), spec)?;
+    let mut job = Job::default();
+    let answer = json!({"type": "created", "re": re, "table": table.id, "game": table.live.game(),
+        "level": level.name(), "seats": table.seat_infos()});
+    job.send(outbox, answer.to_string().into());
+    let id = table.id.clone();
+    open_table(shared, table, &level, job);
+    Ok(id)
+}
+
+/// Takes an open seat for a person and hands back its token.
+pub fn join(
+    shared: &Arc<Shared>,
+    conn: ConnId,
+    outbox: &Outbox,
+    table_id: &str,
+    seat: Option<u8>,
+    name: String,
+    re: Option<&Value>,
+) -> Result<(), Refused> {
+    let table = shared.table(table_id).ok_or_else(|| no_table(table_id))?;
+    let job = {
+        let mut t = lock(&table);
+        if t.result.is_some() {
+            return Err(Refused::new(code::OVER, format!("the game at table {table_id} is over")));
+        }
+        let open = |s: &Seat| s.agent_spec.is_none() && s.token.is_none();
+        let index = match seat {
+            Some(n) => {
+                let i = usize::from(n).wrapping_sub(1);
+                match t.seats.get(i) {
+                    Some(s) if open(s) => i,
+                    Some(_) => return Err(Refused::new(code::NO_SEAT, format!("seat {n} at table {table_id} is taken"))),
+                    None => return Err(Refused::new(code::NO_SEAT, format!("table {table_id} has no seat {n}"))),
+                }
+            }
+            None => t.seats.iter().position(open).ok_or_else(|| Refused::new(code::NO_SEAT, format!("table {table_id} has no open seat")))?,
+        };
+        let token = new_token();
+        let player = Player(index as u8);
+        let s = &mut t.seats[index];
+        s.token = Some(token.clone());
+        s.name = name;
+        let mut job = Job::default();
+        job.ops.push(Op::Seat { table: t.id.clone(), seat: number(player), token: token.clone(), name: t.seats[index].name.clone() });
+        lock(&shared.tokens).insert(token.clone(), (t.id.clone(), player));
+        attach(&mut t, conn, outbox, player, &token, re, &mut job);
+        job
+    };
+    shared.submit(&table, job);
+    Ok(())
+}
+
+/// A connection holds `seat` from now: it is told its token and the state,
+/// and everyone is told who sits where.
+fn attach(t: &mut Table, conn: ConnId, outbox: &Outbox, seat: Player, token: &str, re: Option<&Value>, job: &mut Job) {
+    if !t.followers.iter().any(|f| f.conn == conn && f.seat == Some(seat)) {
+        t.followers.push(Follower { conn, seat: Some(seat), outbox: outbox.clone() });
+        let s = &mut t.seats[seat.index()];
+        s.connected += 1;
+        s.left_at = None;
+    }
+    let joined = json!({"type": "joined", "re": re, "table": t.id, "seat": number(seat), "token": token});
+    job.send(outbox, joined.to_string().into());
+    job.send(outbox, t.state_text(Some(seat), None));
+    t.tell_seats(job);
+}
+
+pub fn resume(shared: &Arc<Shared>, conn: ConnId, outbox: &Outbox, token: &str, re: Option<&Value>) -> Result<(), Refused> {
+    let bad = || Refused::new(code::BAD_TOKEN, "no seat has this token");
+    let (table_id, seat) = lock(&shared.tokens).get(token).cloned().ok_or_else(bad)?;
+    let table = shared.table(&table_id).ok_or_else(bad)?;
+    let job = {
+        let mut t = lock(&table);
+        if t.seats[seat.index()].token.as_deref() != Some(token) {
+            return Err(bad());
+        }
+        let mut job = Job::default();
+        if t.seats[seat.index()].stand_in.take().is_some() {
+            job.ops.push(Op::StandIn { table: table_id.clone(), seat: number(seat), agent: None });
+        }
+        attach(&mut t, conn, outbox, seat, token, re, &mut job);
+        job
+    };
+    shared.submit(&table, job);
+    Ok(())
+}
+
+pub fn watch(shared: &Arc<Shared>, conn: ConnId, outbox: &Outbox, table_id: &str, re: Option<&Value>) -> Result<(), Refused> {
+    let table = shared.table(table_id).ok_or_else(|| no_table(table_id))?;
+    let job = {
+        let mut t = lock(&table);
+        if !t.config.spectators {
+            return Err(Refused::new(code::NO_SPECTATORS, format!("table {table_id} takes no spectators")));
+        }
+        if !t.followers.iter().any(|f| f.conn == conn && f.seat.is_none()) {
+            t.followers.push(Follower { conn, seat: None, outbox: outbox.clone() });
+        }
+        let mut job = Job::default();
+        job.send(outbox, t.state_text(None, re));
+        job
+    };
+    shared.submit(&table, job);
+    Ok(())
+}
+
+/// The connection stops following the table; its seats wait for their tokens.
+pub fn leave(shared: &Arc<Shared>, conn: ConnId, table_id: &str) {
+    let Some(table) = shared.table(table_id) else { return };
+    let job = {
+        let mut t = lock(&table);
+        let now = Instant::now();
+        let mut gone = Vec::new();
+        t.followers.retain(|f| {
+            let mine = f.conn == conn;
+            if mine {
+                gone.extend(f.seat);
+            }
+            !mine
+        });
+        for seat in &gone {
+            let s = &mut t.seats[seat.index()];
+            s.connected = s.connected.saturating_sub(1);
+            if s.connected == 0 {
+                s.left_at = Some(now);
+            }
+        }
+        let mut job = Job::default();
+        if !gone.is_empty() {
+            t.tell_seats(&mut job);
+        }
+        job
+    };
+    shared.submit(&table, job);
+}
+
+pub fn no_table(id: &str) -> Refused {
+    Refused::new(code::NO_TABLE, format!("there is no table {id}"))
+}
+
+/// `seat` wants to play again; once every person at the table does, a new
+/// table opens with the seats moved round by one, each person told their new
+/// seat and token there.
+pub fn rematch(shared: &Arc<Shared>, table: &Arc<Mutex<Table>>, seat: Player, re: Option<&Value>) -> Result<(), Refused> {
+    let mut t = lock(table);
+    if t.result.is_none() {
+        return Err(Refused::new(code::BAD_REQUEST, "a rematch is for a finished game"));
+    }
+    if t.rematch_table.is_some() {
+        return Err(Refused::new(code::BAD_REQUEST, "the rematch is made already"));
+    }
+    t.rematch[seat.index()] = true;
+    let waiting = t.seats.iter().enumerate().any(|(i, s)| s.token.is_some() && !t.rematch[i]);
+    if waiting {
+        let mut job = Job::default();
+        t.tell_all(&mut job, &json!({"type": "rematch_asked", "re": re, "table": t.id, "by": number(seat)}));
+        drop(t);
+        shared.submit(table, job);
+        return Ok(());
+    }
+    let n = t.seats.len();
+    let mut spec = t.config.clone();
+    spec.seats = (0..n).map(|i| t.seats[(i + n - 1) % n].agent_spec.clone().unwrap_or_else(|| "person".into())).collect();
+    let level = t.live.level().clone();
+    let mut new = build_table(shared, new_table_id(), &level, random_u64(), spec)?;
+    let mut job = Job::default();
+    for old in 0..n {
+        let Some(old_token) = t.seats[old].token.clone() else { continue };
+        let to = Player(((old + 1) % n) as u8);
+        let token = new_token();
+        new.seats[to.index()].token = Some(token.clone());
+        new.seats[to.index()].name = t.seats[old].name.clone();
+        job.ops.push(Op::Seat { table: new.id.clone(), seat: number(to), token: token.clone(), name: t.seats[old].name.clone() });
+        lock(&shared.tokens).insert(token.clone(), (new.id.clone(), to));
+        lock(&shared.tokens).remove(&old_token);
+        let holders: Vec<_> = t.followers.iter().filter(|f| f.seat == Some(Player(old as u8))).map(|f| (f.conn, f.outbox.clone())).collect();
+        for (conn, outbox) in holders {
+            let told = json!({"type": "rematch", "table": t.id, "new_table": new.id, "seat": number(to), "token": token});
+            job.send(&outbox, told.to_string().into());
+            new.followers.push(Follower { conn, seat: Some(to), outbox: outbox.clone() });
+            new.seats[to.index()].connected += 1;
+        }
+    }
+    for f in t.followers.iter().filter(|f| f.seat.is_none()) {
+        new.followers.push(Follower { conn: f.conn, seat: None, outbox: f.outbox.clone() });
+    }
+    t.rematch_table = Some(new.id.clone());
+    new.tell_state(&mut job);
+    drop(t);
+    open_table(shared, new, &level, job);
+    Ok(())
+}

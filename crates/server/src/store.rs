@@ -1,0 +1,218 @@
+//! Every table, seat token and accepted move in SQLite, written before the
+//! server says so to anyone. One writer thread commits the jobs of many
+//! tables in one transaction, then hands out the messages those jobs hold:
+//! a move is acknowledged, and shown to the other seats, only once it is
+//! on disk, and a table's messages go out in the order its jobs came.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::mpsc;
+
+use rusqlite::{Connection, params};
+use tokio::sync::mpsc as tokio_mpsc;
+
+/// What a connection is sent: text, or an order to close.
+#[derive(Clone, Debug)]
+pub enum Outgoing {
+    Text(Arc<str>),
+    Close(&'static str),
+}
+
+/// Where a connection's messages wait to be sent.
+pub type Outbox = tokio_mpsc::Sender<Outgoing>;
+
+/// A change to the database.
+#[derive(Debug)]
+pub enum Op {
+    Table { id: String, game: String, level: String, seed: u64, config: String },
+    Seat { table: String, seat: u8, token: String, name: String },
+    Move { table: String, ply: usize, seat: u8, mv: String, clock: Option<String> },
+    /// Moves after `ply` are taken back.
+    TakeBack { table: String, ply: usize },
+    /// An agent stands in for a person gone (or no longer, `None`).
+    StandIn { table: String, seat: u8, agent: Option<String> },
+    Finish { table: String, result: String, replay: Option<(PathBuf, String)> },
+}
+
+/// Changes to commit together, then messages to send.
+#[derive(Debug, Default)]
+pub struct Job {
+    pub ops: Vec<Op>,
+    pub deliveries: Vec<(Outbox, Outgoing)>,
+}
+
+impl Job {
+    pub fn send(&mut self, to: &Outbox, text: Arc<str>) {
+        self.deliveries.push((to.clone(), Outgoing::Text(text)));
+    }
+}
+
+/// A table as the database holds it.
+#[derive(Debug)]
+pub struct SavedTable {
+    pub id: String,
+    pub level: String,
+    pub seed: u64,
+    pub config: String,
+    pub seats: Vec<SavedSeat>,
+    /// Seat (from 1), move (JSON) and clock (JSON) of each move, in order.
+    pub moves: Vec<(u8, String, Option<String>)>,
+}
+
+#[derive(Debug)]
+pub struct SavedSeat {
+    pub seat: u8,
+    pub token: String,
+    pub name: String,
+    pub stand_in: Option<String>,
+}
+
+/// The writer thread's side of the channel.
+#[derive(Clone)]
+pub struct Store {
+    jobs: mpsc::SyncSender<Job>,
+}
+
+/// The most jobs one transaction commits.
+const BATCH: usize = 4096;
+
+fn open(path: &Path) -> rusqlite::Result<Connection> {
+    let db = Connection::open(path)?;
+    db.pragma_update(None, "journal_mode", "WAL")?;
+    // A commit survives the server's process being killed (the write is the
+    // operating system's once the call returns); FULL would also survive a
+    // power cut, at an fsync a batch.
+    db.pragma_update(None, "synchronous", "NORMAL")?;
+    db.execute_batch(
+        "CREATE TABLE IF NOT EXISTS tables (
+             id TEXT PRIMARY KEY, game TEXT NOT NULL, level TEXT NOT NULL, seed INTEGER NOT NULL,
+             config TEXT NOT NULL, result TEXT);
+         CREATE TABLE IF NOT EXISTS seats (
+             table_id TEXT NOT NULL, seat INTEGER NOT NULL, token TEXT NOT NULL UNIQUE,
+             name TEXT NOT NULL, stand_in TEXT, PRIMARY KEY (table_id, seat));
+         CREATE TABLE IF NOT EXISTS moves (
+             table_id TEXT NOT NULL, ply INTEGER NOT NULL, seat INTEGER NOT NULL,
+             move TEXT NOT NULL, clock TEXT, PRIMARY KEY (table_id, ply));",
+    )?;
+    Ok(db)
+}
+
+impl Store {
+    /// Opens (or makes) the database at `path` and starts its writer; also
+    /// returns every table not yet finished, to play on.
+    pub fn open(path: &Path) -> rusqlite::Result<(Store, Vec<SavedTable>)> {
+        let db = open(path)?;
+        let saved = load(&db)?;
+        let (jobs, queue) = mpsc::sync_channel(1 << 16);
+        std::thread::Builder::new()
+            .name("tabula-store".into())
+            .spawn(move || write(db, queue))
+            .expect("a thread starts");
+        Ok((Store { jobs }, saved))
+    }
+
+    /// Queues `job`; its messages go out once its changes are committed.
+    pub fn submit(&self, job: Job) {
+        if job.ops.is_empty() && job.deliveries.is_empty() {
+            return;
+        }
+        // The writer only stops when the process does.
+        let _ = self.jobs.send(job);
+    }
+}
+
+fn load(db: &Connection) -> rusqlite::Result<Vec<SavedTable>> {
+    let mut tables = db.prepare("SELECT id, level, seed, config FROM tables WHERE result IS NULL ORDER BY rowid")?;
+    let mut seats = db.prepare("SELECT seat, token, name, stand_in FROM seats WHERE table_id = ?1 ORDER BY seat")?;
+    let mut moves = db.prepare("SELECT seat, move, clock FROM moves WHERE table_id = ?1 ORDER BY ply")?;
+    let rows = tables.query_map([], |r| {
+        Ok(SavedTable {
+            id: r.get(0)?,
+            level: r.get(1)?,
+            seed: r.get::<_, i64>(2)? as u64,
+            config: r.get(3)?,
+            seats: Vec::new(),
+            moves: Vec::new(),
+        })
+    })?;
+    let mut saved = rows.collect::<rusqlite::Result<Vec<_>>>()?;
+    for table in &mut saved {
+        table.seats = seats
+            .query_map([&table.id], |r| {
+                Ok(SavedSeat { seat: r.get(0)?, token: r.get(1)?, name: r.get(2)?, stand_in: r.get(3)? })
+            })?
+            .collect::<rusqlite::Result<_>>()?;
+        table.moves =
+            moves.query_map([&table.id], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?.collect::<rusqlite::Result<_>>()?;
+    }
+    Ok(saved)
+}
+
+fn write(mut db: Connection, queue: mpsc::Receiver<Job>) {
+    let mut batch = Vec::with_capacity(BATCH);
+    while let Ok(first) = queue.recv() {
+        batch.push(first);
+        while batch.len() < BATCH {
+            match queue.try_recv() {
+                Ok(job) => batch.push(job),
+                Err(_) => break,
+            }
+        }
+        if let Err(e) = commit(&mut db, &batch) {
+            // Nothing may be acknowledged that is not on disk: stop serving.
+            eprintln!("tabula serve: the database refused a write ({e}); stopping");
+            std::process::exit(1);
+        }
+        for job in batch.drain(..) {
+            for (outbox, message) in job.deliveries {
+                if let Err(tokio_mpsc::error::TrySendError::Full(_)) = outbox.try_send(message) {
+                    // A reader too slow to keep up is let go; its seats stay
+                    // held by their tokens.
+                    let _ = outbox.try_send(Outgoing::Close("too slow to keep up"));
+                }
+            }
+        }
+    }
+}
+
+fn commit(db: &mut Connection, batch: &[Job]) -> rusqlite::Result<()> {
+    let tx = db.transaction()?;
+    let mut replays = Vec::new();
+    for op in batch.iter().flat_map(|j| &j.ops) {
+        match op {
+            Op::Table { id, game, level, seed, config } => {
+                tx.prepare_cached("INSERT INTO tables (id, game, level, seed, config) VALUES (?1, ?2, ?3, ?4, ?5)")?
+                    .execute(params![id, game, level, *seed as i64, config])?;
+            }
+            Op::Seat { table, seat, token, name } => {
+                tx.prepare_cached("INSERT INTO seats (table_id, seat, token, name) VALUES (?1, ?2, ?3, ?4)")?
+                    .execute(params![table, seat, token, name])?;
+            }
+            Op::Move { table, ply, seat, mv, clock } => {
+                tx.prepare_cached("INSERT INTO moves (table_id, ply, seat, move, clock) VALUES (?1, ?2, ?3, ?4, ?5)")?
+                    .execute(params![table, *ply as i64, seat, mv, clock])?;
+            }
+            Op::TakeBack { table, ply } => {
+                tx.prepare_cached("DELETE FROM moves WHERE table_id = ?1 AND ply > ?2")?
+                    .execute(params![table, *ply as i64])?;
+            }
+            Op::StandIn { table, seat, agent } => {
+                tx.prepare_cached("UPDATE seats SET stand_in = ?3 WHERE table_id = ?1 AND seat = ?2")?
+                    .execute(params![table, seat, agent])?;
+            }
+            Op::Finish { table, result, replay } => {
+                tx.prepare_cached("UPDATE tables SET result = ?2 WHERE id = ?1")?.execute(params![table, result])?;
+                replays.extend(replay.as_ref());
+            }
+        }
+    }
+    tx.commit()?;
+    for (path, text) in replays {
+        // A replay is a convenience beside the database, which holds every
+        // move: a folder that cannot be written costs the file, not the game.
+        if let Err(e) = tabula_engine::level::write_atomically(path, text) {
+            eprintln!("tabula serve: could not save the replay {}: {e}", path.display());
+        }
+    }
+    Ok(())
+}

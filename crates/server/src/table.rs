@@ -1,0 +1,499 @@
+//! One table: a game in progress, who sits where, who follows it, its
+//! clock, and what each follower is told. Everything here runs under the
+//! table's lock and hands back a [`Job`] for the store: what must be on disk,
+//! then the messages that may go out once it is.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+use std::time::Instant;
+
+use serde::Serialize;
+use serde_json::Value;
+use serde_json::value::RawValue;
+use tabula_engine::Player;
+use tabula_engine::live::{Json, LiveAgent, LiveGame, Played, RefusalKind};
+
+use crate::protocol::{self, ClockState, CreateTable, LegalMove, SeatInfo, SeatNumber, code};
+use crate::store::{Job, Op, Outbox};
+
+/// A request refused: a stable code and words for people. Nothing changed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Refused {
+    pub code: &'static str,
+    pub message: String,
+}
+
+impl Refused {
+    pub fn new(code: &'static str, message: impl Into<String>) -> Refused {
+        Refused { code, message: message.into() }
+    }
+}
+
+/// A connection, as tables know it.
+pub type ConnId = u64;
+
+pub type SharedAgent = Arc<Mutex<Box<dyn LiveAgent>>>;
+
+pub struct Seat {
+    /// The agent spec of an agent's seat; `None` for a person's.
+    pub agent_spec: Option<String>,
+    pub agent: Option<SharedAgent>,
+    /// The token of the person who took the seat.
+    pub token: Option<String>,
+    pub name: String,
+    /// The agent playing for a person gone past the grace period.
+    pub stand_in: Option<(String, SharedAgent)>,
+    /// Connections holding the seat now.
+    pub connected: usize,
+    /// When the last of them went.
+    pub left_at: Option<Instant>,
+}
+
+impl Seat {
+    /// The agent that moves for this seat now, if one does.
+    pub fn playing_agent(&self) -> Option<&SharedAgent> {
+        self.agent.as_ref().or(self.stand_in.as_ref().map(|(_, a)| a))
+    }
+}
+
+/// A connection following the table, as a seat or a spectator.
+pub struct Follower {
+    pub conn: ConnId,
+    pub seat: Option<Player>,
+    pub outbox: Outbox,
+}
+
+/// Each seat's time left, and whose runs since when.
+pub struct Clocks {
+    pub remaining_ms: Vec<i64>,
+    pub increment_ms: i64,
+    pub running: Option<Player>,
+    pub since: Instant,
+}
+
+impl Clocks {
+    fn left(&self, seat: Player, now: Instant) -> i64 {
+        let spent = if self.running == Some(seat) { now.duration_since(self.since).as_millis() as i64 } else { 0 };
+        self.remaining_ms[seat.index()] - spent
+    }
+
+    fn state(&self, now: Instant) -> ClockState {
+        ClockState {
+            remaining_ms: Player::all(self.remaining_ms.len()).map(|p| self.left(p, now).max(0)).collect(),
+            running: self.running.map(number),
+        }
+    }
+}
+
+/// A take-back asked for: back to `to_ply`, once every other person agrees.
+pub struct Ask {
+    pub by: Player,
+    pub to_ply: usize,
+    pub agreed: Vec<bool>,
+}
+
+pub struct Table {
+    pub id: String,
+    pub live: Box<dyn LiveGame>,
+    pub config: CreateTable,
+    pub seats: Vec<Seat>,
+    pub followers: Vec<Follower>,
+    pub clock: Option<Clocks>,
+    pub result: Option<protocol::Result>,
+    pub ask: Option<Ask>,
+    /// Seats that asked for a rematch, and the new table once all did.
+    pub rematch: Vec<bool>,
+    pub rematch_table: Option<String>,
+    /// An agent is choosing a move.
+    pub thinking: bool,
+    /// The ply at which the agents last let a chance to interject pass.
+    pub passed_at: Option<usize>,
+    /// Where finished games' replays go.
+    pub replays: Option<std::path::PathBuf>,
+    /// The seat that made each move, in order.
+    pub moves_by: Vec<Player>,
+}
+
+/// A seat as the protocol numbers it.
+pub fn number(p: Player) -> SeatNumber {
+    p.0 + 1
+}
+
+fn text(value: &impl Serialize) -> Arc<str> {
+    serde_json::to_string(value).expect("messages serialise").into()
+}
+
+#[derive(Serialize)]
+struct LevelInfo<'a> {
+    name: &'a str,
+    description: &'a str,
+    summary: Vec<String>,
+}
+
+#[derive(Serialize)]
+struct StateMessage<'a> {
+    #[serde(rename = "type")]
+    kind: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    re: Option<&'a Value>,
+    table: &'a str,
+    seat: Option<SeatNumber>,
+    game: &'static str,
+    level: LevelInfo<'a>,
+    ply: usize,
+    to_move: SeatNumber,
+    view: &'a RawValue,
+    legal: Vec<LegalMove<'a>>,
+    seats: Vec<SeatInfo>,
+    clock: Option<ClockState>,
+    result: Option<&'a protocol::Result>,
+    take_back: Option<Value>,
+    spectators: bool,
+}
+
+#[derive(Serialize)]
+struct MovedMessage<'a> {
+    #[serde(rename = "type")]
+    kind: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    re: Option<&'a Value>,
+    table: &'a str,
+    ply: usize,
+    seat: SeatNumber,
+    #[serde(rename = "move")]
+    mv: &'a RawValue,
+    says: &'a str,
+    steps: &'a RawValue,
+    to_move: SeatNumber,
+    view: &'a RawValue,
+    legal: Vec<LegalMove<'a>>,
+    clock: Option<ClockState>,
+    result: Option<&'a protocol::Result>,
+}
+
+fn legal_list(moves: &[(Json, String)]) -> Vec<LegalMove<'_>> {
+    moves.iter().map(|(mv, says)| LegalMove { mv, says }).collect()
+}
+
+impl Table {
+    pub fn seat_infos(&self) -> Vec<SeatInfo> {
+        self.seats
+            .iter()
+            .enumerate()
+            .map(|(i, s)| SeatInfo {
+                seat: i as SeatNumber + 1,
+                kind: if s.agent_spec.is_some() { "agent" } else { "person" }.to_owned(),
+                name: s.agent_spec.clone().or_else(|| s.token.as_ref().map(|_| s.name.clone())),
+                taken: s.agent_spec.is_some() || s.token.is_some(),
+                connected: s.agent_spec.is_some() || s.connected > 0,
+                standing_in: s.stand_in.as_ref().map(|(spec, _)| spec.clone()),
+            })
+            .collect()
+    }
+
+    /// What `viewer` is told of the table as it stands.
+    pub fn state_text(&self, viewer: Option<Player>, re: Option<&Value>) -> Arc<str> {
+        let view = self.live.observe(viewer);
+        let legal = match viewer {
+            Some(seat) if self.result.is_none() => self.live.legal(seat),
+            _ => Vec::new(),
+        };
+        let level = self.live.level();
+        text(&StateMessage {
+            kind: "state",
+            re,
+            table: &self.id,
+            seat: viewer.map(number),
+            game: self.live.game(),
+            level: LevelInfo { name: level.name(), description: level.description(), summary: level.summary() },
+            ply: self.live.ply(),
+            to_move: number(self.live.to_move()),
+            view: &view,
+            legal: legal_list(&legal),
+            seats: self.seat_infos(),
+            clock: self.clock.as_ref().map(|c| c.state(Instant::now())),
+            result: self.result.as_ref(),
+            take_back: self.ask.as_ref().map(|a| serde_json::json!({"by": number(a.by), "to_ply": a.to_ply})),
+            spectators: self.config.spectators,
+        })
+    }
+
+    /// Tells every follower something that is the same for all.
+    pub fn tell_all(&self, job: &mut Job, message: &impl Serialize) {
+        let message = text(message);
+        for f in &self.followers {
+            job.send(&f.outbox, message.clone());
+        }
+    }
+
+    /// Sends every follower the table as it now stands.
+    pub fn tell_state(&self, job: &mut Job) {
+        let mut made: HashMap<Option<Player>, Arc<str>> = HashMap::new();
+        for f in &self.followers {
+            let message = made.entry(f.seat).or_insert_with(|| self.state_text(f.seat, None));
+            job.send(&f.outbox, message.clone());
+        }
+    }
+
+    pub fn tell_seats(&self, job: &mut Job) {
+        self.tell_all(job, &serde_json::json!({"type": "seats", "table": self.id, "seats": self.seat_infos()}));
+    }
+
+    /// The seat a connection acts for at this table: the one it names, if
+    /// it holds it, or the only one it holds.
+    pub fn seat_of(&self, conn: ConnId, named: Option<SeatNumber>) -> Result<Player, Refused> {
+        let held: Vec<Player> = self.followers.iter().filter(|f| f.conn == conn).filter_map(|f| f.seat).collect();
+        match named {
+            Some(n) => {
+                let seat = Player(n.wrapping_sub(1));
+                if held.contains(&seat) {
+                    Ok(seat)
+                } else {
+                    Err(Refused::new(code::NOT_SEATED, format!("you do not hold seat {n} at table {}", self.id)))
+                }
+            }
+            None => match held.as_slice() {
+                [seat] => Ok(*seat),
+                [] => Err(Refused::new(
+                    code::NOT_SEATED,
+                    format!("you hold no seat at table {}: join it or resume your seat first", self.id),
+                )),
+                _ => Err(Refused::new(code::NOT_SEATED, "you hold several seats here: say which with \"seat\"")),
+            },
+        }
+    }
+
+    fn check_open(&self) -> Result<(), Refused> {
+        match &self.result {
+            Some(_) => Err(Refused::new(code::OVER, format!("the game at table {} is over", self.id))),
+            None => Ok(()),
+        }
+    }
+
+    /// Plays `mv` for `seat`: on disk, then told to every follower.
+    pub fn play(
+        &mut self,
+        seat: Player,
+        mv: &Value,
+        ply: Option<usize>,
+        re: Option<&Value>,
+        by: Option<ConnId>,
+    ) -> Result<Job, Refused> {
+        self.check_open()?;
+        if let Some(ply) = ply.filter(|&p| p != self.live.ply()) {
+            return Err(Refused::new(
+                code::STALE,
+                format!("the move was meant for move {ply}, but the game is at move {}", self.live.ply()),
+            ));
+        }
+        let now = Instant::now();
+        let mut job = Job::default();
+        if self.flag(now, &mut job) {
+            return Ok(job);
+        }
+        let played = self.live.play(seat, mv).map_err(|r| {
+            let code = match r.kind {
+                RefusalKind::Malformed => code::BAD_REQUEST,
+                RefusalKind::NotYourTurn => code::NOT_YOUR_TURN,
+                RefusalKind::Illegal => code::ILLEGAL,
+            };
+            Refused::new(code, r.message)
+        })?;
+        self.ask = None;
+        self.passed_at = None;
+        self.moves_by.push(seat);
+        self.tick_clock(seat, now);
+        job.ops.push(Op::Move {
+            table: self.id.clone(),
+            ply: self.live.ply(),
+            seat: number(seat),
+            mv: played.mv.get().to_owned(),
+            clock: self.clock.as_ref().map(|c| serde_json::to_string(&c.remaining_ms).expect("numbers")),
+        });
+        if let Some(outcome) = self.live.outcome() {
+            let winner = outcome.winner().map(number);
+            self.finish(protocol::Result { winner, reason: "rules".into(), by: None, scores: self.live.scores() }, &mut job);
+        }
+        self.tell_moved(&played, re, by, &mut job);
+        Ok(job)
+    }
+
+    fn tick_clock(&mut self, seat: Player, now: Instant) {
+        let to_move = self.live.to_move();
+        let Some(clock) = &mut self.clock else { return };
+        if clock.running == Some(seat) {
+            clock.remaining_ms[seat.index()] = clock.left(seat, now) + clock.increment_ms;
+        }
+        clock.running = Some(to_move);
+        clock.since = now;
+    }
+
+    fn tell_moved(&self, played: &Played, re: Option<&Value>, by: Option<ConnId>, job: &mut Job) {
+        let mut views: HashMap<Option<Player>, (Json, Vec<(Json, String)>)> = HashMap::new();
+        let clock = self.clock.as_ref().map(|c| c.state(Instant::now()));
+        for f in &self.followers {
+            let (view, legal) = views.entry(f.seat).or_insert_with(|| {
+                let legal = match f.seat {
+                    Some(seat) if self.result.is_none() => self.live.legal(seat),
+                    _ => Vec::new(),
+                };
+                (self.live.observe(f.seat), legal)
+            });
+            let mine = by == Some(f.conn) && f.seat == Some(played.seat);
+            let message = text(&MovedMessage {
+                kind: "moved",
+                re: if mine { re } else { None },
+                table: &self.id,
+                ply: self.live.ply(),
+                seat: number(played.seat),
+                mv: &played.mv,
+                says: &played.says,
+                steps: &played.steps,
+                to_move: number(self.live.to_move()),
+                view,
+                legal: legal_list(legal),
+                clock: clock.clone(),
+                result: self.result.as_ref(),
+            });
+            job.send(&f.outbox, message);
+        }
+    }
+
+    /// Ends the game: the result on disk with the replay, told to all.
+    pub fn finish(&mut self, result: protocol::Result, job: &mut Job) {
+        if let Some(clock) = &mut self.clock {
+            let now = Instant::now();
+            if let Some(running) = clock.running {
+                clock.remaining_ms[running.index()] = clock.left(running, now).max(0);
+            }
+            clock.running = None;
+        }
+        let players: Vec<_> = self
+            .seats
+            .iter()
+            .map(|s| tabula_engine::replay::Seat {
+                name: s.agent_spec.clone().unwrap_or_else(|| s.name.clone()),
+                agent: s.agent_spec.clone().unwrap_or_else(|| "human".into()),
+            })
+            .collect();
+        let replay = self.replays.as_ref().map(|dir| (dir.join(format!("{}.ron", self.id)), self.live.replay(&players)));
+        job.ops.push(Op::Finish {
+            table: self.id.clone(),
+            result: serde_json::to_string(&result).expect("results serialise"),
+            replay,
+        });
+        self.rematch = vec![false; self.seats.len()];
+        self.result = Some(result);
+    }
+
+    /// Ends the game if the seat to move has run out of time.
+    pub fn flag(&mut self, now: Instant, job: &mut Job) -> bool {
+        let Some(clock) = &self.clock else { return false };
+        let Some(running) = clock.running else { return false };
+        if self.result.is_some() || clock.left(running, now) > 0 {
+            return false;
+        }
+        let winner = Player::all(self.seats.len()).find(|&p| p != running).map(number);
+        let result = protocol::Result { winner, reason: "time".into(), by: Some(number(running)), scores: self.live.scores() };
+        self.finish(result.clone(), job);
+        self.tell_all(job, &serde_json::json!({"type": "ended", "table": self.id, "result": result}));
+        true
+    }
+
+    /// `seat` gives up: a two-seat game ends; at a bigger table an agent
+    /// plays the seat on (the takeover agent, else `random`).
+    pub fn resign(&mut self, seat: Player) -> Result<Job, Refused> {
+        self.check_open()?;
+        let mut job = Job::default();
+        if self.seats.len() == 2 {
+            let winner = Some(number(Player(1 - seat.0)));
+            let result = protocol::Result { winner, reason: "resigned".into(), by: Some(number(seat)), scores: self.live.scores() };
+            self.finish(result.clone(), &mut job);
+            self.tell_all(&mut job, &serde_json::json!({"type": "ended", "table": self.id, "result": result}));
+        } else {
+            let spec = self.config.takeover.clone().unwrap_or_else(|| "random".into());
+            self.stand_in(seat, &spec, &mut job)?;
+            self.seats[seat.index()].token = None;
+            self.tell_seats(&mut job);
+        }
+        Ok(job)
+    }
+
+    /// An agent plays for the person at `seat` from now on.
+    pub fn stand_in(&mut self, seat: Player, spec: &str, job: &mut Job) -> Result<(), Refused> {
+        let agent = self
+            .live
+            .agent(&spec.parse().map_err(|e: tabula_engine::core::AgentError| Refused::new(code::BAD_AGENT, e.to_string()))?)
+            .map_err(|e| Refused::new(code::BAD_AGENT, e.to_string()))?;
+        self.seats[seat.index()].stand_in = Some((spec.to_owned(), Arc::new(Mutex::new(agent))));
+        job.ops.push(Op::StandIn { table: self.id.clone(), seat: number(seat), agent: Some(spec.to_owned()) });
+        Ok(())
+    }
+
+    /// `seat` asks to take back its last move.
+    pub fn ask_take_back(&mut self, seat: Player) -> Result<Job, Refused> {
+        self.check_open()?;
+        if self.ask.is_some() {
+            return Err(Refused::new(code::TAKE_BACK, "a take-back is asked already"));
+        }
+        let last = self.last_move_of(seat).ok_or_else(|| Refused::new(code::TAKE_BACK, "you have made no move to take back"))?;
+        let (limit, why) = self.live.take_back_limit();
+        if last < limit {
+            let why = why.unwrap_or("it cannot be taken back");
+            return Err(Refused::new(code::TAKE_BACK, format!("that move cannot be taken back: {why}")));
+        }
+        // People must agree; agents and empty seats do not mind.
+        let agreed = self.seats.iter().enumerate().map(|(i, s)| i == seat.index() || s.token.is_none() || s.stand_in.is_some()).collect();
+        self.ask = Some(Ask { by: seat, to_ply: last, agreed });
+        let mut job = Job::default();
+        self.settle_ask(&mut job);
+        Ok(job)
+    }
+
+    /// The position before `seat`'s last move, as a ply.
+    fn last_move_of(&self, seat: Player) -> Option<usize> {
+        self.moves_by.iter().rposition(|&s| s == seat)
+    }
+
+    pub fn answer(&mut self, seat: Player, accept: bool) -> Result<Job, Refused> {
+        let Some(ask) = &mut self.ask else {
+            return Err(Refused::new(code::TAKE_BACK, "no take-back is asked"));
+        };
+        if ask.by == seat {
+            return Err(Refused::new(code::TAKE_BACK, "you asked for this take-back yourself"));
+        }
+        let mut job = Job::default();
+        if !accept {
+            let by = ask.by;
+            self.ask = None;
+            self.tell_all(&mut job, &serde_json::json!({"type": "take_back_declined", "table": self.id, "by": number(seat), "asked_by": number(by)}));
+            return Ok(job);
+        }
+        ask.agreed[seat.index()] = true;
+        self.settle_ask(&mut job);
+        Ok(job)
+    }
+
+    /// Takes the move back once all agreed; otherwise tells them it is asked.
+    fn settle_ask(&mut self, job: &mut Job) {
+        let Some(ask) = &self.ask else { return };
+        if !ask.agreed.iter().all(|&a| a) {
+            self.tell_all(job, &serde_json::json!({"type": "take_back_asked", "table": self.id, "by": number(ask.by), "to_ply": ask.to_ply}));
+            return;
+        }
+        let to_ply = ask.to_ply;
+        self.ask = None;
+        if self.live.take_back(to_ply).is_err() {
+            return;
+        }
+        self.moves_by.truncate(to_ply);
+        self.passed_at = None;
+        job.ops.push(Op::TakeBack { table: self.id.clone(), ply: to_ply });
+        if let Some(clock) = &mut self.clock {
+            clock.running = Some(self.live.to_move());
+            clock.since = Instant::now();
+        }
+        self.tell_all(job, &serde_json::json!({"type": "taken_back", "table": self.id, "ply": to_ply}));
+        self.tell_state(job);
+    }
+}
