@@ -88,6 +88,13 @@ pub enum Command {
     /// Open the level editor on a level of any game (a new level of the
     /// game whose folder it is in, when the file does not exist yet).
     Edit { level: PathBuf },
+    /// Serve tables of every game over WebSocket (docs/protocol.md), to
+    /// people and bots in any language; every move kept in a database, so
+    /// that a restarted server plays on.
+    Serve(crate::network::ServeArgs),
+    /// Play a seat at a server's table with an agent, coming back with the
+    /// seat's token if the connection drops.
+    Bot(crate::network::BotArgs),
     /// Validate level files; exits non-zero if one is invalid.
     Check {
         #[arg(required = true)]
@@ -189,6 +196,8 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             run_match(&level, &seats.list(), games, seed, jobs, out)
         }
         Some(Command::Replay { replay, states }) => run_replay(&replay, states),
+        Some(Command::Serve(args)) => crate::network::serve(args),
+        Some(Command::Bot(args)) => crate::network::bot(args),
         Some(Command::Perft { level, depth, divide }) => {
             let level = level::load(&level)?;
             if divide {

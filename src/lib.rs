@@ -1,6 +1,8 @@
-//! The tabula app: the command line (`cli`), the Bevy window (`app`) and
-//! the arena's runs both use (`arena_run`).
+//! The tabula app: the command line (`cli`), the Bevy window (`app`), the
+//! arena's runs both use (`arena_run`), and the game server's commands
+//! (`network`).
 
 pub mod app;
 pub mod arena_run;
 pub mod cli;
+pub mod network;

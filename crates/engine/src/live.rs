@@ -143,7 +143,13 @@ fn to_value(value: &impl Serialize) -> Value {
 impl<G: Registered> Live<G> {
     pub(crate) fn new(level: &LevelFile, seed: u64) -> Result<Live<G>, RuleViolation> {
         let typed = level.get::<G>().expect("a level started by its own game");
-        Ok(Live { level: level.clone(), seed, game: G::new(typed, seed)?, moves: Vec::new(), barrier: (0, None) })
+        Ok(Live {
+            level: level.clone(),
+            seed,
+            game: G::new(typed, seed)?,
+            moves: Vec::new(),
+            barrier: (0, None),
+        })
     }
 
     fn typed(game: &dyn LiveGame) -> &Live<G> {
@@ -330,11 +336,9 @@ mod tests {
 
     #[test]
     fn a_take_back_stops_at_a_move_that_showed_a_hidden_card() {
-        let level = crate::level::parse(
-            "RussianBank(name: \"t\", deal: Shuffled, stop_rule: false)",
-            "t.ron",
-        )
-        .unwrap();
+        let level =
+            crate::level::parse("RussianBank(name: \"t\", deal: Shuffled, stop_rule: false)", "t.ron")
+                .unwrap();
         let mut live = start(&level, 7).unwrap();
         let mut rng = rng_from_seed(7);
         let mut agent = live.agent(&"random".parse().unwrap()).unwrap();

@@ -23,6 +23,12 @@ use crate::protocol::VERSION;
 pub trait Io: AsyncRead + AsyncWrite + Unpin + Send {}
 impl<T: AsyncRead + AsyncWrite + Unpin + Send> Io for T {}
 
+/// The connection to the server is gone (closed, reset, or the server
+/// stopped): a bot may come back with its token.
+#[derive(Debug, thiserror::Error)]
+#[error("the connection to the server is gone: {0}")]
+pub struct Disconnected(String);
+
 pub struct Client {
     socket: WebSocketStream<Box<dyn Io>>,
     /// Messages read while waiting for an answer, in order.
@@ -39,7 +45,9 @@ fn tls_config(ca: Option<&Path>) -> anyhow::Result<tokio_rustls::rustls::ClientC
     use tokio_rustls::rustls::pki_types::pem::PemObject;
     let file = ca.unwrap_or(Path::new("/etc/ssl/certs/ca-certificates.crt"));
     let mut roots = tokio_rustls::rustls::RootCertStore::empty();
-    for cert in CertificateDer::pem_file_iter(file).with_context(|| format!("cannot read certificates from {}", file.display()))? {
+    for cert in CertificateDer::pem_file_iter(file)
+        .with_context(|| format!("cannot read certificates from {}", file.display()))?
+    {
         roots.add(cert.with_context(|| format!("{}: not a PEM certificate", file.display()))?)?;
     }
     let provider = Arc::new(tokio_rustls::rustls::crypto::ring::default_provider());
@@ -67,23 +75,27 @@ impl Client {
         let stream: Box<dyn Io> = if tls {
             let connector = tokio_rustls::TlsConnector::from(Arc::new(tls_config(ca)?));
             let name = tokio_rustls::rustls::pki_types::ServerName::try_from(host.to_owned())?;
-            Box::new(connector.connect(name, tcp).await.with_context(|| format!("TLS with {authority} failed"))?)
+            Box::new(
+                connector.connect(name, tcp).await.with_context(|| format!("TLS with {authority} failed"))?,
+            )
         } else {
             Box::new(tcp)
         };
-        let (socket, _) = tokio_tungstenite::client_async(url, stream).await.with_context(|| format!("no WebSocket at {url}"))?;
+        let (socket, _) = tokio_tungstenite::client_async(url, stream)
+            .await
+            .with_context(|| format!("no WebSocket at {url}"))?;
         let mut client = Client { socket, pending: VecDeque::new(), next_id: 1, welcome: Value::Null };
         client.welcome = client.request(json!({"type": "hello", "version": VERSION, "name": name})).await?;
         Ok(client)
     }
 
     pub async fn send(&mut self, message: &Value) -> anyhow::Result<()> {
-        self.socket.send(Message::text(message.to_string())).await.context("the server closed the connection")
+        self.send_raw(Message::text(message.to_string())).await
     }
 
-    /// Sends text as it is (tests send what no client should).
+    /// Sends a frame as it is (tests send what no client should).
     pub async fn send_raw(&mut self, message: Message) -> anyhow::Result<()> {
-        self.socket.send(message).await.context("the server closed the connection")
+        Ok(self.socket.send(message).await.map_err(|e| Disconnected(e.to_string()))?)
     }
 
     /// The next message from the server.
@@ -97,10 +109,16 @@ impl Client {
     async fn read(&mut self) -> anyhow::Result<Value> {
         loop {
             match self.socket.next().await {
-                Some(Ok(Message::Text(text))) => return serde_json::from_str(&text).context("the server sent bad JSON"),
-                Some(Ok(Message::Close(_))) | None => bail!("the server closed the connection"),
+                Some(Ok(Message::Text(text))) => {
+                    return serde_json::from_str(&text).context("the server sent bad JSON");
+                }
+                Some(Ok(Message::Close(frame))) => {
+                    let why = frame.map_or_else(String::new, |f| f.reason.to_string());
+                    return Err(Disconnected(format!("the server closed it {why}")).into());
+                }
+                None => return Err(Disconnected("the server closed it".into()).into()),
                 Some(Ok(_)) => continue,
-                Some(Err(e)) => return Err(e).context("the connection failed"),
+                Some(Err(e)) => return Err(Disconnected(e.to_string()).into()),
             }
         }
     }
@@ -116,7 +134,11 @@ impl Client {
             let answer = self.read().await?;
             if answer["re"] == json!(id) {
                 if answer["type"] == "error" {
-                    bail!("{} ({})", answer["message"].as_str().unwrap_or("refused"), answer["code"].as_str().unwrap_or(""));
+                    bail!(
+                        "{} ({})",
+                        answer["message"].as_str().unwrap_or("refused"),
+                        answer["code"].as_str().unwrap_or("")
+                    );
                 }
                 return Ok(answer);
             }
@@ -141,16 +163,29 @@ pub async fn play_seat(
     spec: &AgentSpec,
     each: &mut (dyn FnMut(&Value) + Send),
 ) -> anyhow::Result<SeatGame> {
+    let mut moves = 0;
+    let result = play_counting(client, table, state, spec, &mut moves, each).await?;
+    Ok(SeatGame { result, moves })
+}
+
+/// The same, counting the moves sent in `moves` as it goes; the result.
+async fn play_counting(
+    client: &mut Client,
+    table: &str,
+    state: Value,
+    spec: &AgentSpec,
+    moves: &mut u64,
+    each: &mut (dyn FnMut(&Value) + Send),
+) -> anyhow::Result<Value> {
     let game = state["game"].as_str().ok_or_else(|| anyhow!("the state names no game"))?.to_owned();
     let seat = Player(state["seat"].as_u64().ok_or_else(|| anyhow!("the state names no seat"))? as u8 - 1);
     let mut agent = tabula_engine::live::agent(&game, spec)?;
     let mut rng = rng_from_seed(crate::lobby::random_u64());
-    let mut moves = 0;
     let mut message = state;
     loop {
         each(&message);
         if !message["result"].is_null() {
-            return Ok(SeatGame { result: message["result"].clone(), moves });
+            return Ok(message["result"].clone());
         }
         if message["table"] == table && message["legal"].as_array().is_some_and(|l| !l.is_empty()) {
             let view = message["view"].to_string();
@@ -159,7 +194,7 @@ pub async fn play_seat(
             if let Some(mv) = chosen {
                 let ply = message["ply"].clone();
                 client.send(&json!({"type": "move", "table": table, "move": mv, "ply": ply})).await?;
-                moves += 1;
+                *moves += 1;
             }
         }
         message = client.recv().await?;
@@ -167,7 +202,106 @@ pub async fn play_seat(
             bail!("the server refused: {}", message["message"]);
         }
         if message["type"] == "ended" {
-            return Ok(SeatGame { result: message["result"].clone(), moves });
+            return Ok(message["result"].clone());
         }
     }
+}
+
+/// How long a bot keeps trying to reach a server that went away.
+pub const RECONNECT_FOR: std::time::Duration = std::time::Duration::from_secs(120);
+
+/// Connects, retrying every half second for up to [`RECONNECT_FOR`].
+pub async fn connect_again(url: &str, ca: Option<&Path>, name: &str) -> anyhow::Result<Client> {
+    let deadline = tokio::time::Instant::now() + RECONNECT_FOR;
+    loop {
+        match Client::connect(url, ca, name).await {
+            Ok(client) => return Ok(client),
+            Err(e) if tokio::time::Instant::now() >= deadline => return Err(e),
+            Err(_) => tokio::time::sleep(std::time::Duration::from_millis(500)).await,
+        }
+    }
+}
+
+/// Plays the seat `token` holds at `table` to the end of the game, coming
+/// back with the token whenever the connection drops (a restarted server
+/// included).
+pub async fn play_to_the_end(
+    url: &str,
+    ca: Option<&Path>,
+    name: &str,
+    table: &str,
+    token: &str,
+    spec: &AgentSpec,
+    each: &mut (dyn FnMut(&Value) + Send),
+) -> anyhow::Result<SeatGame> {
+    let mut moves = 0;
+    loop {
+        let mut client = connect_again(url, ca, name).await?;
+        client.request(json!({"type": "resume", "token": token})).await?;
+        let state = loop {
+            let message = client.recv().await?;
+            if message["type"] == "state" {
+                break message;
+            }
+        };
+        match play_counting(&mut client, table, state, spec, &mut moves, each).await {
+            Ok(result) => return Ok(SeatGame { result, moves }),
+            Err(e) if e.downcast_ref::<Disconnected>().is_some() => {
+                each(&json!({"type": "reconnecting", "why": e.to_string()}));
+            }
+            Err(e) => return Err(e),
+        }
+    }
+}
+
+/// What `tabula bot` is asked to do.
+#[derive(Clone, Debug)]
+pub struct BotPlan {
+    pub url: String,
+    pub ca: Option<std::path::PathBuf>,
+    pub name: String,
+    /// A table to join ...
+    pub table: Option<String>,
+    /// ... or a level of the server's to open a table of, with its seats.
+    pub create: Option<(String, Vec<String>)>,
+    pub seat: Option<u8>,
+    /// A seat held before.
+    pub token: Option<String>,
+    pub agent: AgentSpec,
+}
+
+/// Runs `plan` on a runtime of its own: takes a seat (or comes back to one
+/// with its token) and plays it to the end of the game.
+pub fn run_bot(plan: BotPlan, each: &mut (dyn FnMut(&Value) + Send)) -> anyhow::Result<SeatGame> {
+    let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build()?;
+    runtime.block_on(async move {
+        let ca = plan.ca.as_deref();
+        let (table, token) = match (&plan.token, &plan.table) {
+            (Some(token), Some(table)) => (table.clone(), token.clone()),
+            (Some(_), None) => bail!("--token needs the table it is for (--table)"),
+            (None, _) => {
+                let mut client = connect_again(&plan.url, ca, &plan.name).await?;
+                let table = match (&plan.table, &plan.create) {
+                    (Some(table), _) => table.clone(),
+                    (None, Some((level, seats))) => {
+                        let created =
+                            client.request(json!({"type": "create", "level": level, "seats": seats})).await?;
+                        each(&created);
+                        created["table"].as_str().unwrap_or_default().to_owned()
+                    }
+                    (None, None) => {
+                        bail!("name a table to join (--table) or a level to open one of (--create)")
+                    }
+                };
+                let mut join = json!({"type": "join", "table": table});
+                if let Some(seat) = plan.seat {
+                    join["seat"] = json!(seat);
+                }
+                let joined = client.request(join).await?;
+                each(&joined);
+                (table, joined["token"].as_str().unwrap_or_default().to_owned())
+            }
+        };
+        play_to_the_end(&plan.url, ca, &plan.name, &table, &token, &plan.agent, each).await
+    })
 }

@@ -3,7 +3,7 @@
 //! nothing; a flood or an oversized frame closes the connection.
 
 use std::sync::Arc;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use futures_util::{SinkExt, StreamExt};
 use serde_json::{Map, Value, json};
@@ -13,7 +13,7 @@ use tokio_tungstenite::tungstenite::Message;
 use tokio_tungstenite::tungstenite::protocol::frame::coding::CloseCode;
 use tokio_tungstenite::tungstenite::protocol::{CloseFrame, WebSocketConfig};
 
-use crate::lobby;
+use crate::lobby::{self, answering};
 use crate::protocol::{Request, VERSION, code};
 use crate::server::{Shared, lock};
 use crate::store::{Outbox, Outgoing};
@@ -34,15 +34,31 @@ struct Bucket {
 }
 
 impl Bucket {
-    fn take(&mut self) -> bool {
+    fn new(rate: f64, burst: f64) -> Bucket {
+        Bucket { level: burst, rate, burst, at: Instant::now() }
+    }
+
+    fn refill(&mut self) {
         let now = Instant::now();
         self.level = (self.level + now.duration_since(self.at).as_secs_f64() * self.rate).min(self.burst);
         self.at = now;
+    }
+
+    /// Takes one; false when none is left.
+    fn take(&mut self) -> bool {
+        self.refill();
         if self.level < 1.0 {
             return false;
         }
         self.level -= 1.0;
         true
+    }
+
+    /// Takes one, and how long to wait first if none is left.
+    fn wait(&mut self) -> Option<Duration> {
+        self.refill();
+        self.level -= 1.0;
+        (self.level < 0.0).then(|| Duration::from_secs_f64(-self.level / self.rate))
     }
 }
 
@@ -61,7 +77,9 @@ pub async fn serve<S: AsyncRead + AsyncWrite + Unpin + Send + 'static>(shared: A
         .max_message_size(Some(limits.message_bytes))
         .max_frame_size(Some(limits.message_bytes));
     let handshake = tokio_tungstenite::accept_async_with_config(stream, Some(config));
-    let Ok(Ok(socket)) = tokio::time::timeout(std::time::Duration::from_secs(10), handshake).await else { return };
+    let Ok(Ok(socket)) = tokio::time::timeout(std::time::Duration::from_secs(10), handshake).await else {
+        return;
+    };
     let (mut sink, mut frames) = socket.split();
     let (outbox, mut queue) = mpsc::channel::<Outgoing>(OUTBOX);
     let writer = tokio::spawn(async move {
@@ -81,13 +99,19 @@ pub async fn serve<S: AsyncRead + AsyncWrite + Unpin + Send + 'static>(shared: A
         }
         let _ = sink.close().await;
     });
-    let mut conn = Conn { id: shared.next_connection(), outbox, name: None, greeted: false, created: 0, bad_tokens: 0 };
-    let mut bucket = Bucket { level: limits.burst, rate: limits.messages_per_second, burst: limits.burst, at: Instant::now() };
+    let mut conn =
+        Conn { id: shared.next_connection(), outbox, name: None, greeted: false, created: 0, bad_tokens: 0 };
+    let mut messages = Bucket::new(limits.messages_per_second, limits.burst);
+    let mut refusals = Bucket::new(limits.refusals_per_second, limits.refusals_per_second * 10.0);
     while let Some(frame) = frames.next().await {
         let text = match frame {
             Ok(Message::Text(text)) => text,
             Ok(Message::Binary(_)) => {
                 error(&conn, None, code::BAD_JSON, "send JSON in text frames, not binary ones");
+                if !refusals.take() {
+                    close(&conn, code::FLOOD, "too many refused requests");
+                    break;
+                }
                 continue;
             }
             Ok(Message::Close(_)) => break,
@@ -101,12 +125,18 @@ pub async fn serve<S: AsyncRead + AsyncWrite + Unpin + Send + 'static>(shared: A
                 break;
             }
         };
-        if !bucket.take() {
-            close(&conn, code::FLOOD, "too many messages: slow down");
-            break;
+        if let Some(wait) = messages.wait() {
+            // Not read faster than the limit: the sender's socket fills up.
+            tokio::time::sleep(wait).await;
         }
-        if !handle(&shared, &mut conn, &text) {
-            break;
+        match handle(&shared, &mut conn, &text) {
+            Handled::Answered => {}
+            Handled::Refused if refusals.take() => {}
+            Handled::Refused => {
+                close(&conn, code::FLOOD, "too many refused requests");
+                break;
+            }
+            Handled::Close => break,
         }
     }
     // Whatever was said is said; the seats wait for their tokens.
@@ -135,13 +165,19 @@ fn close(conn: &Conn, code: &'static str, message: &str) {
     let _ = conn.outbox.try_send(Outgoing::Close(code));
 }
 
-/// Reads and answers one message; false closes the connection.
-fn handle(shared: &Arc<Shared>, conn: &mut Conn, text: &str) -> bool {
+enum Handled {
+    Answered,
+    Refused,
+    Close,
+}
+
+/// Reads and answers one message.
+fn handle(shared: &Arc<Shared>, conn: &mut Conn, text: &str) -> Handled {
     let mut object: Map<String, Value> = match serde_json::from_str(text) {
         Ok(object) => object,
         Err(e) => {
             error(conn, None, code::BAD_JSON, &format!("not a JSON object: {e}"));
-            return true;
+            return Handled::Refused;
         }
     };
     let re = object.remove("id");
@@ -149,28 +185,36 @@ fn handle(shared: &Arc<Shared>, conn: &mut Conn, text: &str) -> bool {
         Ok(request) => request,
         Err(e) => {
             error(conn, re.as_ref(), code::BAD_REQUEST, &format!("not a request of protocol {VERSION}: {e}"));
-            return true;
+            return Handled::Refused;
         }
     };
     match answer(shared, conn, request, re.as_ref()) {
-        Ok(()) => true,
+        Ok(()) => Handled::Answered,
         Err(refused) => {
             error(conn, re.as_ref(), refused.code, &refused.message);
             if refused.code == code::BAD_TOKEN {
                 conn.bad_tokens += 1;
                 if conn.bad_tokens >= BAD_TOKENS {
                     close(conn, code::FLOOD, "too many wrong tokens");
-                    return false;
+                    return Handled::Close;
                 }
             }
-            true
+            Handled::Refused
         }
     }
 }
 
-fn answer(shared: &Arc<Shared>, conn: &mut Conn, request: Request, re: Option<&Value>) -> Result<(), Refused> {
+fn answer(
+    shared: &Arc<Shared>,
+    conn: &mut Conn,
+    request: Request,
+    re: Option<&Value>,
+) -> Result<(), Refused> {
     if !conn.greeted && !matches!(request, Request::Hello { .. }) {
-        return Err(Refused::new(code::HELLO_FIRST, format!("say hello first: {{\"type\": \"hello\", \"version\": {VERSION}}}")));
+        return Err(Refused::new(
+            code::HELLO_FIRST,
+            format!("say hello first: {{\"type\": \"hello\", \"version\": {VERSION}}}"),
+        ));
     }
     match request {
         Request::Hello { version, name } => hello(shared, conn, version, name, re),
@@ -181,7 +225,10 @@ fn answer(shared: &Arc<Shared>, conn: &mut Conn, request: Request, re: Option<&V
         Request::Create(spec) => {
             if conn.created >= shared.config.limits.tables_per_connection {
                 let most = shared.config.limits.tables_per_connection;
-                return Err(Refused::new(code::LIMIT, format!("a connection may open at most {most} tables")));
+                return Err(Refused::new(
+                    code::LIMIT,
+                    format!("a connection may open at most {most} tables"),
+                ));
             }
             lobby::create(shared, &conn.outbox, *spec, re)?;
             conn.created += 1;
@@ -195,11 +242,11 @@ fn answer(shared: &Arc<Shared>, conn: &mut Conn, request: Request, re: Option<&V
         Request::Watch { table } => lobby::watch(shared, conn.id, &conn.outbox, &table, re),
         Request::Leave { table } => {
             lobby::leave(shared, conn.id, &table);
-            send(conn, &json!({"type": "left", "re": re, "table": table}));
+            send(conn, &answering(json!({"type": "left", "table": table}), re));
             Ok(())
         }
         Request::Ping => {
-            send(conn, &json!({"type": "pong", "re": re}));
+            send(conn, &answering(json!({"type": "pong"}), re));
             Ok(())
         }
         other => play(shared, conn, other, re),
@@ -212,9 +259,18 @@ fn clean_name(name: &str) -> String {
     if name.trim().is_empty() { "Guest".into() } else { name.trim().to_owned() }
 }
 
-fn hello(shared: &Shared, conn: &mut Conn, version: u32, name: Option<String>, re: Option<&Value>) -> Result<(), Refused> {
+fn hello(
+    shared: &Shared,
+    conn: &mut Conn,
+    version: u32,
+    name: Option<String>,
+    re: Option<&Value>,
+) -> Result<(), Refused> {
     if version != VERSION {
-        return Err(Refused::new(code::VERSION, format!("this server speaks protocol {VERSION}, not {version}")));
+        return Err(Refused::new(
+            code::VERSION,
+            format!("this server speaks protocol {VERSION}, not {version}"),
+        ));
     }
     conn.greeted = true;
     conn.name = name.as_deref().map(clean_name);
@@ -225,9 +281,13 @@ fn hello(shared: &Shared, conn: &mut Conn, version: u32, name: Option<String>, r
     let l = shared.config.limits;
     send(
         conn,
-        &json!({"type": "welcome", "re": re, "version": VERSION, "server": concat!("tabula ", env!("CARGO_PKG_VERSION")),
+        &answering(
+            json!({"type": "welcome", "version": VERSION, "server": concat!("tabula ", env!("CARGO_PKG_VERSION")),
             "games": games, "limits": {"message_bytes": l.message_bytes, "level_bytes": l.level_bytes,
-            "messages_per_second": l.messages_per_second, "burst": l.burst, "tables_per_connection": l.tables_per_connection}}),
+            "messages_per_second": l.messages_per_second, "burst": l.burst, "refusals_per_second": l.refusals_per_second,
+            "tables_per_connection": l.tables_per_connection}}),
+            re,
+        ),
     );
     Ok(())
 }
@@ -244,9 +304,14 @@ fn levels(shared: &Shared, re: Option<&Value>) -> Value {
         .collect();
     let agents: Map<String, Value> = tabula_engine::games::all()
         .iter()
-        .map(|g| (g.name().to_owned(), g.agents().iter().map(|a| json!({"name": a.name, "plays": a.plain})).collect()))
+        .map(|g| {
+            (
+                g.name().to_owned(),
+                g.agents().iter().map(|a| json!({"name": a.name, "plays": a.plain})).collect(),
+            )
+        })
         .collect();
-    json!({"type": "levels", "re": re, "levels": levels, "agents": agents})
+    answering(json!({"type": "levels", "levels": levels, "agents": agents}), re)
 }
 
 /// The requests a seat makes at its table.
@@ -262,15 +327,15 @@ fn play(shared: &Arc<Shared>, conn: &Conn, request: Request, re: Option<&Value>)
     let table = shared.table(&table_id).ok_or_else(|| lobby::no_table(&table_id))?;
     let seat = lock(&table).seat_of(conn.id, named)?;
     if let Request::Rematch { .. } = request {
-        return lobby::rematch(shared, &table, seat, re);
+        return lobby::rematch(shared, &table, seat, conn.id, re);
     }
     let job = {
         let mut t = lock(&table);
         match request {
             Request::Move { mv, ply, .. } => t.play(seat, &mv, ply, re, Some(conn.id))?,
-            Request::TakeBack { .. } => t.ask_take_back(seat)?,
-            Request::Answer { accept, .. } => t.answer(seat, accept)?,
-            Request::Resign { .. } => t.resign(seat)?,
+            Request::TakeBack { .. } => t.ask_take_back(seat, conn.id, re)?,
+            Request::Answer { accept, .. } => t.answer(seat, accept, conn.id, re)?,
+            Request::Resign { .. } => t.resign(seat, conn.id, re)?,
             _ => unreachable!("matched above"),
         }
     };

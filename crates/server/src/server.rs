@@ -45,10 +45,14 @@ pub struct Limits {
     pub message_bytes: usize,
     /// The largest level text a creator may send, in bytes.
     pub level_bytes: usize,
-    /// Messages a second a connection may send, on average ...
+    /// Messages a second a connection may send, on average, and at once:
+    /// past that the server reads it no faster (a fast bot is slowed, not
+    /// cut off).
     pub messages_per_second: f64,
-    /// ... and at once.
     pub burst: f64,
+    /// Refused requests a second a connection may send on average (ten
+    /// times that at once): past that it is closed as a flood.
+    pub refusals_per_second: f64,
 }
 
 impl Default for Limits {
@@ -59,8 +63,9 @@ impl Default for Limits {
             tables: 10_000,
             message_bytes: 64 * 1024,
             level_bytes: 16 * 1024,
-            messages_per_second: 50.0,
-            burst: 200.0,
+            messages_per_second: 200.0,
+            burst: 400.0,
+            refusals_per_second: 10.0,
         }
     }
 }
@@ -152,12 +157,14 @@ impl Server {
             None => BTreeMap::new(),
         };
         if let Some(dir) = &config.replays {
-            std::fs::create_dir_all(dir).with_context(|| format!("cannot make the replays folder {}", dir.display()))?;
+            std::fs::create_dir_all(dir)
+                .with_context(|| format!("cannot make the replays folder {}", dir.display()))?;
         }
-        let (store, saved) =
-            Store::open(&config.database).with_context(|| format!("cannot open the database {}", config.database.display()))?;
-        let listener =
-            TcpListener::bind(config.listen).await.with_context(|| format!("cannot listen on {}", config.listen))?;
+        let (store, saved) = Store::open(&config.database)
+            .with_context(|| format!("cannot open the database {}", config.database.display()))?;
+        let listener = TcpListener::bind(config.listen)
+            .await
+            .with_context(|| format!("cannot listen on {}", config.listen))?;
         let shared = Arc::new(Shared {
             config,
             tables: Mutex::new(HashMap::new()),
@@ -198,7 +205,9 @@ impl Server {
                 }
                 match tls {
                     Some(tls) => {
-                        if let Ok(Ok(stream)) = tokio::time::timeout(Duration::from_secs(10), tls.accept(stream)).await {
+                        if let Ok(Ok(stream)) =
+                            tokio::time::timeout(Duration::from_secs(10), tls.accept(stream)).await
+                        {
                             serve_stream(&shared, stream).await;
                         }
                     }
@@ -242,7 +251,8 @@ pub fn read_levels(dir: &Path) -> anyhow::Result<BTreeMap<String, LevelFile>> {
     let mut levels = BTreeMap::new();
     let mut folders = vec![dir.to_path_buf()];
     while let Some(folder) = folders.pop() {
-        let entries = std::fs::read_dir(&folder).with_context(|| format!("cannot read the levels folder {}", folder.display()))?;
+        let entries = std::fs::read_dir(&folder)
+            .with_context(|| format!("cannot read the levels folder {}", folder.display()))?;
         for entry in entries.flatten() {
             let path = entry.path();
             if path.is_dir() {
@@ -250,7 +260,8 @@ pub fn read_levels(dir: &Path) -> anyhow::Result<BTreeMap<String, LevelFile>> {
             } else if path.extension().is_some_and(|e| e == "ron") {
                 let Ok(level) = level::load(&path) else { continue };
                 let name = path.strip_prefix(dir).unwrap_or(&path).with_extension("");
-                let name = name.components().map(|c| c.as_os_str().to_string_lossy()).collect::<Vec<_>>().join("/");
+                let name =
+                    name.components().map(|c| c.as_os_str().to_string_lossy()).collect::<Vec<_>>().join("/");
                 levels.insert(name, level);
             }
         }
@@ -268,7 +279,8 @@ fn tls_acceptor(cert: &Path, key: &Path) -> anyhow::Result<TlsAcceptor> {
     if certs.is_empty() {
         bail!("{}: holds no certificate", cert.display());
     }
-    let key = PrivateKeyDer::from_pem_file(key).with_context(|| format!("{}: no PEM private key", key.display()))?;
+    let key = PrivateKeyDer::from_pem_file(key)
+        .with_context(|| format!("{}: no PEM private key", key.display()))?;
     let provider = Arc::new(tokio_rustls::rustls::crypto::ring::default_provider());
     let config = tokio_rustls::rustls::ServerConfig::builder_with_provider(provider)
         .with_safe_default_protocol_versions()?

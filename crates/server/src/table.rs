@@ -73,7 +73,8 @@ pub struct Clocks {
 
 impl Clocks {
     fn left(&self, seat: Player, now: Instant) -> i64 {
-        let spent = if self.running == Some(seat) { now.duration_since(self.since).as_millis() as i64 } else { 0 };
+        let spent =
+            if self.running == Some(seat) { now.duration_since(self.since).as_millis() as i64 } else { 0 };
         self.remaining_ms[seat.index()] - spent
     }
 
@@ -205,7 +206,11 @@ impl Table {
             table: &self.id,
             seat: viewer.map(number),
             game: self.live.game(),
-            level: LevelInfo { name: level.name(), description: level.description(), summary: level.summary() },
+            level: LevelInfo {
+                name: level.name(),
+                description: level.description(),
+                summary: level.summary(),
+            },
             ply: self.live.ply(),
             to_move: number(self.live.to_move()),
             view: &view,
@@ -226,6 +231,18 @@ impl Table {
         }
     }
 
+    /// The same, the copy to connection `asker` answering its request `re`.
+    pub fn tell_all_answering(&self, job: &mut Job, message: &Value, asker: ConnId, re: Option<&Value>) {
+        let Some(re) = re else { return self.tell_all(job, message) };
+        let plain = text(message);
+        let mut answer = message.clone();
+        answer["re"] = re.clone();
+        let answer = text(&answer);
+        for f in &self.followers {
+            job.send(&f.outbox, if f.conn == asker { answer.clone() } else { plain.clone() });
+        }
+    }
+
     /// Sends every follower the table as it now stands.
     pub fn tell_state(&self, job: &mut Job) {
         let mut made: HashMap<Option<Player>, Arc<str>> = HashMap::new();
@@ -236,20 +253,27 @@ impl Table {
     }
 
     pub fn tell_seats(&self, job: &mut Job) {
-        self.tell_all(job, &serde_json::json!({"type": "seats", "table": self.id, "seats": self.seat_infos()}));
+        self.tell_all(
+            job,
+            &serde_json::json!({"type": "seats", "table": self.id, "seats": self.seat_infos()}),
+        );
     }
 
     /// The seat a connection acts for at this table: the one it names, if
     /// it holds it, or the only one it holds.
     pub fn seat_of(&self, conn: ConnId, named: Option<SeatNumber>) -> Result<Player, Refused> {
-        let held: Vec<Player> = self.followers.iter().filter(|f| f.conn == conn).filter_map(|f| f.seat).collect();
+        let held: Vec<Player> =
+            self.followers.iter().filter(|f| f.conn == conn).filter_map(|f| f.seat).collect();
         match named {
             Some(n) => {
                 let seat = Player(n.wrapping_sub(1));
                 if held.contains(&seat) {
                     Ok(seat)
                 } else {
-                    Err(Refused::new(code::NOT_SEATED, format!("you do not hold seat {n} at table {}", self.id)))
+                    Err(Refused::new(
+                        code::NOT_SEATED,
+                        format!("you do not hold seat {n} at table {}", self.id),
+                    ))
                 }
             }
             None => match held.as_slice() {
@@ -258,7 +282,10 @@ impl Table {
                     code::NOT_SEATED,
                     format!("you hold no seat at table {}: join it or resume your seat first", self.id),
                 )),
-                _ => Err(Refused::new(code::NOT_SEATED, "you hold several seats here: say which with \"seat\"")),
+                _ => Err(Refused::new(
+                    code::NOT_SEATED,
+                    "you hold several seats here: say which with \"seat\"",
+                )),
             },
         }
     }
@@ -312,7 +339,10 @@ impl Table {
         });
         if let Some(outcome) = self.live.outcome() {
             let winner = outcome.winner().map(number);
-            self.finish(protocol::Result { winner, reason: "rules".into(), by: None, scores: self.live.scores() }, &mut job);
+            self.finish(
+                protocol::Result { winner, reason: "rules".into(), by: None, scores: self.live.scores() },
+                &mut job,
+            );
         }
         self.tell_moved(&played, re, by, &mut job);
         Ok(job)
@@ -376,7 +406,10 @@ impl Table {
                 agent: s.agent_spec.clone().unwrap_or_else(|| "human".into()),
             })
             .collect();
-        let replay = self.replays.as_ref().map(|dir| (dir.join(format!("{}.ron", self.id)), self.live.replay(&players)));
+        let replay = self
+            .replays
+            .as_ref()
+            .map(|dir| (dir.join(format!("{}.ron", self.id)), self.live.replay(&players)));
         job.ops.push(Op::Finish {
             table: self.id.clone(),
             result: serde_json::to_string(&result).expect("results serialise"),
@@ -394,7 +427,12 @@ impl Table {
             return false;
         }
         let winner = Player::all(self.seats.len()).find(|&p| p != running).map(number);
-        let result = protocol::Result { winner, reason: "time".into(), by: Some(number(running)), scores: self.live.scores() };
+        let result = protocol::Result {
+            winner,
+            reason: "time".into(),
+            by: Some(number(running)),
+            scores: self.live.scores(),
+        };
         self.finish(result.clone(), job);
         self.tell_all(job, &serde_json::json!({"type": "ended", "table": self.id, "result": result}));
         true
@@ -402,51 +440,71 @@ impl Table {
 
     /// `seat` gives up: a two-seat game ends; at a bigger table an agent
     /// plays the seat on (the takeover agent, else `random`).
-    pub fn resign(&mut self, seat: Player) -> Result<Job, Refused> {
+    pub fn resign(&mut self, seat: Player, asker: ConnId, re: Option<&Value>) -> Result<Job, Refused> {
         self.check_open()?;
         let mut job = Job::default();
         if self.seats.len() == 2 {
             let winner = Some(number(Player(1 - seat.0)));
-            let result = protocol::Result { winner, reason: "resigned".into(), by: Some(number(seat)), scores: self.live.scores() };
+            let result = protocol::Result {
+                winner,
+                reason: "resigned".into(),
+                by: Some(number(seat)),
+                scores: self.live.scores(),
+            };
             self.finish(result.clone(), &mut job);
-            self.tell_all(&mut job, &serde_json::json!({"type": "ended", "table": self.id, "result": result}));
+            let told = serde_json::json!({"type": "ended", "table": self.id, "result": result});
+            self.tell_all_answering(&mut job, &told, asker, re);
         } else {
             let spec = self.config.takeover.clone().unwrap_or_else(|| "random".into());
             self.stand_in(seat, &spec, &mut job)?;
             self.seats[seat.index()].token = None;
-            self.tell_seats(&mut job);
+            let told = serde_json::json!({"type": "seats", "table": self.id, "seats": self.seat_infos()});
+            self.tell_all_answering(&mut job, &told, asker, re);
         }
         Ok(job)
     }
 
     /// An agent plays for the person at `seat` from now on.
     pub fn stand_in(&mut self, seat: Player, spec: &str, job: &mut Job) -> Result<(), Refused> {
-        let agent = self
-            .live
-            .agent(&spec.parse().map_err(|e: tabula_engine::core::AgentError| Refused::new(code::BAD_AGENT, e.to_string()))?)
-            .map_err(|e| Refused::new(code::BAD_AGENT, e.to_string()))?;
+        let agent =
+            self.live
+                .agent(&spec.parse().map_err(|e: tabula_engine::core::AgentError| {
+                    Refused::new(code::BAD_AGENT, e.to_string())
+                })?)
+                .map_err(|e| Refused::new(code::BAD_AGENT, e.to_string()))?;
         self.seats[seat.index()].stand_in = Some((spec.to_owned(), Arc::new(Mutex::new(agent))));
-        job.ops.push(Op::StandIn { table: self.id.clone(), seat: number(seat), agent: Some(spec.to_owned()) });
+        job.ops.push(Op::StandIn {
+            table: self.id.clone(),
+            seat: number(seat),
+            agent: Some(spec.to_owned()),
+        });
         Ok(())
     }
 
-    /// `seat` asks to take back its last move.
-    pub fn ask_take_back(&mut self, seat: Player) -> Result<Job, Refused> {
+    /// `seat` asks to take back its last move (`asker` and `re` its request).
+    pub fn ask_take_back(&mut self, seat: Player, asker: ConnId, re: Option<&Value>) -> Result<Job, Refused> {
         self.check_open()?;
         if self.ask.is_some() {
             return Err(Refused::new(code::TAKE_BACK, "a take-back is asked already"));
         }
-        let last = self.last_move_of(seat).ok_or_else(|| Refused::new(code::TAKE_BACK, "you have made no move to take back"))?;
+        let last = self
+            .last_move_of(seat)
+            .ok_or_else(|| Refused::new(code::TAKE_BACK, "you have made no move to take back"))?;
         let (limit, why) = self.live.take_back_limit();
         if last < limit {
             let why = why.unwrap_or("it cannot be taken back");
             return Err(Refused::new(code::TAKE_BACK, format!("that move cannot be taken back: {why}")));
         }
         // People must agree; agents and empty seats do not mind.
-        let agreed = self.seats.iter().enumerate().map(|(i, s)| i == seat.index() || s.token.is_none() || s.stand_in.is_some()).collect();
+        let agreed = self
+            .seats
+            .iter()
+            .enumerate()
+            .map(|(i, s)| i == seat.index() || s.token.is_none() || s.stand_in.is_some())
+            .collect();
         self.ask = Some(Ask { by: seat, to_ply: last, agreed });
         let mut job = Job::default();
-        self.settle_ask(&mut job);
+        self.settle_ask(&mut job, asker, re);
         Ok(job)
     }
 
@@ -455,7 +513,13 @@ impl Table {
         self.moves_by.iter().rposition(|&s| s == seat)
     }
 
-    pub fn answer(&mut self, seat: Player, accept: bool) -> Result<Job, Refused> {
+    pub fn answer(
+        &mut self,
+        seat: Player,
+        accept: bool,
+        asker: ConnId,
+        re: Option<&Value>,
+    ) -> Result<Job, Refused> {
         let Some(ask) = &mut self.ask else {
             return Err(Refused::new(code::TAKE_BACK, "no take-back is asked"));
         };
@@ -466,19 +530,21 @@ impl Table {
         if !accept {
             let by = ask.by;
             self.ask = None;
-            self.tell_all(&mut job, &serde_json::json!({"type": "take_back_declined", "table": self.id, "by": number(seat), "asked_by": number(by)}));
+            let told = serde_json::json!({"type": "take_back_declined", "table": self.id, "by": number(seat), "asked_by": number(by)});
+            self.tell_all_answering(&mut job, &told, asker, re);
             return Ok(job);
         }
         ask.agreed[seat.index()] = true;
-        self.settle_ask(&mut job);
+        self.settle_ask(&mut job, asker, re);
         Ok(job)
     }
 
     /// Takes the move back once all agreed; otherwise tells them it is asked.
-    fn settle_ask(&mut self, job: &mut Job) {
+    fn settle_ask(&mut self, job: &mut Job, asker: ConnId, re: Option<&Value>) {
         let Some(ask) = &self.ask else { return };
         if !ask.agreed.iter().all(|&a| a) {
-            self.tell_all(job, &serde_json::json!({"type": "take_back_asked", "table": self.id, "by": number(ask.by), "to_ply": ask.to_ply}));
+            let told = serde_json::json!({"type": "take_back_asked", "table": self.id, "by": number(ask.by), "to_ply": ask.to_ply});
+            self.tell_all_answering(job, &told, asker, re);
             return;
         }
         let to_ply = ask.to_ply;
@@ -493,7 +559,8 @@ impl Table {
             clock.running = Some(self.live.to_move());
             clock.since = Instant::now();
         }
-        self.tell_all(job, &serde_json::json!({"type": "taken_back", "table": self.id, "ply": to_ply}));
+        let told = serde_json::json!({"type": "taken_back", "table": self.id, "ply": to_ply});
+        self.tell_all_answering(job, &told, asker, re);
         self.tell_state(job);
     }
 }
