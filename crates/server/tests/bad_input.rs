@@ -1,0 +1,283 @@
+//! Bad input changes nothing: each kind of bad message gets its error (or,
+//! for floods and oversized frames, the connection is closed), the table is
+//! exactly as it was, and the server goes on serving every other table.
+//! Then thousands of mangled messages, and the same holds.
+
+mod common;
+
+use common::*;
+use serde_json::{Value, json};
+use tabula_server::Limits;
+use tabula_server::client::Client;
+use tokio_tungstenite::tungstenite::Message;
+
+/// A Kalah table with both seats taken; the seats' clients and a spectator.
+struct Scene {
+    addr: std::net::SocketAddr,
+    table: String,
+    ann: Client,
+    bob: Client,
+    watcher: Client,
+    /// Seat 1's first legal move.
+    first_move: Value,
+}
+
+async fn scene(name: &str, limits: Limits) -> Scene {
+    let dir = temp_dir(name);
+    let mut config = config(&dir);
+    config.limits = limits;
+    let addr = start(config).await;
+    let mut ann = client(addr, "Ann").await;
+    let mut bob = client(addr, "Bob").await;
+    let table = create(&mut ann, json!({"level": "mancala/small-solved-4x3"})).await;
+    let (_, state) = join(&mut ann, &table, Some(1)).await;
+    join(&mut bob, &table, Some(2)).await;
+    let watcher = client(addr, "watcher").await;
+    Scene { addr, table, ann, bob, watcher, first_move: state["legal"][0]["move"].clone() }
+}
+
+/// The table as a spectator sees it now.
+async fn seen(scene: &mut Scene) -> Value {
+    let mut state = scene.watcher.request(json!({"type": "watch", "table": scene.table})).await.unwrap();
+    for volatile in ["re", "seats"] {
+        state.as_object_mut().unwrap().remove(volatile);
+    }
+    state
+}
+
+/// The error `client` gets for `message`.
+async fn refused(client: &mut Client, message: Value) -> Value {
+    let mut message = message;
+    message["id"] = json!("probe");
+    client.send(&message).await.unwrap();
+    loop {
+        let answer = client.recv().await.unwrap();
+        if answer["re"] == "probe" {
+            assert_eq!(answer["type"], "error", "{message} was not refused: {answer}");
+            return answer;
+        }
+    }
+}
+
+/// The next error `client` gets (for a message that cannot carry an id).
+async fn next_error(client: &mut Client) -> Value {
+    next_of(client, "error").await
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn each_kind_of_bad_request_gets_its_error_and_changes_nothing() {
+    let mut s = scene("kinds", Limits::default()).await;
+    let before = seen(&mut s).await;
+    let t = s.table.clone();
+    let first_move = s.first_move.clone();
+    assert!(!first_move.is_null());
+    let cases: Vec<(Value, &str)> = vec![
+        (json!({"type": "fly"}), "bad_request"),
+        (json!({"type": "move", "table": t}), "bad_request"),
+        (json!({"type": "move", "table": t, "move": {"Nonsense": 1}}), "bad_request"),
+        (json!({"type": "move", "table": t, "move": first_move, "extra": 1}), "bad_request"),
+        (json!({"type": "move", "table": "t000000000000", "move": first_move}), "no_table"),
+        (json!({"type": "move", "table": t, "move": first_move, "seat": 2}), "not_seated"),
+        (json!({"type": "move", "table": t, "move": first_move, "ply": 7}), "stale"),
+        (json!({"type": "join", "table": t}), "no_seat"),
+        (json!({"type": "resume", "token": "00000000000000000000000000000000"}), "bad_token"),
+        (json!({"type": "join", "table": t, "seat": 9}), "no_seat"),
+        (json!({"type": "watch", "table": "nope"}), "no_table"),
+        (json!({"type": "create", "level": "../../etc/passwd"}), "bad_level"),
+        (json!({"type": "create", "level": "/etc/passwd"}), "bad_level"),
+        (json!({"type": "create", "level_text": "Mancala(name: \"x\", pits: [], )"}), "bad_level"),
+        (json!({"type": "create", "level_text": "x".repeat(20_000)}), "bad_level"),
+        (
+            json!({"type": "create", "level": "nim/beginner-2-3", "seats": ["person", "grandmaster"]}),
+            "bad_agent",
+        ),
+        (json!({"type": "create", "level": "nim/beginner-2-3", "seats": ["person"]}), "bad_request"),
+        (json!({"type": "take_back", "table": t}), "take_back"),
+        (json!({"type": "answer", "table": t, "accept": true}), "take_back"),
+        (json!({"type": "rematch", "table": t}), "bad_request"),
+        (json!({"type": "hello", "version": 99}), "version"),
+    ];
+    for (message, code) in cases {
+        let answer = refused(&mut s.ann, message.clone()).await;
+        assert_eq!(answer["code"], code, "{message}: {answer}");
+        assert!(!answer["message"].as_str().unwrap().is_empty());
+    }
+    // Bob moving out of turn, and Ann's illegal move (a pit of Bob's side).
+    let answer = refused(&mut s.bob, json!({"type": "move", "table": t, "move": first_move})).await;
+    assert_eq!(answer["code"], "not_your_turn", "{answer}");
+    let answer = refused(&mut s.ann, json!({"type": "move", "table": t, "move": 40})).await;
+    assert!(["illegal", "bad_request"].contains(&answer["code"].as_str().unwrap()), "{answer}");
+    // Not JSON at all, and a binary frame: no id to answer, still an error.
+    s.ann.send_raw(Message::text("{not json")).await.unwrap();
+    assert_eq!(next_error(&mut s.ann).await["code"], "bad_json");
+    s.ann.send_raw(Message::binary(vec![1, 2, 3])).await.unwrap();
+    assert_eq!(next_error(&mut s.ann).await["code"], "bad_json");
+    // A level error names the line and column.
+    let answer =
+        refused(&mut s.ann, json!({"type": "create", "level_text": "Nim(\n  piles: [1,, 2],\n)"})).await;
+    assert!(answer["message"].as_str().unwrap().contains("the level sent:2:"), "{answer}");
+    assert_eq!(seen(&mut s).await, before, "bad input changed the table");
+    // And the table plays on: Ann's move is taken.
+    let moved =
+        s.ann.request(json!({"type": "move", "table": t, "move": first_move, "ply": 0})).await.unwrap();
+    assert_eq!(moved["type"], "moved");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_message_before_hello_is_refused() {
+    let s = scene("hello", Limits::default()).await;
+    let tcp = tokio::net::TcpStream::connect(s.addr).await.unwrap();
+    let (mut socket, _) = tokio_tungstenite::client_async(url(s.addr), tcp).await.unwrap();
+    use futures_util::{SinkExt, StreamExt};
+    socket.send(Message::text(json!({"type": "levels"}).to_string())).await.unwrap();
+    let Some(Ok(Message::Text(answer))) = socket.next().await else { panic!("no answer") };
+    let answer: Value = serde_json::from_str(&answer).unwrap();
+    assert_eq!(answer["code"], "hello_first", "{answer}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_oversized_frame_closes_only_its_connection() {
+    let mut s = scene("size", Limits::default()).await;
+    let before = seen(&mut s).await;
+    let mut big = client(s.addr, "big").await;
+    let _ = big
+        .send_raw(Message::text(format!("{{\"type\": \"ping\", \"pad\": \"{}\"}}", "x".repeat(70_000))))
+        .await;
+    let error = big.recv().await;
+    let closed = match error {
+        Ok(m) => {
+            assert_eq!(m["code"], "too_large", "{m}");
+            big.recv().await.is_err()
+        }
+        Err(_) => true,
+    };
+    assert!(closed, "the connection is closed");
+    assert_eq!(seen(&mut s).await, before);
+    assert_eq!(s.ann.request(json!({"type": "ping"})).await.unwrap()["type"], "pong");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_flood_of_refusals_or_guessed_tokens_is_cut_off() {
+    let mut s = scene("flood", Limits::default()).await;
+    let before = seen(&mut s).await;
+    let mut flooder = client(s.addr, "flood").await;
+    let mut closed = false;
+    for _ in 0..2000 {
+        if flooder.send(&json!({"type": "move", "table": s.table, "move": 1})).await.is_err() {
+            closed = true;
+            break;
+        }
+    }
+    let mut codes = Vec::new();
+    while let Ok(Ok(m)) = tokio::time::timeout(std::time::Duration::from_secs(5), flooder.recv()).await {
+        codes.push(m["code"].as_str().unwrap_or_default().to_owned());
+    }
+    assert!(
+        closed || codes.iter().any(|c| c == "flood"),
+        "the flood was not cut off: {:?}",
+        &codes[codes.len().saturating_sub(3)..]
+    );
+    let mut guesser = client(s.addr, "guess").await;
+    let mut cut = false;
+    for i in 0..20 {
+        match guesser.request(json!({"type": "resume", "token": format!("{i:032x}")})).await {
+            Err(e) if e.to_string().contains("no seat has this token") => {}
+            Err(_) => {
+                cut = true;
+                break;
+            }
+            Ok(m) => panic!("a guessed token took a seat: {m}"),
+        }
+    }
+    assert!(cut, "guessing tokens is cut off");
+    assert_eq!(seen(&mut s).await, before);
+    assert_eq!(s.bob.request(json!({"type": "ping"})).await.unwrap()["type"], "pong");
+}
+
+/// A valid request with some part changed at random.
+fn mangle(rng: &mut impl rand::Rng, table: &str) -> Message {
+    let types = [
+        "hello",
+        "levels",
+        "create",
+        "join",
+        "resume",
+        "watch",
+        "leave",
+        "move",
+        "take_back",
+        "answer",
+        "resign",
+        "rematch",
+        "ping",
+        "x",
+        "",
+    ];
+    let values = [
+        json!(null),
+        json!(1),
+        json!(-1),
+        json!(1e300),
+        json!("x"),
+        json!(table),
+        json!([]),
+        json!({}),
+        json!(true),
+        json!({"Play": {"from": "Hand", "to": {"Tableau": 9}}}),
+        json!(u64::MAX),
+        json!("t000000000000"),
+    ];
+    let fields = [
+        "table",
+        "seat",
+        "move",
+        "ply",
+        "token",
+        "level",
+        "level_text",
+        "seats",
+        "accept",
+        "version",
+        "clock",
+        "grace",
+        "takeover",
+        "id",
+    ];
+    let mut m = json!({"type": types[rng.random_range(0..types.len())]});
+    for _ in 0..rng.random_range(0..4) {
+        m[fields[rng.random_range(0..fields.len())]] = values[rng.random_range(0..values.len())].clone();
+    }
+    let text = m.to_string();
+    match rng.random_range(0..6) {
+        0 => Message::text(text[..rng.random_range(0..text.len())].to_owned()),
+        1 => Message::binary((0..rng.random_range(0..64)).map(|_| rng.random::<u8>()).collect::<Vec<_>>()),
+        _ => Message::text(text),
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn thousands_of_mangled_messages_change_nothing() {
+    let limits =
+        Limits { refusals_per_second: 1e6, messages_per_second: 1e6, burst: 1e6, ..Limits::default() };
+    let mut s = scene("fuzz", limits).await;
+    let before = seen(&mut s).await;
+    let mut rng = tabula_engine::core::rng_from_seed(28);
+    let mut sent = 0;
+    for round in 0..10 {
+        let mut fuzzer = client(s.addr, &format!("fuzz {round}")).await;
+        for _ in 0..500 {
+            if fuzzer.send_raw(mangle(&mut rng, &s.table)).await.is_err() {
+                break;
+            }
+            sent += 1;
+        }
+        let _ = fuzzer.request(json!({"type": "ping"})).await;
+    }
+    assert!(sent >= 3000, "only {sent} sent");
+    assert_eq!(seen(&mut s).await, before, "the fuzzing changed the table");
+    let legal = s.ann.request(json!({"type": "resume", "token": "x"})).await;
+    assert!(legal.is_err());
+    // The seats still play.
+    let mut probe = client(s.addr, "after").await;
+    assert_eq!(probe.request(json!({"type": "levels"})).await.unwrap()["type"], "levels");
+}
