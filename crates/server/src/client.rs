@@ -16,6 +16,7 @@ use tokio::io::{AsyncRead, AsyncWrite};
 use tokio::net::TcpStream;
 use tokio_tungstenite::WebSocketStream;
 use tokio_tungstenite::tungstenite::Message;
+use tokio_tungstenite::tungstenite::protocol::WebSocketConfig;
 
 use crate::protocol::VERSION;
 
@@ -71,7 +72,12 @@ impl Client {
         } else {
             Box::new(tcp)
         };
-        let (socket, _) = tokio_tungstenite::client_async(url, stream).await.with_context(|| format!("no WebSocket at {url}"))?;
+        // A small read buffer, as the server's (connection.rs): tungstenite
+        // zeroes its whole buffer, 128 KiB unless told, before every read.
+        let config = WebSocketConfig::default().read_buffer_size(16 * 1024);
+        let (socket, _) = tokio_tungstenite::client_async_with_config(url, stream, Some(config))
+            .await
+            .with_context(|| format!("no WebSocket at {url}"))?;
         let mut client = Client { socket, pending: VecDeque::new(), next_id: 1, welcome: Value::Null };
         client.welcome = client.request(json!({"type": "hello", "version": VERSION, "name": name})).await?;
         Ok(client)
