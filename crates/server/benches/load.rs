@@ -35,8 +35,16 @@ const GRACE: Duration = Duration::from_secs(10);
 /// Connections opening at once while the tables are set up.
 const OPENING: usize = 16;
 
+/// One configuration: tables, and the mean time a seat thinks before a
+/// move (0: it moves as soon as it is told it may).
+#[derive(Clone, Copy)]
+struct Setup {
+    tables: usize,
+    think_ms: u64,
+}
+
 struct Args {
-    tables: Vec<usize>,
+    setups: Vec<Setup>,
     idle: usize,
     seconds: f64,
     max_moves: u64,
@@ -44,12 +52,14 @@ struct Args {
 }
 
 fn args() -> Args {
-    let mut args = Args { tables: vec![500, 200], idle: 100, seconds: 20.0, max_moves: 2_000_000, level: "mancala/kalah-6-4".into() };
+    let mut args =
+        Args { setups: Vec::new(), idle: 100, seconds: 20.0, max_moves: 2_000_000, level: "mancala/kalah-6-4".into() };
+    let mut setups = "500,200,200/100".to_owned();
     let mut it = std::env::args().skip(1);
     while let Some(arg) = it.next() {
         let mut value = || it.next().unwrap_or_else(|| panic!("{arg} wants a value"));
         match arg.as_str() {
-            "--tables" => args.tables = value().split(',').map(|n| n.trim().parse().expect("--tables: numbers")).collect(),
+            "--tables" => setups = value(),
             "--idle" => args.idle = value().parse().expect("--idle: a number"),
             "--seconds" => args.seconds = value().parse().expect("--seconds: a number"),
             "--max-moves" => args.max_moves = value().parse().expect("--max-moves: a number"),
@@ -57,6 +67,13 @@ fn args() -> Args {
             // What cargo adds (`--bench`), and anything else: not ours.
             _ => {}
         }
+    }
+    for setup in setups.split(',') {
+        let (tables, think) = setup.trim().split_once('/').unwrap_or((setup.trim(), "0"));
+        let tables = tables.parse().expect("--tables: numbers, each maybe with /think-ms");
+        let think_ms = think.parse().expect("--tables: a think time in ms after /");
+        assert!(tables > 0, "--tables: at least one table");
+        args.setups.push(Setup { tables, think_ms });
     }
     assert!(args.seconds > 0.0 && args.seconds <= 600.0, "--seconds: more than 0, at most 600");
     args
@@ -110,7 +127,15 @@ impl Rng {
 
 /// Plays a seat until the deadline or the budget: a random legal move when
 /// the seat is to move, a rematch at each game's end.
-async fn play(mut client: Client, mut table: String, mut seat: u64, first: Value, control: Arc<Control>, seed: u64) -> SeatReport {
+async fn play(
+    mut client: Client,
+    mut table: String,
+    mut seat: u64,
+    first: Value,
+    control: Arc<Control>,
+    seed: u64,
+    think_ms: u64,
+) -> SeatReport {
     let mut report = SeatReport::default();
     let mut rng = Rng(seed);
     let mut next_id = 1_000u64;
@@ -159,6 +184,11 @@ async fn play(mut client: Client, mut table: String, mut seat: u64, first: Value
                 } else if waiting.is_none() && !stopping && m["to_move"] == seat {
                     let legal = m["legal"].as_array().map_or(&[][..], |l| l.as_slice());
                     if !legal.is_empty() {
+                        if think_ms > 0 {
+                            // Between none and twice the mean, evenly.
+                            let ms = rng.below(2 * think_ms as usize + 1) as u64;
+                            tokio::time::sleep(Duration::from_millis(ms)).await;
+                        }
                         if control.may_move() {
                             let mv = &legal[rng.below(legal.len())]["move"];
                             next_id += 1;
@@ -309,6 +339,7 @@ async fn next_state(client: &mut Client) -> anyhow::Result<Value> {
 
 struct Run {
     tables: usize,
+    think_ms: u64,
     idle: usize,
     seconds: f64,
     opened_in: f64,
@@ -331,7 +362,8 @@ struct Run {
     cpu: HashMap<String, f64>,
 }
 
-fn run(args: &Args, tables: usize, dir: &Path) -> anyhow::Result<Run> {
+fn run(args: &Args, setup: Setup, dir: &Path) -> anyhow::Result<Run> {
+    let tables = setup.tables;
     let _ = std::fs::remove_dir_all(dir);
     std::fs::create_dir_all(dir)?;
     let database = dir.join("server.db");
@@ -414,8 +446,8 @@ fn run(args: &Args, tables: usize, dir: &Path) -> anyhow::Result<Run> {
         }
         let mut players = JoinSet::new();
         for (i, (a, b, table, first_a, first_b)) in opened.into_iter().map(|(i, t)| (i as u64, t)) {
-            players.spawn(play(a, table.clone(), 1, first_a, control.clone(), 2 * i + 1));
-            players.spawn(play(b, table, 2, first_b, control.clone(), 2 * i + 2));
+            players.spawn(play(a, table.clone(), 1, first_a, control.clone(), 2 * i + 1, setup.think_ms));
+            players.spawn(play(b, table, 2, first_b, control.clone(), 2 * i + 2, setup.think_ms));
         }
         let mut reports = Vec::new();
         while let Some(report) = players.join_next().await {
@@ -434,6 +466,7 @@ fn run(args: &Args, tables: usize, dir: &Path) -> anyhow::Result<Run> {
 
     let mut run = Run {
         tables,
+        think_ms: setup.think_ms,
         idle: args.idle,
         seconds: (control.deadline - control.start).as_secs_f64(),
         opened_in,
@@ -510,7 +543,17 @@ fn print(run: &Run) {
     let per_table = (run.rss_open.saturating_sub(run.rss_before)) as f64 / run.tables as f64;
     let rt = &run.round_trips;
     println!();
-    println!("== {} tables ({} connections) + {} idle connections, {:.0} s ==", run.tables, 2 * run.tables, run.idle, run.seconds);
+    let pace = match run.think_ms {
+        0 => "each seat moves as soon as it may".to_owned(),
+        ms => format!("each seat thinks {ms} ms on average"),
+    };
+    println!(
+        "== {} tables ({} connections) + {} idle connections, {:.0} s; {pace} ==",
+        run.tables,
+        2 * run.tables,
+        run.idle,
+        run.seconds
+    );
     println!("  opened in                      {:>10.2} s", run.opened_in);
     println!("  moves acknowledged             {:>10}   ({} in time, {} sent)", run.acked, run.acked_in_time, run.sent);
     println!("  moves/s acknowledged           {:>10.0}", run.acked_in_time as f64 / run.seconds);
@@ -551,40 +594,70 @@ fn print(run: &Run) {
     }
 }
 
+/// The summary's columns.
+const HEADER: &str = "| tables | think | idle | moves/s | round trip median | p99 | max | memory a table | acknowledged | missing from the database |";
+
+fn row(run: &Run) -> String {
+    let rt = &run.round_trips;
+    format!(
+        "| {} | {} ms | {} | {:.0} | {:.2} ms | {:.2} ms | {:.1} ms | {:.0} KiB | {} | {} |",
+        run.tables,
+        run.think_ms,
+        run.idle,
+        run.acked_in_time as f64 / run.seconds,
+        percentile(rt, 0.5),
+        percentile(rt, 0.99),
+        rt.last().map_or(f64::NAN, |&m| f64::from(m) / 1000.0),
+        (run.rss_open.saturating_sub(run.rss_before)) as f64 / run.tables as f64,
+        run.acked,
+        run.db_missing + run.db_different
+    )
+}
+
 fn main() -> anyhow::Result<()> {
     let args = args();
-    let base = std::env::temp_dir().join(format!("tabula-load-{}", std::process::id()));
-    let mut runs = Vec::new();
-    for (i, &tables) in args.tables.iter().enumerate() {
-        let dir = base.join(format!("run{i}"));
-        let run = run(&args, tables, &dir)?;
-        print(&run);
-        runs.push(run);
-        let _ = std::fs::remove_dir_all(&dir);
+    if args.setups.len() > 1 {
+        // Each configuration in a process of its own: memory freed by one
+        // would be reused by the next, and its figure a table be wrong.
+        let mut rows = Vec::new();
+        let mut failed = 0;
+        for setup in &args.setups {
+            let output = std::process::Command::new(std::env::current_exe()?)
+                .args(["--tables", &format!("{}/{}", setup.tables, setup.think_ms)])
+                .args(["--idle", &args.idle.to_string(), "--seconds", &args.seconds.to_string()])
+                .args(["--max-moves", &args.max_moves.to_string(), "--level", &args.level])
+                .stderr(std::process::Stdio::inherit())
+                .output()?;
+            let text = String::from_utf8_lossy(&output.stdout);
+            for line in text.lines() {
+                match line.strip_prefix("row: ") {
+                    Some(row) => rows.push(row.to_owned()),
+                    None => println!("{line}"),
+                }
+            }
+            failed += usize::from(!output.status.success());
+        }
+        println!();
+        println!("{HEADER}");
+        println!("|{}", " --- |".repeat(HEADER.matches(" | ").count() + 1));
+        for row in rows {
+            println!("{row}");
+        }
+        if failed > 0 {
+            anyhow::bail!("{failed} configurations lost moves or connections");
+        }
+        return Ok(());
     }
-    let _ = std::fs::remove_dir_all(&base);
-    println!();
-    println!("| tables | idle | moves/s | round trip median | p99 | max | memory a table | acknowledged | missing from the database |");
-    println!("| --- | --- | --- | --- | --- | --- | --- | --- | --- |");
-    for run in &runs {
-        let rt = &run.round_trips;
-        println!(
-            "| {} | {} | {:.0} | {:.2} ms | {:.2} ms | {:.1} ms | {:.0} KiB | {} | {} |",
-            run.tables,
-            run.idle,
-            run.acked_in_time as f64 / run.seconds,
-            percentile(rt, 0.5),
-            percentile(rt, 0.99),
-            rt.last().map_or(f64::NAN, |&m| f64::from(m) / 1000.0),
-            (run.rss_open.saturating_sub(run.rss_before)) as f64 / run.tables as f64,
-            run.acked,
-            run.db_missing + run.db_different
-        );
-    }
-    let lost: u64 = runs.iter().map(|r| r.db_missing + r.db_different + r.unanswered + r.idle_gaps).sum();
-    let failed: usize = runs.iter().map(|r| r.failures.len()).sum();
-    if lost > 0 || failed > 0 {
-        anyhow::bail!("{lost} moves lost or unanswered, {failed} connections failed");
+    let setup = args.setups[0];
+    let dir = std::env::temp_dir().join(format!("tabula-load-{}", std::process::id()));
+    let run = run(&args, setup, &dir);
+    let _ = std::fs::remove_dir_all(&dir);
+    let run = run?;
+    print(&run);
+    println!("row: {}", row(&run));
+    let lost = run.db_missing + run.db_different + run.unanswered + run.idle_gaps;
+    if lost > 0 || !run.failures.is_empty() {
+        anyhow::bail!("{lost} moves lost or unanswered, {} connections failed", run.failures.len());
     }
     Ok(())
 }
