@@ -15,7 +15,7 @@ use tabula_engine::core::{AgentSpec, rng_from_seed};
 use tokio::io::{AsyncRead, AsyncWrite};
 use tokio::net::TcpStream;
 use tokio_tungstenite::WebSocketStream;
-use tokio_tungstenite::tungstenite::Message;
+use tokio_tungstenite::tungstenite::{Message, Utf8Bytes};
 use tokio_tungstenite::tungstenite::protocol::WebSocketConfig;
 
 use crate::protocol::VERSION;
@@ -100,10 +100,23 @@ impl Client {
         self.read().await
     }
 
+    /// The next message from the server as its text, for a reader that
+    /// takes only the fields it needs (the load benchmark).
+    pub async fn recv_text(&mut self) -> anyhow::Result<String> {
+        if let Some(message) = self.pending.pop_front() {
+            return Ok(message.to_string());
+        }
+        Ok(self.read_text().await?.as_str().to_owned())
+    }
+
     async fn read(&mut self) -> anyhow::Result<Value> {
+        serde_json::from_str(&self.read_text().await?).context("the server sent bad JSON")
+    }
+
+    async fn read_text(&mut self) -> anyhow::Result<Utf8Bytes> {
         loop {
             match self.socket.next().await {
-                Some(Ok(Message::Text(text))) => return serde_json::from_str(&text).context("the server sent bad JSON"),
+                Some(Ok(Message::Text(text))) => return Ok(text),
                 Some(Ok(Message::Close(_))) | None => bail!("the server closed the connection"),
                 Some(Ok(_)) => continue,
                 Some(Err(e)) => return Err(e).context("the connection failed"),
