@@ -27,12 +27,12 @@ use serde::Deserialize;
 use serde::de::IgnoredAny;
 use serde_json::value::RawValue;
 use serde_json::{Value, json};
-use tokio_tungstenite::tungstenite::Message;
 use tabula_server::client::Client;
 use tabula_server::{Config, Limits, Server};
 use tokio::runtime::Runtime;
 use tokio::sync::Semaphore;
 use tokio::task::JoinSet;
+use tokio_tungstenite::tungstenite::Message;
 
 /// After the deadline: how long a seat waits for its last move's answer,
 /// and the idle connections for their last messages.
@@ -57,8 +57,13 @@ struct Args {
 }
 
 fn args() -> Args {
-    let mut args =
-        Args { setups: Vec::new(), idle: 100, seconds: 20.0, max_moves: 2_000_000, level: "mancala/kalah-6-4".into() };
+    let mut args = Args {
+        setups: Vec::new(),
+        idle: 100,
+        seconds: 20.0,
+        max_moves: 2_000_000,
+        level: "mancala/kalah-6-4".into(),
+    };
     let mut setups = "500,200,200/100".to_owned();
     let mut it = std::env::args().skip(1);
     while let Some(arg) = it.next() {
@@ -97,7 +102,10 @@ impl Control {
     /// Takes one move from the budget, unless it is spent or time is up.
     fn may_move(&self) -> bool {
         Instant::now() < self.deadline
-            && self.moves_left.fetch_update(Ordering::Relaxed, Ordering::Relaxed, |n| n.checked_sub(1)).is_ok()
+            && self
+                .moves_left
+                .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |n| n.checked_sub(1))
+                .is_ok()
     }
 }
 
@@ -191,7 +199,9 @@ async fn play(
                     let (_, sent) = waiting.take().expect("checked");
                     let now = Instant::now();
                     if now <= control.deadline {
-                        report.round_trips.push(now.duration_since(sent).as_micros().min(u32::MAX as u128) as u32);
+                        report
+                            .round_trips
+                            .push(now.duration_since(sent).as_micros().min(u32::MAX as u128) as u32);
                         report.acked_in_time += 1;
                     }
                     let mv = m.mv.map_or(String::new(), |mv| mv.get().to_owned());
@@ -231,8 +241,9 @@ async fn play(
                         let mv = m.legal[rng.below(m.legal.len())].mv.get();
                         next_id += 1;
                         let ply = m.ply.unwrap_or(0);
-                        let request =
-                            format!(r#"{{"type":"move","table":"{table}","move":{mv},"ply":{ply},"id":{next_id}}}"#);
+                        let request = format!(
+                            r#"{{"type":"move","table":"{table}","move":{mv},"ply":{ply},"id":{next_id}}}"#
+                        );
                         waiting = Some((next_id, Instant::now()));
                         report.sent += 1;
                         if let Err(e) = client.send_raw(Message::text(request)).await {
@@ -431,7 +442,8 @@ fn run(args: &Args, setup: Setup, dir: &Path) -> anyhow::Result<Run> {
     // The server on a runtime of its own, as `tabula serve` runs it (a
     // worker a core); the clients on another.
     let server_rt = tokio::runtime::Builder::new_multi_thread().thread_name("server").enable_all().build()?;
-    let client_rt: Runtime = tokio::runtime::Builder::new_multi_thread().thread_name("clients").enable_all().build()?;
+    let client_rt: Runtime =
+        tokio::runtime::Builder::new_multi_thread().thread_name("clients").enable_all().build()?;
     let addr = server_rt.block_on(async {
         let server = Server::bind(config).await?;
         let addr = server.local_addr();
@@ -556,14 +568,19 @@ fn run(args: &Args, setup: Setup, dir: &Path) -> anyhow::Result<Run> {
         run.round_trips.extend(&report.round_trips);
         run.failures.extend(report.failure);
         for (table, ply, mv) in &report.acked {
-            let stored: Option<String> =
-                find.query_row(rusqlite::params![table, *ply as i64], |r| r.get(0)).map(Some).or_else(|e| match e {
+            let stored: Option<String> = find
+                .query_row(rusqlite::params![table, *ply as i64], |r| r.get(0))
+                .map(Some)
+                .or_else(|e| match e {
                     rusqlite::Error::QueryReturnedNoRows => Ok(None),
                     e => Err(e),
                 })?;
             match stored {
                 None => run.db_missing += 1,
-                Some(text) if serde_json::from_str::<Value>(&text).ok() != serde_json::from_str::<Value>(mv).ok() => {
+                Some(text)
+                    if serde_json::from_str::<Value>(&text).ok()
+                        != serde_json::from_str::<Value>(mv).ok() =>
+                {
                     run.db_different += 1
                 }
                 Some(_) => {}
@@ -600,7 +617,10 @@ fn print(run: &Run) {
         run.seconds
     );
     println!("  opened in                      {:>10.2} s", run.opened_in);
-    println!("  moves acknowledged             {:>10}   ({} in time, {} sent)", run.acked, run.acked_in_time, run.sent);
+    println!(
+        "  moves acknowledged             {:>10}   ({} in time, {} sent)",
+        run.acked, run.acked_in_time, run.sent
+    );
     println!("  moves/s acknowledged           {:>10.0}", run.acked_in_time as f64 / run.seconds);
     println!("  games finished (rematched)     {:>10}", run.games);
     println!(
@@ -626,7 +646,10 @@ fn print(run: &Run) {
         cpu("other")
     );
     println!("  refused / unanswered           {:>10} / {}", run.refused, run.unanswered);
-    println!("  idle connections: messages     {:>10}   (missed moves: {})", run.idle_messages, run.idle_gaps);
+    println!(
+        "  idle connections: messages     {:>10}   (missed moves: {})",
+        run.idle_messages, run.idle_gaps
+    );
     println!(
         "  database: moves rows           {:>10}   acknowledged but missing: {}   different: {}",
         run.db_rows, run.db_missing, run.db_different
