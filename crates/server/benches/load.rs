@@ -64,7 +64,7 @@ fn args() -> Args {
         max_moves: 2_000_000,
         level: "mancala/kalah-6-4".into(),
     };
-    let mut setups = "500,200,200/100".to_owned();
+    let mut setups = "500,200,500/80,200/100".to_owned();
     let mut it = std::env::args().skip(1);
     while let Some(arg) = it.next() {
         let mut value = || it.next().unwrap_or_else(|| panic!("{arg} wants a value"));
