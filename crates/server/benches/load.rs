@@ -3,17 +3,24 @@
 //! playing Kalah (6,4) over real WebSocket connections, each seat moving at
 //! random among the legal moves its messages list, and a rematch at every
 //! game's end so that load goes on; beside them, idle connections that said
-//! hello and watch a table. It measures the moves acknowledged a second
-//! (each one on disk before its "moved" comes back), the round trip from
-//! sending a move to its own "moved", resident memory a table, and, once
-//! stopped, that every acknowledged move is in the database.
+//! hello and watch a table (one each, the first tables'), reading what they
+//! are sent and sending nothing. It measures the moves acknowledged a
+//! second (each one on disk before its "moved" comes back), the round trip
+//! from sending a move to its own "moved", resident memory a table, the CPU
+//! of the server's, the store's and the clients' threads, and, once
+//! stopped, that every acknowledged move is in the database as it was
+//! played, and that no watcher missed a move.
 //!
-//! `cargo bench -p tabula-server --bench load -- [--tables 500,200]
-//! [--idle 100] [--seconds 20] [--max-moves 1000000] [--level mancala/kalah-6-4]`
+//! `cargo bench -p tabula-server --bench load -- [--tables 500,200,500/80,200/100]
+//! [--idle 100] [--seconds 20] [--max-moves 2000000] [--level mancala/kalah-6-4]`
 //!
-//! Every configuration in `--tables` runs in turn on a fresh server. Load
-//! goes to the loopback address only; each loop stops by itself at the
-//! deadline or when the move budget is spent, whichever comes first.
+//! Each entry of `--tables` is a configuration: tables, and after a slash
+//! the mean time in ms a seat thinks before each move (none: it moves as
+//! soon as it may, so the round trip is as long as the queue of every
+//! table's move). Each runs in turn in a process of its own on a fresh
+//! server. Load goes to the loopback address only; every loop stops by
+//! itself at the deadline or when the move budget is spent, whichever comes
+//! first, and waits at most 10 s more for answers.
 
 use std::borrow::Cow;
 use std::collections::HashMap;
