@@ -26,8 +26,8 @@ use std::borrow::Cow;
 use std::collections::HashMap;
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant};
 
 use serde::Deserialize;
@@ -101,6 +101,8 @@ struct Control {
     start: Instant,
     deadline: Instant,
     moves_left: AtomicU64,
+    /// When the last move of the budget was taken, if it was.
+    spent: OnceLock<Instant>,
     /// The players are done: the idle connections may stop.
     done: AtomicBool,
 }
@@ -108,11 +110,21 @@ struct Control {
 impl Control {
     /// Takes one move from the budget, unless it is spent or time is up.
     fn may_move(&self) -> bool {
-        Instant::now() < self.deadline
-            && self
-                .moves_left
-                .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |n| n.checked_sub(1))
-                .is_ok()
+        if Instant::now() >= self.stop() {
+            return false;
+        }
+        let taken =
+            self.moves_left.fetch_update(Ordering::Relaxed, Ordering::Relaxed, |n| n.checked_sub(1)).is_ok();
+        if !taken {
+            self.spent.get_or_init(Instant::now);
+        }
+        taken
+    }
+
+    /// When the seats stop moving: the deadline, or sooner once the
+    /// budget is spent.
+    fn stop(&self) -> Instant {
+        self.spent.get().map_or(self.deadline, |&spent| spent.min(self.deadline))
     }
 }
 
@@ -231,7 +243,7 @@ async fn play(
             if (m.kind == "moved" || m.kind == "state") && m.table.as_deref() == Some(table.as_str()) {
                 if m.result.is_some() {
                     report.games += 1;
-                    if !stopping && Instant::now() < control.deadline {
+                    if !stopping && Instant::now() < control.stop() {
                         let ask = format!(r#"{{"type":"rematch","table":"{table}"}}"#);
                         if let Err(e) = client.send_raw(Message::text(ask)).await {
                             report.failure = Some(e.to_string());
@@ -264,14 +276,16 @@ async fn play(
             }
         }
         let now = Instant::now();
-        if now >= control.deadline {
+        let stop = control.stop();
+        if now >= stop {
             stopping = true;
         }
         if stopping && waiting.is_none() {
             break;
         }
-        let until = if now < control.deadline { control.deadline } else { control.deadline + GRACE };
-        if now >= until {
+        // Before the stop, a look every 100 ms whether the budget is spent.
+        let until = if now < stop { stop.min(now + Duration::from_millis(100)) } else { stop + GRACE };
+        if now >= stop + GRACE {
             report.unanswered += u64::from(waiting.is_some());
             break;
         }
@@ -499,6 +513,7 @@ fn run(args: &Args, setup: Setup, dir: &Path) -> anyhow::Result<Run> {
         start,
         deadline: start + Duration::from_secs_f64(args.seconds),
         moves_left: AtomicU64::new(args.max_moves),
+        spent: OnceLock::new(),
         done: AtomicBool::new(false),
     });
     let (reports, idle_reports) = client_rt.block_on(async {
@@ -530,7 +545,7 @@ fn run(args: &Args, setup: Setup, dir: &Path) -> anyhow::Result<Run> {
         tables,
         think_ms: setup.think_ms,
         idle: args.idle,
-        seconds: (control.deadline - control.start).as_secs_f64(),
+        seconds: (control.stop() - control.start).as_secs_f64(),
         opened_in,
         rss_before,
         rss_open,
@@ -617,7 +632,7 @@ fn print(run: &Run) {
         ms => format!("each seat thinks {ms} ms on average"),
     };
     println!(
-        "== {} tables ({} connections) + {} idle connections, {:.0} s; {pace} ==",
+        "== {} tables ({} connections) + {} idle connections, {:.1} s; {pace} ==",
         run.tables,
         2 * run.tables,
         run.idle,
