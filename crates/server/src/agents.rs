@@ -50,7 +50,11 @@ pub fn wake(shared: &Arc<Shared>, table: &Arc<Mutex<Table>>) {
         let mut rng = rng_from_seed(crate::lobby::random_u64());
         let mv = {
             let mut agent = lock(&agent);
-            if interject { agent.interject(&*snapshot, seat, &mut rng) } else { agent.choose(&*snapshot, seat, &mut rng) }
+            if interject {
+                agent.interject(&*snapshot, seat, &mut rng)
+            } else {
+                agent.choose(&*snapshot, seat, &mut rng)
+            }
         };
         let (job, again) = {
             let mut t = lock(&table);
@@ -90,7 +94,9 @@ pub fn stand_in_for_the_gone(t: &mut Table, now: Instant, job: &mut Job) {
         .seats
         .iter()
         .enumerate()
-        .filter(|(_, s)| s.agent_spec.is_none() && s.token.is_some() && s.connected == 0 && s.stand_in.is_none())
+        .filter(|(_, s)| {
+            s.agent_spec.is_none() && s.token.is_some() && s.connected == 0 && s.stand_in.is_none()
+        })
         .filter(|(_, s)| s.left_at.is_some_and(|at| now.duration_since(at) >= grace))
         .map(|(i, _)| Player(i as u8))
         .collect();

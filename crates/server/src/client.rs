@@ -15,8 +15,8 @@ use tabula_engine::core::{AgentSpec, rng_from_seed};
 use tokio::io::{AsyncRead, AsyncWrite};
 use tokio::net::TcpStream;
 use tokio_tungstenite::WebSocketStream;
-use tokio_tungstenite::tungstenite::{Message, Utf8Bytes};
 use tokio_tungstenite::tungstenite::protocol::WebSocketConfig;
+use tokio_tungstenite::tungstenite::{Message, Utf8Bytes};
 
 use crate::protocol::VERSION;
 
@@ -40,7 +40,9 @@ fn tls_config(ca: Option<&Path>) -> anyhow::Result<tokio_rustls::rustls::ClientC
     use tokio_rustls::rustls::pki_types::pem::PemObject;
     let file = ca.unwrap_or(Path::new("/etc/ssl/certs/ca-certificates.crt"));
     let mut roots = tokio_rustls::rustls::RootCertStore::empty();
-    for cert in CertificateDer::pem_file_iter(file).with_context(|| format!("cannot read certificates from {}", file.display()))? {
+    for cert in CertificateDer::pem_file_iter(file)
+        .with_context(|| format!("cannot read certificates from {}", file.display()))?
+    {
         roots.add(cert.with_context(|| format!("{}: not a PEM certificate", file.display()))?)?;
     }
     let provider = Arc::new(tokio_rustls::rustls::crypto::ring::default_provider());
@@ -68,7 +70,9 @@ impl Client {
         let stream: Box<dyn Io> = if tls {
             let connector = tokio_rustls::TlsConnector::from(Arc::new(tls_config(ca)?));
             let name = tokio_rustls::rustls::pki_types::ServerName::try_from(host.to_owned())?;
-            Box::new(connector.connect(name, tcp).await.with_context(|| format!("TLS with {authority} failed"))?)
+            Box::new(
+                connector.connect(name, tcp).await.with_context(|| format!("TLS with {authority} failed"))?,
+            )
         } else {
             Box::new(tcp)
         };
@@ -135,7 +139,11 @@ impl Client {
             let answer = self.read().await?;
             if answer["re"] == json!(id) {
                 if answer["type"] == "error" {
-                    bail!("{} ({})", answer["message"].as_str().unwrap_or("refused"), answer["code"].as_str().unwrap_or(""));
+                    bail!(
+                        "{} ({})",
+                        answer["message"].as_str().unwrap_or("refused"),
+                        answer["code"].as_str().unwrap_or("")
+                    );
                 }
                 return Ok(answer);
             }

@@ -68,7 +68,9 @@ pub async fn serve<S: AsyncRead + AsyncWrite + Unpin + Send + 'static>(shared: A
         .max_message_size(Some(limits.message_bytes))
         .max_frame_size(Some(limits.message_bytes));
     let handshake = tokio_tungstenite::accept_async_with_config(stream, Some(config));
-    let Ok(Ok(socket)) = tokio::time::timeout(std::time::Duration::from_secs(10), handshake).await else { return };
+    let Ok(Ok(socket)) = tokio::time::timeout(std::time::Duration::from_secs(10), handshake).await else {
+        return;
+    };
     let (mut sink, mut frames) = socket.split();
     let (outbox, mut queue) = mpsc::channel::<Outgoing>(OUTBOX);
     let writer = tokio::spawn(async move {
@@ -88,8 +90,14 @@ pub async fn serve<S: AsyncRead + AsyncWrite + Unpin + Send + 'static>(shared: A
         }
         let _ = sink.close().await;
     });
-    let mut conn = Conn { id: shared.next_connection(), outbox, name: None, greeted: false, created: 0, bad_tokens: 0 };
-    let mut bucket = Bucket { level: limits.burst, rate: limits.messages_per_second, burst: limits.burst, at: Instant::now() };
+    let mut conn =
+        Conn { id: shared.next_connection(), outbox, name: None, greeted: false, created: 0, bad_tokens: 0 };
+    let mut bucket = Bucket {
+        level: limits.burst,
+        rate: limits.messages_per_second,
+        burst: limits.burst,
+        at: Instant::now(),
+    };
     while let Some(frame) = frames.next().await {
         let text = match frame {
             Ok(Message::Text(text)) => text,
@@ -175,9 +183,17 @@ fn handle(shared: &Arc<Shared>, conn: &mut Conn, text: &str) -> bool {
     }
 }
 
-fn answer(shared: &Arc<Shared>, conn: &mut Conn, request: Request, re: Option<&Value>) -> Result<(), Refused> {
+fn answer(
+    shared: &Arc<Shared>,
+    conn: &mut Conn,
+    request: Request,
+    re: Option<&Value>,
+) -> Result<(), Refused> {
     if !conn.greeted && !matches!(request, Request::Hello { .. }) {
-        return Err(Refused::new(code::HELLO_FIRST, format!("say hello first: {{\"type\": \"hello\", \"version\": {VERSION}}}")));
+        return Err(Refused::new(
+            code::HELLO_FIRST,
+            format!("say hello first: {{\"type\": \"hello\", \"version\": {VERSION}}}"),
+        ));
     }
     match request {
         Request::Hello { version, name } => hello(shared, conn, version, name, re),
@@ -188,7 +204,10 @@ fn answer(shared: &Arc<Shared>, conn: &mut Conn, request: Request, re: Option<&V
         Request::Create(spec) => {
             if conn.created >= shared.config.limits.tables_per_connection {
                 let most = shared.config.limits.tables_per_connection;
-                return Err(Refused::new(code::LIMIT, format!("a connection may open at most {most} tables")));
+                return Err(Refused::new(
+                    code::LIMIT,
+                    format!("a connection may open at most {most} tables"),
+                ));
             }
             lobby::create(shared, &conn.outbox, *spec, re)?;
             conn.created += 1;
@@ -219,9 +238,18 @@ fn clean_name(name: &str) -> String {
     if name.trim().is_empty() { "Guest".into() } else { name.trim().to_owned() }
 }
 
-fn hello(shared: &Shared, conn: &mut Conn, version: u32, name: Option<String>, re: Option<&Value>) -> Result<(), Refused> {
+fn hello(
+    shared: &Shared,
+    conn: &mut Conn,
+    version: u32,
+    name: Option<String>,
+    re: Option<&Value>,
+) -> Result<(), Refused> {
     if version != VERSION {
-        return Err(Refused::new(code::VERSION, format!("this server speaks protocol {VERSION}, not {version}")));
+        return Err(Refused::new(
+            code::VERSION,
+            format!("this server speaks protocol {VERSION}, not {version}"),
+        ));
     }
     conn.greeted = true;
     conn.name = name.as_deref().map(clean_name);
@@ -251,7 +279,12 @@ fn levels(shared: &Shared, re: Option<&Value>) -> Value {
         .collect();
     let agents: Map<String, Value> = tabula_engine::games::all()
         .iter()
-        .map(|g| (g.name().to_owned(), g.agents().iter().map(|a| json!({"name": a.name, "plays": a.plain})).collect()))
+        .map(|g| {
+            (
+                g.name().to_owned(),
+                g.agents().iter().map(|a| json!({"name": a.name, "plays": a.plain})).collect(),
+            )
+        })
         .collect();
     json!({"type": "levels", "re": re, "levels": levels, "agents": agents})
 }

@@ -36,29 +36,49 @@ fn new_table_id() -> String {
 fn level_of(shared: &Shared, spec: &CreateTable) -> Result<LevelFile, Refused> {
     match (&spec.level, &spec.level_text) {
         (Some(name), None) => shared.levels.get(name).cloned().ok_or_else(|| {
-            Refused::new(code::BAD_LEVEL, format!("no level is called \"{name}\" here: the levels request lists them"))
+            Refused::new(
+                code::BAD_LEVEL,
+                format!("no level is called \"{name}\" here: the levels request lists them"),
+            )
         }),
         (None, Some(text)) => {
             let most = shared.config.limits.level_bytes;
             if text.len() > most {
-                return Err(Refused::new(code::BAD_LEVEL, format!("the level is {} bytes; at most {most} are taken", text.len())));
+                return Err(Refused::new(
+                    code::BAD_LEVEL,
+                    format!("the level is {} bytes; at most {most} are taken", text.len()),
+                ));
             }
             level::parse(text, "the level sent").map_err(|e| Refused::new(code::BAD_LEVEL, e.to_string()))
         }
-        _ => Err(Refused::new(code::BAD_LEVEL, "name a level (\"level\") or send one (\"level_text\"), not both")),
+        _ => Err(Refused::new(
+            code::BAD_LEVEL,
+            "name a level (\"level\") or send one (\"level_text\"), not both",
+        )),
     }
 }
 
 /// A table of `level` as `spec` says, checked in full; nothing is kept yet.
-pub fn build_table(shared: &Shared, id: String, level: &LevelFile, seed: u64, spec: CreateTable) -> Result<Table, Refused> {
+pub fn build_table(
+    shared: &Shared,
+    id: String,
+    level: &LevelFile,
+    seed: u64,
+    spec: CreateTable,
+) -> Result<Table, Refused> {
     let live = live::start(level, seed).map_err(|e| Refused::new(code::BAD_LEVEL, e.to_string()))?;
     let n = live.num_players();
     let kinds = if spec.seats.is_empty() { vec!["person".to_owned(); n] } else { spec.seats.clone() };
     if kinds.len() != n {
-        return Err(Refused::new(code::BAD_REQUEST, format!("the level has {n} seats, but \"seats\" names {}", kinds.len())));
+        return Err(Refused::new(
+            code::BAD_REQUEST,
+            format!("the level has {n} seats, but \"seats\" names {}", kinds.len()),
+        ));
     }
     let agent = |text: &str| {
-        let spec = text.parse().map_err(|e: tabula_engine::core::AgentError| Refused::new(code::BAD_AGENT, e.to_string()))?;
+        let spec = text
+            .parse()
+            .map_err(|e: tabula_engine::core::AgentError| Refused::new(code::BAD_AGENT, e.to_string()))?;
         live.agent(&spec).map_err(|e| Refused::new(code::BAD_AGENT, e.to_string()))
     };
     let mut seats = Vec::with_capacity(n);
@@ -79,9 +99,14 @@ pub fn build_table(shared: &Shared, id: String, level: &LevelFile, seed: u64, sp
     }
     let clock = match spec.clock {
         None => None,
-        Some(_) if n != 2 => return Err(Refused::new(code::BAD_REQUEST, "a clock is for a table of two seats")),
+        Some(_) if n != 2 => {
+            return Err(Refused::new(code::BAD_REQUEST, "a clock is for a table of two seats"));
+        }
         Some(c) if !(c.minutes > 0.0 && c.minutes <= 1440.0 && (0.0..=3600.0).contains(&c.increment)) => {
-            return Err(Refused::new(code::BAD_REQUEST, "a clock takes 0 to 1440 minutes and an increment of 0 to 3600 seconds"));
+            return Err(Refused::new(
+                code::BAD_REQUEST,
+                "a clock takes 0 to 1440 minutes and an increment of 0 to 3600 seconds",
+            ));
         }
         Some(c) => Some(Clocks {
             remaining_ms: vec![(c.minutes * 60_000.0) as i64; n],
@@ -127,7 +152,12 @@ fn open_table(shared: &Arc<Shared>, table: Table, level: &LevelFile, mut job: Jo
     table
 }
 
-pub fn create(shared: &Arc<Shared>, outbox: &Outbox, spec: CreateTable, re: Option<&Value>) -> Result<String, Refused> {
+pub fn create(
+    shared: &Arc<Shared>,
+    outbox: &Outbox,
+    spec: CreateTable,
+    re: Option<&Value>,
+) -> Result<String, Refused> {
     if lock(&shared.tables).len() >= shared.config.limits.tables {
         return Err(Refused::new(code::LIMIT, "the server holds all the tables it may"));
     }
@@ -164,11 +194,22 @@ pub fn join(
                 let i = usize::from(n).wrapping_sub(1);
                 match t.seats.get(i) {
                     Some(s) if open(s) => i,
-                    Some(_) => return Err(Refused::new(code::NO_SEAT, format!("seat {n} at table {table_id} is taken"))),
-                    None => return Err(Refused::new(code::NO_SEAT, format!("table {table_id} has no seat {n}"))),
+                    Some(_) => {
+                        return Err(Refused::new(
+                            code::NO_SEAT,
+                            format!("seat {n} at table {table_id} is taken"),
+                        ));
+                    }
+                    None => {
+                        return Err(Refused::new(code::NO_SEAT, format!("table {table_id} has no seat {n}")));
+                    }
                 }
             }
-            None => t.seats.iter().position(open).ok_or_else(|| Refused::new(code::NO_SEAT, format!("table {table_id} has no open seat")))?,
+            None => {
+                t.seats.iter().position(open).ok_or_else(|| {
+                    Refused::new(code::NO_SEAT, format!("table {table_id} has no open seat"))
+                })?
+            }
         };
         let token = new_token();
         let player = Player(index as u8);
@@ -176,7 +217,12 @@ pub fn join(
         s.token = Some(token.clone());
         s.name = name;
         let mut job = Job::default();
-        job.ops.push(Op::Seat { table: t.id.clone(), seat: number(player), token: token.clone(), name: t.seats[index].name.clone() });
+        job.ops.push(Op::Seat {
+            table: t.id.clone(),
+            seat: number(player),
+            token: token.clone(),
+            name: t.seats[index].name.clone(),
+        });
         lock(&shared.tokens).insert(token.clone(), (t.id.clone(), player));
         attach(&mut t, conn, outbox, player, &token, re, &mut job);
         job
@@ -187,7 +233,15 @@ pub fn join(
 
 /// A connection holds `seat` from now: it is told its token and the state,
 /// and everyone is told who sits where.
-fn attach(t: &mut Table, conn: ConnId, outbox: &Outbox, seat: Player, token: &str, re: Option<&Value>, job: &mut Job) {
+fn attach(
+    t: &mut Table,
+    conn: ConnId,
+    outbox: &Outbox,
+    seat: Player,
+    token: &str,
+    re: Option<&Value>,
+    job: &mut Job,
+) {
     if !t.followers.iter().any(|f| f.conn == conn && f.seat == Some(seat)) {
         t.followers.push(Follower { conn, seat: Some(seat), outbox: outbox.clone() });
         let s = &mut t.seats[seat.index()];
@@ -200,7 +254,13 @@ fn attach(t: &mut Table, conn: ConnId, outbox: &Outbox, seat: Player, token: &st
     t.tell_seats(job);
 }
 
-pub fn resume(shared: &Arc<Shared>, conn: ConnId, outbox: &Outbox, token: &str, re: Option<&Value>) -> Result<(), Refused> {
+pub fn resume(
+    shared: &Arc<Shared>,
+    conn: ConnId,
+    outbox: &Outbox,
+    token: &str,
+    re: Option<&Value>,
+) -> Result<(), Refused> {
     let bad = || Refused::new(code::BAD_TOKEN, "no seat has this token");
     let (table_id, seat) = lock(&shared.tokens).get(token).cloned().ok_or_else(bad)?;
     let table = shared.table(&table_id).ok_or_else(bad)?;
@@ -220,7 +280,13 @@ pub fn resume(shared: &Arc<Shared>, conn: ConnId, outbox: &Outbox, token: &str, 
     Ok(())
 }
 
-pub fn watch(shared: &Arc<Shared>, conn: ConnId, outbox: &Outbox, table_id: &str, re: Option<&Value>) -> Result<(), Refused> {
+pub fn watch(
+    shared: &Arc<Shared>,
+    conn: ConnId,
+    outbox: &Outbox,
+    table_id: &str,
+    re: Option<&Value>,
+) -> Result<(), Refused> {
     let table = shared.table(table_id).ok_or_else(|| no_table(table_id))?;
     let job = {
         let mut t = lock(&table);
@@ -275,7 +341,12 @@ pub fn no_table(id: &str) -> Refused {
 /// `seat` wants to play again; once every person at the table does, a new
 /// table opens with the seats moved round by one, each person told their new
 /// seat and token there.
-pub fn rematch(shared: &Arc<Shared>, table: &Arc<Mutex<Table>>, seat: Player, re: Option<&Value>) -> Result<(), Refused> {
+pub fn rematch(
+    shared: &Arc<Shared>,
+    table: &Arc<Mutex<Table>>,
+    seat: Player,
+    re: Option<&Value>,
+) -> Result<(), Refused> {
     let mut t = lock(table);
     if t.result.is_none() {
         return Err(Refused::new(code::BAD_REQUEST, "a rematch is for a finished game"));
@@ -294,7 +365,9 @@ pub fn rematch(shared: &Arc<Shared>, table: &Arc<Mutex<Table>>, seat: Player, re
     }
     let n = t.seats.len();
     let mut spec = t.config.clone();
-    spec.seats = (0..n).map(|i| t.seats[(i + n - 1) % n].agent_spec.clone().unwrap_or_else(|| "person".into())).collect();
+    spec.seats = (0..n)
+        .map(|i| t.seats[(i + n - 1) % n].agent_spec.clone().unwrap_or_else(|| "person".into()))
+        .collect();
     let level = t.live.level().clone();
     let mut new = build_table(shared, new_table_id(), &level, random_u64(), spec)?;
     let mut job = Job::default();
@@ -304,10 +377,20 @@ pub fn rematch(shared: &Arc<Shared>, table: &Arc<Mutex<Table>>, seat: Player, re
         let token = new_token();
         new.seats[to.index()].token = Some(token.clone());
         new.seats[to.index()].name = t.seats[old].name.clone();
-        job.ops.push(Op::Seat { table: new.id.clone(), seat: number(to), token: token.clone(), name: t.seats[old].name.clone() });
+        job.ops.push(Op::Seat {
+            table: new.id.clone(),
+            seat: number(to),
+            token: token.clone(),
+            name: t.seats[old].name.clone(),
+        });
         lock(&shared.tokens).insert(token.clone(), (new.id.clone(), to));
         lock(&shared.tokens).remove(&old_token);
-        let holders: Vec<_> = t.followers.iter().filter(|f| f.seat == Some(Player(old as u8))).map(|f| (f.conn, f.outbox.clone())).collect();
+        let holders: Vec<_> = t
+            .followers
+            .iter()
+            .filter(|f| f.seat == Some(Player(old as u8)))
+            .map(|f| (f.conn, f.outbox.clone()))
+            .collect();
         for (conn, outbox) in holders {
             let told = json!({"type": "rematch", "table": t.id, "new_table": new.id, "seat": number(to), "token": token});
             job.send(&outbox, told.to_string().into());

@@ -38,11 +38,17 @@ pub enum Request {
         name: Option<String>,
     },
     /// Takes back a seat held before, on this or another connection.
-    Resume { token: String },
+    Resume {
+        token: String,
+    },
     /// Watches a table as a spectator.
-    Watch { table: String },
+    Watch {
+        table: String,
+    },
     /// Stops following a table (a seat stays held by its token).
-    Leave { table: String },
+    Leave {
+        table: String,
+    },
     /// A move, in the replay notation. `ply`, if given, is the number of
     /// moves the client has seen: a move meant for another position is
     /// refused rather than played there.

@@ -67,7 +67,12 @@ fn table(shared: &Shared, saved: SavedTable) -> Result<(Table, Job), Refused> {
     }
     if let Some(outcome) = t.live.outcome() {
         // Stopped between the last move and its result: the result now.
-        let result = protocol::Result { winner: outcome.winner().map(number), reason: "rules".into(), by: None, scores: t.live.scores() };
+        let result = protocol::Result {
+            winner: outcome.winner().map(number),
+            reason: "rules".into(),
+            by: None,
+            scores: t.live.scores(),
+        };
         t.finish(result, &mut job);
     }
     Ok((t, job))

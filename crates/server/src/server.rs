@@ -152,12 +152,14 @@ impl Server {
             None => BTreeMap::new(),
         };
         if let Some(dir) = &config.replays {
-            std::fs::create_dir_all(dir).with_context(|| format!("cannot make the replays folder {}", dir.display()))?;
+            std::fs::create_dir_all(dir)
+                .with_context(|| format!("cannot make the replays folder {}", dir.display()))?;
         }
-        let (store, saved) =
-            Store::open(&config.database).with_context(|| format!("cannot open the database {}", config.database.display()))?;
-        let listener =
-            TcpListener::bind(config.listen).await.with_context(|| format!("cannot listen on {}", config.listen))?;
+        let (store, saved) = Store::open(&config.database)
+            .with_context(|| format!("cannot open the database {}", config.database.display()))?;
+        let listener = TcpListener::bind(config.listen)
+            .await
+            .with_context(|| format!("cannot listen on {}", config.listen))?;
         let shared = Arc::new(Shared {
             config,
             tables: Mutex::new(HashMap::new()),
@@ -198,7 +200,9 @@ impl Server {
                 }
                 match tls {
                     Some(tls) => {
-                        if let Ok(Ok(stream)) = tokio::time::timeout(Duration::from_secs(10), tls.accept(stream)).await {
+                        if let Ok(Ok(stream)) =
+                            tokio::time::timeout(Duration::from_secs(10), tls.accept(stream)).await
+                        {
                             serve_stream(&shared, stream).await;
                         }
                     }
@@ -242,7 +246,8 @@ pub fn read_levels(dir: &Path) -> anyhow::Result<BTreeMap<String, LevelFile>> {
     let mut levels = BTreeMap::new();
     let mut folders = vec![dir.to_path_buf()];
     while let Some(folder) = folders.pop() {
-        let entries = std::fs::read_dir(&folder).with_context(|| format!("cannot read the levels folder {}", folder.display()))?;
+        let entries = std::fs::read_dir(&folder)
+            .with_context(|| format!("cannot read the levels folder {}", folder.display()))?;
         for entry in entries.flatten() {
             let path = entry.path();
             if path.is_dir() {
@@ -250,7 +255,8 @@ pub fn read_levels(dir: &Path) -> anyhow::Result<BTreeMap<String, LevelFile>> {
             } else if path.extension().is_some_and(|e| e == "ron") {
                 let Ok(level) = level::load(&path) else { continue };
                 let name = path.strip_prefix(dir).unwrap_or(&path).with_extension("");
-                let name = name.components().map(|c| c.as_os_str().to_string_lossy()).collect::<Vec<_>>().join("/");
+                let name =
+                    name.components().map(|c| c.as_os_str().to_string_lossy()).collect::<Vec<_>>().join("/");
                 levels.insert(name, level);
             }
         }
@@ -268,7 +274,8 @@ fn tls_acceptor(cert: &Path, key: &Path) -> anyhow::Result<TlsAcceptor> {
     if certs.is_empty() {
         bail!("{}: holds no certificate", cert.display());
     }
-    let key = PrivateKeyDer::from_pem_file(key).with_context(|| format!("{}: no PEM private key", key.display()))?;
+    let key = PrivateKeyDer::from_pem_file(key)
+        .with_context(|| format!("{}: no PEM private key", key.display()))?;
     let provider = Arc::new(tokio_rustls::rustls::crypto::ring::default_provider());
     let config = tokio_rustls::rustls::ServerConfig::builder_with_provider(provider)
         .with_safe_default_protocol_versions()?

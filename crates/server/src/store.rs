@@ -26,14 +26,42 @@ pub type Outbox = tokio_mpsc::Sender<Outgoing>;
 /// A change to the database.
 #[derive(Debug)]
 pub enum Op {
-    Table { id: String, game: String, level: String, seed: u64, config: String },
-    Seat { table: String, seat: u8, token: String, name: String },
-    Move { table: String, ply: usize, seat: u8, mv: String, clock: Option<String> },
+    Table {
+        id: String,
+        game: String,
+        level: String,
+        seed: u64,
+        config: String,
+    },
+    Seat {
+        table: String,
+        seat: u8,
+        token: String,
+        name: String,
+    },
+    Move {
+        table: String,
+        ply: usize,
+        seat: u8,
+        mv: String,
+        clock: Option<String>,
+    },
     /// Moves after `ply` are taken back.
-    TakeBack { table: String, ply: usize },
+    TakeBack {
+        table: String,
+        ply: usize,
+    },
     /// An agent stands in for a person gone (or no longer, `None`).
-    StandIn { table: String, seat: u8, agent: Option<String> },
-    Finish { table: String, result: String, replay: Option<(PathBuf, String)> },
+    StandIn {
+        table: String,
+        seat: u8,
+        agent: Option<String>,
+    },
+    Finish {
+        table: String,
+        result: String,
+        replay: Option<(PathBuf, String)>,
+    },
 }
 
 /// Changes to commit together, then messages to send.
@@ -153,8 +181,10 @@ impl Store {
 }
 
 fn load(db: &Connection) -> rusqlite::Result<Vec<SavedTable>> {
-    let mut tables = db.prepare("SELECT id, level, seed, config FROM tables WHERE result IS NULL ORDER BY rowid")?;
-    let mut seats = db.prepare("SELECT seat, token, name, stand_in FROM seats WHERE table_id = ?1 ORDER BY seat")?;
+    let mut tables =
+        db.prepare("SELECT id, level, seed, config FROM tables WHERE result IS NULL ORDER BY rowid")?;
+    let mut seats =
+        db.prepare("SELECT seat, token, name, stand_in FROM seats WHERE table_id = ?1 ORDER BY seat")?;
     let mut moves = db.prepare("SELECT seat, move, clock FROM moves WHERE table_id = ?1 ORDER BY ply")?;
     let rows = tables.query_map([], |r| {
         Ok(SavedTable {
@@ -173,8 +203,9 @@ fn load(db: &Connection) -> rusqlite::Result<Vec<SavedTable>> {
                 Ok(SavedSeat { seat: r.get(0)?, token: r.get(1)?, name: r.get(2)?, stand_in: r.get(3)? })
             })?
             .collect::<rusqlite::Result<_>>()?;
-        table.moves =
-            moves.query_map([&table.id], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?.collect::<rusqlite::Result<_>>()?;
+        table.moves = moves
+            .query_map([&table.id], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?
+            .collect::<rusqlite::Result<_>>()?;
     }
     Ok(saved)
 }
@@ -218,7 +249,10 @@ fn write(mut db: Connection, queue: mpsc::Receiver<Job>, log: Arc<AtomicI64>, _s
         if log.load(Ordering::Relaxed) > LOG_RESTART_PAGES {
             // Nothing else writes meanwhile, so this one copies every page
             // left; the next transaction then starts the log over.
-            if db.query_row("PRAGMA wal_checkpoint(PASSIVE)", [], |r| r.get::<_, i64>(0)).is_ok_and(|busy| busy == 0) {
+            if db
+                .query_row("PRAGMA wal_checkpoint(PASSIVE)", [], |r| r.get::<_, i64>(0))
+                .is_ok_and(|busy| busy == 0)
+            {
                 log.store(0, Ordering::Relaxed);
             }
         }
@@ -231,16 +265,20 @@ fn commit(db: &mut Connection, batch: &[Job]) -> rusqlite::Result<()> {
     for op in batch.iter().flat_map(|j| &j.ops) {
         match op {
             Op::Table { id, game, level, seed, config } => {
-                tx.prepare_cached("INSERT INTO tables (id, game, level, seed, config) VALUES (?1, ?2, ?3, ?4, ?5)")?
-                    .execute(params![id, game, level, *seed as i64, config])?;
+                tx.prepare_cached(
+                    "INSERT INTO tables (id, game, level, seed, config) VALUES (?1, ?2, ?3, ?4, ?5)",
+                )?
+                .execute(params![id, game, level, *seed as i64, config])?;
             }
             Op::Seat { table, seat, token, name } => {
                 tx.prepare_cached("INSERT INTO seats (table_id, seat, token, name) VALUES (?1, ?2, ?3, ?4)")?
                     .execute(params![table, seat, token, name])?;
             }
             Op::Move { table, ply, seat, mv, clock } => {
-                tx.prepare_cached("INSERT INTO moves (table_id, ply, seat, move, clock) VALUES (?1, ?2, ?3, ?4, ?5)")?
-                    .execute(params![table, *ply as i64, seat, mv, clock])?;
+                tx.prepare_cached(
+                    "INSERT INTO moves (table_id, ply, seat, move, clock) VALUES (?1, ?2, ?3, ?4, ?5)",
+                )?
+                .execute(params![table, *ply as i64, seat, mv, clock])?;
             }
             Op::TakeBack { table, ply } => {
                 tx.prepare_cached("DELETE FROM moves WHERE table_id = ?1 AND ply > ?2")?
@@ -251,7 +289,8 @@ fn commit(db: &mut Connection, batch: &[Job]) -> rusqlite::Result<()> {
                     .execute(params![table, seat, agent])?;
             }
             Op::Finish { table, result, replay } => {
-                tx.prepare_cached("UPDATE tables SET result = ?2 WHERE id = ?1")?.execute(params![table, result])?;
+                tx.prepare_cached("UPDATE tables SET result = ?2 WHERE id = ?1")?
+                    .execute(params![table, result])?;
                 replays.extend(replay.as_ref());
             }
         }

@@ -73,7 +73,8 @@ pub struct Clocks {
 
 impl Clocks {
     fn left(&self, seat: Player, now: Instant) -> i64 {
-        let spent = if self.running == Some(seat) { now.duration_since(self.since).as_millis() as i64 } else { 0 };
+        let spent =
+            if self.running == Some(seat) { now.duration_since(self.since).as_millis() as i64 } else { 0 };
         self.remaining_ms[seat.index()] - spent
     }
 
@@ -205,7 +206,11 @@ impl Table {
             table: &self.id,
             seat: viewer.map(number),
             game: self.live.game(),
-            level: LevelInfo { name: level.name(), description: level.description(), summary: level.summary() },
+            level: LevelInfo {
+                name: level.name(),
+                description: level.description(),
+                summary: level.summary(),
+            },
             ply: self.live.ply(),
             to_move: number(self.live.to_move()),
             view: &view,
@@ -236,20 +241,27 @@ impl Table {
     }
 
     pub fn tell_seats(&self, job: &mut Job) {
-        self.tell_all(job, &serde_json::json!({"type": "seats", "table": self.id, "seats": self.seat_infos()}));
+        self.tell_all(
+            job,
+            &serde_json::json!({"type": "seats", "table": self.id, "seats": self.seat_infos()}),
+        );
     }
 
     /// The seat a connection acts for at this table: the one it names, if
     /// it holds it, or the only one it holds.
     pub fn seat_of(&self, conn: ConnId, named: Option<SeatNumber>) -> Result<Player, Refused> {
-        let held: Vec<Player> = self.followers.iter().filter(|f| f.conn == conn).filter_map(|f| f.seat).collect();
+        let held: Vec<Player> =
+            self.followers.iter().filter(|f| f.conn == conn).filter_map(|f| f.seat).collect();
         match named {
             Some(n) => {
                 let seat = Player(n.wrapping_sub(1));
                 if held.contains(&seat) {
                     Ok(seat)
                 } else {
-                    Err(Refused::new(code::NOT_SEATED, format!("you do not hold seat {n} at table {}", self.id)))
+                    Err(Refused::new(
+                        code::NOT_SEATED,
+                        format!("you do not hold seat {n} at table {}", self.id),
+                    ))
                 }
             }
             None => match held.as_slice() {
@@ -258,7 +270,10 @@ impl Table {
                     code::NOT_SEATED,
                     format!("you hold no seat at table {}: join it or resume your seat first", self.id),
                 )),
-                _ => Err(Refused::new(code::NOT_SEATED, "you hold several seats here: say which with \"seat\"")),
+                _ => Err(Refused::new(
+                    code::NOT_SEATED,
+                    "you hold several seats here: say which with \"seat\"",
+                )),
             },
         }
     }
@@ -312,7 +327,10 @@ impl Table {
         });
         if let Some(outcome) = self.live.outcome() {
             let winner = outcome.winner().map(number);
-            self.finish(protocol::Result { winner, reason: "rules".into(), by: None, scores: self.live.scores() }, &mut job);
+            self.finish(
+                protocol::Result { winner, reason: "rules".into(), by: None, scores: self.live.scores() },
+                &mut job,
+            );
         }
         self.tell_moved(&played, re, by, &mut job);
         Ok(job)
@@ -376,7 +394,10 @@ impl Table {
                 agent: s.agent_spec.clone().unwrap_or_else(|| "human".into()),
             })
             .collect();
-        let replay = self.replays.as_ref().map(|dir| (dir.join(format!("{}.ron", self.id)), self.live.replay(&players)));
+        let replay = self
+            .replays
+            .as_ref()
+            .map(|dir| (dir.join(format!("{}.ron", self.id)), self.live.replay(&players)));
         job.ops.push(Op::Finish {
             table: self.id.clone(),
             result: serde_json::to_string(&result).expect("results serialise"),
@@ -394,7 +415,12 @@ impl Table {
             return false;
         }
         let winner = Player::all(self.seats.len()).find(|&p| p != running).map(number);
-        let result = protocol::Result { winner, reason: "time".into(), by: Some(number(running)), scores: self.live.scores() };
+        let result = protocol::Result {
+            winner,
+            reason: "time".into(),
+            by: Some(number(running)),
+            scores: self.live.scores(),
+        };
         self.finish(result.clone(), job);
         self.tell_all(job, &serde_json::json!({"type": "ended", "table": self.id, "result": result}));
         true
@@ -407,9 +433,17 @@ impl Table {
         let mut job = Job::default();
         if self.seats.len() == 2 {
             let winner = Some(number(Player(1 - seat.0)));
-            let result = protocol::Result { winner, reason: "resigned".into(), by: Some(number(seat)), scores: self.live.scores() };
+            let result = protocol::Result {
+                winner,
+                reason: "resigned".into(),
+                by: Some(number(seat)),
+                scores: self.live.scores(),
+            };
             self.finish(result.clone(), &mut job);
-            self.tell_all(&mut job, &serde_json::json!({"type": "ended", "table": self.id, "result": result}));
+            self.tell_all(
+                &mut job,
+                &serde_json::json!({"type": "ended", "table": self.id, "result": result}),
+            );
         } else {
             let spec = self.config.takeover.clone().unwrap_or_else(|| "random".into());
             self.stand_in(seat, &spec, &mut job)?;
@@ -421,12 +455,18 @@ impl Table {
 
     /// An agent plays for the person at `seat` from now on.
     pub fn stand_in(&mut self, seat: Player, spec: &str, job: &mut Job) -> Result<(), Refused> {
-        let agent = self
-            .live
-            .agent(&spec.parse().map_err(|e: tabula_engine::core::AgentError| Refused::new(code::BAD_AGENT, e.to_string()))?)
-            .map_err(|e| Refused::new(code::BAD_AGENT, e.to_string()))?;
+        let agent =
+            self.live
+                .agent(&spec.parse().map_err(|e: tabula_engine::core::AgentError| {
+                    Refused::new(code::BAD_AGENT, e.to_string())
+                })?)
+                .map_err(|e| Refused::new(code::BAD_AGENT, e.to_string()))?;
         self.seats[seat.index()].stand_in = Some((spec.to_owned(), Arc::new(Mutex::new(agent))));
-        job.ops.push(Op::StandIn { table: self.id.clone(), seat: number(seat), agent: Some(spec.to_owned()) });
+        job.ops.push(Op::StandIn {
+            table: self.id.clone(),
+            seat: number(seat),
+            agent: Some(spec.to_owned()),
+        });
         Ok(())
     }
 
@@ -436,14 +476,21 @@ impl Table {
         if self.ask.is_some() {
             return Err(Refused::new(code::TAKE_BACK, "a take-back is asked already"));
         }
-        let last = self.last_move_of(seat).ok_or_else(|| Refused::new(code::TAKE_BACK, "you have made no move to take back"))?;
+        let last = self
+            .last_move_of(seat)
+            .ok_or_else(|| Refused::new(code::TAKE_BACK, "you have made no move to take back"))?;
         let (limit, why) = self.live.take_back_limit();
         if last < limit {
             let why = why.unwrap_or("it cannot be taken back");
             return Err(Refused::new(code::TAKE_BACK, format!("that move cannot be taken back: {why}")));
         }
         // People must agree; agents and empty seats do not mind.
-        let agreed = self.seats.iter().enumerate().map(|(i, s)| i == seat.index() || s.token.is_none() || s.stand_in.is_some()).collect();
+        let agreed = self
+            .seats
+            .iter()
+            .enumerate()
+            .map(|(i, s)| i == seat.index() || s.token.is_none() || s.stand_in.is_some())
+            .collect();
         self.ask = Some(Ask { by: seat, to_ply: last, agreed });
         let mut job = Job::default();
         self.settle_ask(&mut job);

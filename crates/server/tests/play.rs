@@ -19,8 +19,10 @@ async fn two_clients_play_a_whole_game_of_nim_and_agree_on_the_end() {
     assert_eq!(bob_state["seat"], 2);
     let spec = "random".parse().unwrap();
     let t = table.clone();
-    let bob_game = tokio::spawn(async move { play_seat(&mut bob, &t, bob_state, &spec, &mut |_| {}).await.unwrap() });
-    let ann_game = play_seat(&mut ann, &table, ann_state, &"random".parse().unwrap(), &mut |_| {}).await.unwrap();
+    let bob_game =
+        tokio::spawn(async move { play_seat(&mut bob, &t, bob_state, &spec, &mut |_| {}).await.unwrap() });
+    let ann_game =
+        play_seat(&mut ann, &table, ann_state, &"random".parse().unwrap(), &mut |_| {}).await.unwrap();
     let bob_game = bob_game.await.unwrap();
     assert_eq!(ann_game.result, bob_game.result);
     assert_eq!(ann_game.result["reason"], "rules");
