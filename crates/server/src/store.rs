@@ -214,10 +214,20 @@ fn load(db: &Connection) -> rusqlite::Result<Vec<SavedTable>> {
 /// holding up the writer (a passive checkpoint), and tells it the log's
 /// length in pages.
 fn checkpoint(db: Connection, stop: mpsc::Receiver<()>, log: Arc<AtomicI64>) {
+    let mut failing = false;
     while let Err(mpsc::RecvTimeoutError::Timeout) = stop.recv_timeout(CHECKPOINT_EVERY) {
         match db.query_row("PRAGMA wal_checkpoint(PASSIVE)", [], |r| r.get::<_, i64>(1)) {
-            Ok(pages) => log.store(pages, Ordering::Relaxed),
-            Err(e) => eprintln!("tabula serve: a checkpoint failed ({e}); the next will try again"),
+            Ok(pages) => {
+                log.store(pages, Ordering::Relaxed);
+                failing = false;
+            }
+            // Said once, not twenty times a second; commits go on
+            // regardless, into a longer log.
+            Err(e) if !failing => {
+                eprintln!("tabula serve: a checkpoint failed ({e}); trying again");
+                failing = true;
+            }
+            Err(_) => {}
         }
     }
 }
