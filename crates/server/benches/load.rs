@@ -12,7 +12,7 @@
 //! played, and that no watcher missed a move.
 //!
 //! `cargo bench -p tabula-server --bench load -- [--tables 500,200,500/80,200/100]
-//! [--idle 100] [--seconds 20] [--max-moves 2000000] [--level mancala/kalah-6-4]`
+//! [--idle 100] [--seconds 20] [--max-moves 2000000] [--level mancala/kalah-6-4] [--no-replays]`
 //!
 //! Each entry of `--tables` is a configuration: tables, and after a slash
 //! the mean time in ms a seat thinks before each move (none: it moves as
@@ -61,6 +61,8 @@ struct Args {
     seconds: f64,
     max_moves: u64,
     level: String,
+    /// Write no replay files (as `tabula serve` does when told no folder).
+    no_replays: bool,
 }
 
 fn args() -> Args {
@@ -70,6 +72,7 @@ fn args() -> Args {
         seconds: 20.0,
         max_moves: 2_000_000,
         level: "mancala/kalah-6-4".into(),
+        no_replays: false,
     };
     let mut setups = "500,200,500/80,200/100".to_owned();
     let mut it = std::env::args().skip(1);
@@ -81,6 +84,7 @@ fn args() -> Args {
             "--seconds" => args.seconds = value().parse().expect("--seconds: a number"),
             "--max-moves" => args.max_moves = value().parse().expect("--max-moves: a number"),
             "--level" => args.level = value(),
+            "--no-replays" => args.no_replays = true,
             // What cargo adds (`--bench`), and anything else: not ours.
             _ => {}
         }
@@ -447,7 +451,7 @@ fn run(args: &Args, setup: Setup, dir: &Path) -> anyhow::Result<Run> {
         listen: SocketAddr::from(([127, 0, 0, 1], 0)),
         database: database.clone(),
         levels: Some(levels),
-        replays: Some(dir.join("replays")),
+        replays: (!args.no_replays).then(|| dir.join("replays")),
         tls: None,
         // The defaults are for the internet: here every connection comes
         // from one address and sends as fast as it is answered.
@@ -716,6 +720,7 @@ fn main() -> anyhow::Result<()> {
                 .args(["--tables", &format!("{}/{}", setup.tables, setup.think_ms)])
                 .args(["--idle", &args.idle.to_string(), "--seconds", &args.seconds.to_string()])
                 .args(["--max-moves", &args.max_moves.to_string(), "--level", &args.level])
+                .args(args.no_replays.then_some("--no-replays"))
                 .stderr(std::process::Stdio::inherit())
                 .output()?;
             let text = String::from_utf8_lossy(&output.stdout);
