@@ -15,7 +15,8 @@ use tabula_engine::core::{AgentSpec, rng_from_seed};
 use tokio::io::{AsyncRead, AsyncWrite};
 use tokio::net::TcpStream;
 use tokio_tungstenite::WebSocketStream;
-use tokio_tungstenite::tungstenite::Message;
+use tokio_tungstenite::tungstenite::protocol::WebSocketConfig;
+use tokio_tungstenite::tungstenite::{Message, Utf8Bytes};
 
 use crate::protocol::VERSION;
 
@@ -81,7 +82,10 @@ impl Client {
         } else {
             Box::new(tcp)
         };
-        let (socket, _) = tokio_tungstenite::client_async(url, stream)
+        // A small read buffer, as the server's (connection.rs): tungstenite
+        // zeroes its whole buffer, 128 KiB unless told, before every read.
+        let config = WebSocketConfig::default().read_buffer_size(16 * 1024);
+        let (socket, _) = tokio_tungstenite::client_async_with_config(url, stream, Some(config))
             .await
             .with_context(|| format!("no WebSocket at {url}"))?;
         let mut client = Client { socket, pending: VecDeque::new(), next_id: 1, welcome: Value::Null };
@@ -106,12 +110,23 @@ impl Client {
         self.read().await
     }
 
+    /// The next message from the server as its text, for a reader that
+    /// takes only the fields it needs (the load benchmark).
+    pub async fn recv_text(&mut self) -> anyhow::Result<String> {
+        if let Some(message) = self.pending.pop_front() {
+            return Ok(message.to_string());
+        }
+        Ok(self.read_text().await?.as_str().to_owned())
+    }
+
     async fn read(&mut self) -> anyhow::Result<Value> {
+        serde_json::from_str(&self.read_text().await?).context("the server sent bad JSON")
+    }
+
+    async fn read_text(&mut self) -> anyhow::Result<Utf8Bytes> {
         loop {
             match self.socket.next().await {
-                Some(Ok(Message::Text(text))) => {
-                    return serde_json::from_str(&text).context("the server sent bad JSON");
-                }
+                Some(Ok(Message::Text(text))) => return Ok(text),
                 Some(Ok(Message::Close(frame))) => {
                     let why = frame.map_or_else(String::new, |f| f.reason.to_string());
                     return Err(Disconnected(format!("the server closed it {why}")).into());

@@ -23,6 +23,12 @@ use crate::table::{ConnId, Refused};
 const OUTBOX: usize = 4096;
 /// Wrong tokens a connection may try before it is let go.
 const BAD_TOKENS: u32 = 8;
+/// Bytes read from the socket at a time. Requests are small; a larger
+/// message is still read whole, in more reads. tungstenite's default, 128
+/// KiB, is zeroed before every read and held by every connection: under load
+/// the zeroing was the server's largest cost, and the buffer most of its
+/// memory a connection (the load benchmark, docs/benchmarks.md).
+const READ_BUFFER: usize = 4 * 1024;
 
 /// A connection's allowance of messages: `burst` at once, refilled at
 /// `rate` a second.
@@ -74,6 +80,7 @@ struct Conn {
 pub async fn serve<S: AsyncRead + AsyncWrite + Unpin + Send + 'static>(shared: Arc<Shared>, stream: S) {
     let limits = shared.config.limits;
     let config = WebSocketConfig::default()
+        .read_buffer_size(READ_BUFFER)
         .max_message_size(Some(limits.message_bytes))
         .max_frame_size(Some(limits.message_bytes));
     let handshake = tokio_tungstenite::accept_async_with_config(stream, Some(config));
