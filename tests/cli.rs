@@ -29,6 +29,9 @@ fn temp_dir(name: &str) -> PathBuf {
     dir
 }
 
+#[path = "cli/serve.rs"]
+mod serve;
+
 const MCMORRAN: &str = "levels/nim/mcmorran-5-6-7.ron";
 
 #[test]
