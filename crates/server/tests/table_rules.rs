@@ -1,0 +1,164 @@
+//! What a table does beyond the game: clocks that flag, take-backs only
+//! with consent, resigning, rematches with the seats moved round, agents
+//! standing in for a player gone past the grace period, and every move in
+//! the database before it is acknowledged, so that a server stopped dead
+//! plays on from where it was.
+
+mod common;
+
+use std::time::Duration;
+
+use common::*;
+use serde_json::{Value, json};
+use tabula_server::client::Client;
+
+const NIM: &str = "nim/beginner-2-3";
+
+/// Ann in seat 1 and Bob in seat 2 of a new table of `level`.
+async fn pair(addr: std::net::SocketAddr, spec: Value) -> (String, Client, String, Client, String) {
+    let mut ann = client(addr, "Ann").await;
+    let mut bob = client(addr, "Bob").await;
+    let table = create(&mut ann, spec).await;
+    let (ann_token, _) = join(&mut ann, &table, Some(1)).await;
+    let (bob_token, _) = join(&mut bob, &table, Some(2)).await;
+    (table, ann, ann_token, bob, bob_token)
+}
+
+async fn play(c: &mut Client, table: &str, pile: u8, count: u8) -> Value {
+    c.request(json!({"type": "move", "table": table, "move": {"pile": pile, "count": count}})).await.unwrap()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_seat_whose_time_runs_out_loses() {
+    let dir = temp_dir("clock");
+    let addr = start(config(&dir)).await;
+    let clock = json!({"level": NIM, "clock": {"minutes": 0.004, "increment": 0}});
+    let (table, mut ann, _, mut bob, _) = pair(addr, clock).await;
+    let moved = play(&mut ann, &table, 1, 1).await;
+    assert_eq!(moved["clock"]["running"], 2);
+    let ended = tokio::time::timeout(Duration::from_secs(5), next_of(&mut bob, "ended")).await.unwrap();
+    assert_eq!(ended["result"], json!({"winner": 1, "reason": "time", "by": 2, "scores": []}));
+    let late = bob.request(json!({"type": "move", "table": table, "move": {"pile": 0, "count": 1}})).await;
+    assert!(late.unwrap_err().to_string().contains("is over"));
+    let four = json!({"type": "create", "level": "robots/10-four-player-race", "clock": {"minutes": 5}});
+    let refused = ann.request(four).await.unwrap_err();
+    assert!(refused.to_string().contains("two seats"), "{refused}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_take_back_needs_the_other_seats_consent() {
+    let dir = temp_dir("take-back");
+    let addr = start(config(&dir)).await;
+    let (table, mut ann, _, mut bob, _) = pair(addr, json!({"level": NIM})).await;
+    play(&mut ann, &table, 1, 1).await;
+    let asked = ann.request(json!({"type": "take_back", "table": table})).await.unwrap();
+    assert_eq!(asked["type"], "take_back_asked");
+    assert_eq!(asked["to_ply"], 0);
+    // While it is asked, Bob may not have Ann answer for him, nor ask twice.
+    assert!(ann.request(json!({"type": "answer", "table": table, "accept": true})).await.is_err());
+    let declined = bob.request(json!({"type": "answer", "table": table, "accept": false})).await.unwrap();
+    assert_eq!(declined["type"], "take_back_declined");
+    let state = bob.request(json!({"type": "watch", "table": table})).await.unwrap();
+    assert_eq!(state["ply"], 1, "a declined take-back changes nothing");
+    ann.request(json!({"type": "take_back", "table": table})).await.unwrap();
+    let taken = bob.request(json!({"type": "answer", "table": table, "accept": true})).await.unwrap();
+    assert_eq!(taken["type"], "taken_back");
+    let state = next_of(&mut ann, "state").await;
+    assert_eq!((state["ply"].clone(), state["to_move"].clone()), (json!(0), json!(1)));
+    assert_eq!(state["view"]["piles"], json!([2, 3]));
+    // Bob has made no move to take back.
+    let none = bob.request(json!({"type": "take_back", "table": table})).await.unwrap_err();
+    assert!(none.to_string().contains("no move"), "{none}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn resigning_ends_the_game_and_a_rematch_moves_the_seats_round() {
+    let dir = temp_dir("rematch");
+    let addr = start(config(&dir)).await;
+    let (table, mut ann, ann_token, mut bob, _) = pair(addr, json!({"level": NIM})).await;
+    let ended = bob.request(json!({"type": "resign", "table": table})).await.unwrap();
+    assert_eq!(ended["result"]["reason"], "resigned");
+    assert_eq!(ended["result"]["winner"], 1);
+    let asked = ann.request(json!({"type": "rematch", "table": table})).await.unwrap();
+    assert_eq!(asked["type"], "rematch_asked");
+    let bobs = bob.request(json!({"type": "rematch", "table": table})).await.unwrap();
+    assert_eq!(bobs["type"], "rematch");
+    assert_eq!(bobs["seat"], 1, "Bob moves from seat 2 to seat 1");
+    let anns = next_of(&mut ann, "rematch").await;
+    assert_eq!(anns["seat"], 2);
+    assert_eq!(anns["new_table"], bobs["new_table"]);
+    let new_table = bobs["new_table"].as_str().unwrap().to_owned();
+    // Both follow the new table already; Bob, now seat 1, moves first.
+    let moved = play(&mut bob, &new_table, 0, 2).await;
+    assert_eq!(moved["seat"], 1);
+    let old = client(addr, "again").await.request(json!({"type": "resume", "token": ann_token})).await;
+    assert!(old.is_err(), "the old table's token seats no one now");
+    let replay = dir.join("replays").join(format!("{table}.ron"));
+    assert!(std::fs::read_to_string(replay).unwrap().contains("Nim("));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_agent_stands_in_for_a_player_gone_past_the_grace_period() {
+    let dir = temp_dir("grace");
+    let addr = start(config(&dir)).await;
+    let spec = json!({"level": "nim/mcmorran-5-6-7", "grace": 0, "takeover": "random"});
+    let (table, ann, ann_token, mut bob, _) = pair(addr, spec).await;
+    drop(ann);
+    let seats = loop {
+        let m = tokio::time::timeout(Duration::from_secs(5), next_of(&mut bob, "seats")).await.unwrap();
+        if m["seats"][0]["standing_in"] == "random" {
+            break m;
+        }
+    };
+    assert_eq!(seats["seats"][0]["connected"], false);
+    // The stand-in moves for Ann, who was to move.
+    let moved = tokio::time::timeout(Duration::from_secs(5), next_of(&mut bob, "moved")).await.unwrap();
+    assert_eq!(moved["seat"], 1);
+    // Ann comes back: her seat is hers again.
+    let mut back = client(addr, "Ann").await;
+    back.request(json!({"type": "resume", "token": ann_token})).await.unwrap();
+    let state = next_of(&mut back, "state").await;
+    assert!(state["seats"][0].get("standing_in").is_none(), "{state}");
+    assert_eq!(state["table"], table.as_str());
+}
+
+fn moves_in_database(dir: &std::path::Path, table: &str) -> i64 {
+    let db = rusqlite::Connection::open(dir.join("server.db")).unwrap();
+    db.query_row("SELECT COUNT(*) FROM moves WHERE table_id = ?1", [table], |r| r.get(0)).unwrap()
+}
+
+#[test]
+fn every_acknowledged_move_is_on_disk_and_a_stopped_server_plays_on() {
+    let dir = temp_dir("durable");
+    let mut config = config(&dir);
+    let first = tokio::runtime::Runtime::new().unwrap();
+    let addr = first.block_on(start(config.clone()));
+    let (table, ann_token, bob_token) = first.block_on(async {
+        let (table, mut ann, ann_token, mut bob, bob_token) =
+            pair(addr, json!({"level": "nim/mcmorran-5-6-7"})).await;
+        for i in 0..3u8 {
+            let c = if i % 2 == 0 { &mut ann } else { &mut bob };
+            let moved = play(c, &table, i, 1).await;
+            // Acknowledged: so in the database already.
+            assert_eq!(moves_in_database(&dir, &table), moved["ply"].as_i64().unwrap());
+        }
+        (table, ann_token, bob_token)
+    });
+    // Stopped dead: no task of the server runs again.
+    first.shutdown_background();
+    config.listen.set_port(0);
+    let second = tokio::runtime::Runtime::new().unwrap();
+    second.block_on(async {
+        let addr = start(config).await;
+        let mut bob = client(addr, "Bob").await;
+        bob.request(json!({"type": "resume", "token": bob_token})).await.unwrap();
+        let state = next_of(&mut bob, "state").await;
+        assert_eq!(state["ply"], 3);
+        assert_eq!(state["view"]["piles"], json!([4, 5, 6]));
+        assert_eq!(state["to_move"], 2);
+        let mut ann = client(addr, "Ann").await;
+        ann.request(json!({"type": "resume", "token": ann_token})).await.unwrap();
+        let moved = play(&mut bob, &table, 2, 6).await;
+        assert_eq!(moved["ply"], 4);
+    });
+}
