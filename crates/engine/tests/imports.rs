@@ -517,6 +517,11 @@ fn the_engine_has_no_import_cycle() {
 }
 
 #[test]
+fn the_server_has_no_import_cycle() {
+    assert_no_circles(&here().join("crates/server/src"), "tabula_server");
+}
+
+#[test]
 fn the_check_finds_a_circle_of_three_and_ignores_tests_and_submodules() {
     let dir = std::env::temp_dir().join(format!("tabula-imports-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);

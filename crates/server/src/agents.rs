@@ -9,9 +9,15 @@ use std::time::{Duration, Instant};
 use tabula_engine::Player;
 use tabula_engine::core::rng_from_seed;
 
-use crate::server::{Shared, lock};
+use crate::shared::{Shared, lock};
 use crate::store::Job;
 use crate::table::{SharedAgent, Table};
+
+/// Commits `job` and, once it is queued, lets an agent move if one is to.
+pub fn submit(shared: &Arc<Shared>, table: &Arc<Mutex<Table>>, job: Job) {
+    shared.store.submit(job);
+    wake(shared, table);
+}
 
 /// The agent to move now at `t`, if one is: an agent that may interject
 /// (a Stop) first, then the agent of the seat to move.
@@ -47,7 +53,7 @@ pub fn wake(shared: &Arc<Shared>, table: &Arc<Mutex<Table>>) {
     let shared = shared.clone();
     let table = table.clone();
     shared.runtime.clone().spawn_blocking(move || {
-        let mut rng = rng_from_seed(crate::lobby::random_u64());
+        let mut rng = rng_from_seed(crate::random::random_u64());
         let mv = {
             let mut agent = lock(&agent);
             if interject {
@@ -75,7 +81,7 @@ pub fn wake(shared: &Arc<Shared>, table: &Arc<Mutex<Table>>) {
             }
         };
         match job {
-            Some(job) => shared.submit(&table, job),
+            Some(job) => submit(&shared, &table, job),
             None if again => wake(&shared, &table),
             None => {}
         }

@@ -195,7 +195,7 @@ async fn play_counting(
     let game = state["game"].as_str().ok_or_else(|| anyhow!("the state names no game"))?.to_owned();
     let seat = Player(state["seat"].as_u64().ok_or_else(|| anyhow!("the state names no seat"))? as u8 - 1);
     let mut agent = tabula_engine::live::agent(&game, spec)?;
-    let mut rng = rng_from_seed(crate::lobby::random_u64());
+    let mut rng = rng_from_seed(crate::random::random_u64());
     let mut message = state;
     loop {
         each(&message);

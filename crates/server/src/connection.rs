@@ -13,9 +13,10 @@ use tokio_tungstenite::tungstenite::Message;
 use tokio_tungstenite::tungstenite::protocol::frame::coding::CloseCode;
 use tokio_tungstenite::tungstenite::protocol::{CloseFrame, WebSocketConfig};
 
+use crate::agents;
 use crate::lobby::{self, answering};
 use crate::protocol::{Request, VERSION, code};
-use crate::server::{Shared, lock};
+use crate::shared::{Shared, lock};
 use crate::store::{Outbox, Outgoing};
 use crate::table::{ConnId, Refused};
 
@@ -346,6 +347,6 @@ fn play(shared: &Arc<Shared>, conn: &Conn, request: Request, re: Option<&Value>)
             _ => unreachable!("matched above"),
         }
     };
-    shared.submit(&table, job);
+    agents::submit(shared, &table, job);
     Ok(())
 }

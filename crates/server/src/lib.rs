@@ -7,12 +7,16 @@
 
 mod agents;
 pub mod client;
+mod config;
 mod connection;
 mod lobby;
 pub mod protocol;
+mod random;
 mod restore;
 mod server;
+mod shared;
 mod store;
 mod table;
 
-pub use server::{Config, Limits, Server, read_levels, serve};
+pub use config::{Config, Limits};
+pub use server::{Server, read_levels, serve};

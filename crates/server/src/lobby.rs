@@ -9,8 +9,10 @@ use tabula_engine::Player;
 use tabula_engine::level::{self, LevelFile};
 use tabula_engine::live;
 
+use crate::agents;
 use crate::protocol::{CreateTable, code};
-use crate::server::{Shared, lock};
+use crate::random::{new_table_id, new_token, random_u64};
+use crate::shared::{Shared, lock};
 use crate::store::{Job, Op, Outbox};
 use crate::table::{Clocks, ConnId, Follower, Refused, Seat, Table, number};
 
@@ -20,24 +22,6 @@ pub fn answering(mut message: Value, re: Option<&Value>) -> Value {
         message["re"] = re.clone();
     }
     message
-}
-
-/// 64 bits from the operating system.
-pub fn random_u64() -> u64 {
-    let mut bytes = [0; 8];
-    getrandom::fill(&mut bytes).expect("the operating system gives random bytes");
-    u64::from_le_bytes(bytes)
-}
-
-/// A seat token: 128 bits from the operating system, in hex.
-pub fn new_token() -> String {
-    let mut bytes = [0u8; 16];
-    getrandom::fill(&mut bytes).expect("the operating system gives random bytes");
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
-}
-
-fn new_table_id() -> String {
-    format!("t{:012x}", random_u64() >> 16)
 }
 
 /// The level a creator names or sends.
@@ -138,6 +122,7 @@ pub fn build_table(
         passed_at: None,
         replays: shared.config.replays.clone(),
         moves_by: Vec::new(),
+        finished_at: None,
     })
 }
 
@@ -156,7 +141,7 @@ fn open_table(shared: &Arc<Shared>, table: Table, level: &LevelFile, mut job: Jo
     let id = table.id.clone();
     let table = Arc::new(Mutex::new(table));
     lock(&shared.tables).insert(id, table.clone());
-    shared.submit(&table, job);
+    agents::submit(shared, &table, job);
     table
 }
 
@@ -238,7 +223,7 @@ pub fn join(
         attach(&mut t, conn, outbox, player, &token, re, &mut job);
         job
     };
-    shared.submit(&table, job);
+    agents::submit(shared, &table, job);
     Ok(())
 }
 
@@ -288,7 +273,7 @@ pub fn resume(
         attach(&mut t, conn, outbox, seat, token, re, &mut job);
         job
     };
-    shared.submit(&table, job);
+    agents::submit(shared, &table, job);
     Ok(())
 }
 
@@ -312,7 +297,7 @@ pub fn watch(
         job.send(outbox, t.state_text(None, re));
         job
     };
-    shared.submit(&table, job);
+    agents::submit(shared, &table, job);
     Ok(())
 }
 
@@ -343,7 +328,7 @@ pub fn leave(shared: &Arc<Shared>, conn: ConnId, table_id: &str) {
         }
         job
     };
-    shared.submit(&table, job);
+    agents::submit(shared, &table, job);
 }
 
 pub fn no_table(id: &str) -> Refused {
@@ -374,7 +359,7 @@ pub fn rematch(
         let told = json!({"type": "rematch_asked", "table": t.id, "by": number(seat)});
         t.tell_all_answering(&mut job, &told, asker, re);
         drop(t);
-        shared.submit(table, job);
+        agents::submit(shared, table, job);
         return Ok(());
     }
     let n = t.seats.len();

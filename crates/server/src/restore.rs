@@ -8,9 +8,10 @@ use std::time::Instant;
 use tabula_engine::Player;
 use tabula_engine::level;
 
+use crate::agents;
 use crate::lobby::build_table;
 use crate::protocol::{self, CreateTable};
-use crate::server::{Shared, lock};
+use crate::shared::{Shared, lock};
 use crate::store::{Job, SavedTable};
 use crate::table::{Refused, Table, number};
 
@@ -26,7 +27,7 @@ pub fn tables(shared: &Arc<Shared>, saved: Vec<SavedTable>) {
                 }
                 let table = Arc::new(Mutex::new(table));
                 lock(&shared.tables).insert(id, table.clone());
-                shared.submit(&table, job);
+                agents::submit(shared, &table, job);
             }
             Err(e) => eprintln!("tabula serve: table {id} cannot be played on: {}", e.message),
         }

@@ -1,12 +1,11 @@
-//! The server: its settings, what every connection shares (tables, seat
-//! tokens, the store, the levels offered), the listener (plain or TLS),
-//! and the tick that runs clocks and hands gone players' seats to agents.
+//! The server: bound (its database opened, its levels read), the listener
+//! (plain or TLS), and the tick that runs clocks, hands gone players' seats
+//! to agents and forgets long-finished tables.
 
-use std::collections::{BTreeMap, HashMap};
-use std::net::{IpAddr, SocketAddr};
-use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::collections::BTreeMap;
+use std::net::SocketAddr;
+use std::path::Path;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, bail};
@@ -16,129 +15,10 @@ use tokio::net::TcpListener;
 use tokio::runtime::Handle;
 use tokio_rustls::TlsAcceptor;
 
+use crate::config::Config;
+use crate::shared::{Shared, lock};
 use crate::store::{Job, Store};
-use crate::table::Table;
 use crate::{agents, connection, restore};
-
-/// What `tabula serve` is told on its command line.
-#[derive(Clone, Debug)]
-pub struct Config {
-    /// Where to listen; localhost unless told otherwise.
-    pub listen: SocketAddr,
-    pub database: PathBuf,
-    /// The folder of levels offered by name (`nim/01-first-steps`).
-    pub levels: Option<PathBuf>,
-    /// Where finished games' replays are written.
-    pub replays: Option<PathBuf>,
-    /// A certificate chain and its private key (PEM) to serve `wss://`.
-    pub tls: Option<(PathBuf, PathBuf)>,
-    pub limits: Limits,
-}
-
-/// What one client may ask of the server, so that none can starve the rest.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Limits {
-    pub connections_per_address: usize,
-    pub tables_per_connection: usize,
-    pub tables: usize,
-    /// The largest message, in bytes.
-    pub message_bytes: usize,
-    /// The largest level text a creator may send, in bytes.
-    pub level_bytes: usize,
-    /// Messages a second a connection may send, on average, and at once:
-    /// past that the server reads it no faster (a fast bot is slowed, not
-    /// cut off).
-    pub messages_per_second: f64,
-    pub burst: f64,
-    /// Refused requests a second a connection may send on average (ten
-    /// times that at once): past that it is closed as a flood.
-    pub refusals_per_second: f64,
-}
-
-impl Default for Limits {
-    fn default() -> Limits {
-        Limits {
-            connections_per_address: 64,
-            tables_per_connection: 16,
-            tables: 10_000,
-            message_bytes: 64 * 1024,
-            level_bytes: 16 * 1024,
-            messages_per_second: 200.0,
-            burst: 400.0,
-            refusals_per_second: 10.0,
-        }
-    }
-}
-
-impl Default for Config {
-    fn default() -> Config {
-        Config {
-            listen: SocketAddr::from(([127, 0, 0, 1], 7878)),
-            database: "tabula-server.db".into(),
-            levels: Some("levels".into()),
-            replays: Some("replays/server".into()),
-            tls: None,
-            limits: Limits::default(),
-        }
-    }
-}
-
-/// What every connection and the tick share.
-pub struct Shared {
-    pub config: Config,
-    pub tables: Mutex<HashMap<String, Arc<Mutex<Table>>>>,
-    /// Each seat token's table and seat.
-    pub tokens: Mutex<HashMap<String, (String, tabula_engine::Player)>>,
-    pub store: Store,
-    /// The levels offered by name.
-    pub levels: BTreeMap<String, LevelFile>,
-    pub runtime: Handle,
-    next_connection: AtomicU64,
-    per_address: Mutex<HashMap<IpAddr, usize>>,
-}
-
-/// A lock, whatever a panicking holder left: every table's state is valid
-/// between requests, since a request changes nothing until it succeeds.
-pub fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
-    mutex.lock().unwrap_or_else(|e| e.into_inner())
-}
-
-impl Shared {
-    pub fn table(&self, id: &str) -> Option<Arc<Mutex<Table>>> {
-        lock(&self.tables).get(id).cloned()
-    }
-
-    pub fn next_connection(&self) -> u64 {
-        self.next_connection.fetch_add(1, Ordering::Relaxed)
-    }
-
-    /// Counts a new connection from `address`, or refuses one too many.
-    pub fn admit(&self, address: IpAddr) -> bool {
-        let mut counts = lock(&self.per_address);
-        let count = counts.entry(address).or_default();
-        if *count >= self.config.limits.connections_per_address {
-            return false;
-        }
-        *count += 1;
-        true
-    }
-
-    pub fn release(&self, address: IpAddr) {
-        let mut counts = lock(&self.per_address);
-        if let Some(count) = counts.get_mut(&address) {
-            *count -= 1;
-            if *count == 0 {
-                counts.remove(&address);
-            }
-        }
-    }
-
-    /// Commits `job` and, once it is on disk, lets an agent move if one is to.
-    pub fn submit(self: &Arc<Shared>, table: &Arc<Mutex<Table>>, job: Job) {
-        self.store.submit(job);
-        agents::wake(self, table);
-    }
-}
 
 /// A bound server, ready to run.
 pub struct Server {
@@ -165,16 +45,7 @@ impl Server {
         let listener = TcpListener::bind(config.listen)
             .await
             .with_context(|| format!("cannot listen on {}", config.listen))?;
-        let shared = Arc::new(Shared {
-            config,
-            tables: Mutex::new(HashMap::new()),
-            tokens: Mutex::new(HashMap::new()),
-            store,
-            levels,
-            runtime: Handle::current(),
-            next_connection: AtomicU64::new(1),
-            per_address: Mutex::new(HashMap::new()),
-        });
+        let shared = Arc::new(Shared::new(config, store, levels, Handle::current()));
         restore::tables(&shared, saved);
         Ok(Server { shared, listener, tls })
     }
@@ -223,13 +94,40 @@ async fn serve_stream<S: AsyncRead + AsyncWrite + Unpin + Send + 'static>(shared
     connection::serve(shared.clone(), stream).await;
 }
 
-/// Runs clocks out and seats agents for people gone past the grace period.
+/// How long a finished table stays for a rematch and late readers; its
+/// game is in the database and the replays folder for good.
+const KEEP_FINISHED: Duration = Duration::from_secs(600);
+
+/// Forgets tables finished more than [`KEEP_FINISHED`] ago, and their tokens.
+fn forget_finished(shared: &Shared, now: Instant) {
+    let mut tables = lock(&shared.tables);
+    let old: Vec<String> = tables
+        .iter()
+        .filter(|(_, t)| lock(t).finished_at.is_some_and(|at| now.duration_since(at) > KEEP_FINISHED))
+        .map(|(id, _)| id.clone())
+        .collect();
+    if old.is_empty() {
+        return;
+    }
+    for id in &old {
+        tables.remove(id);
+    }
+    lock(&shared.tokens).retain(|_, (table, _)| !old.contains(table));
+}
+
+/// Runs clocks out, seats agents for people gone past the grace period,
+/// and forgets long-finished tables.
 async fn tick(shared: Arc<Shared>) {
     let mut interval = tokio::time::interval(Duration::from_millis(100));
+    let mut ticks = 0u64;
     loop {
         interval.tick().await;
-        let tables: Vec<_> = lock(&shared.tables).values().cloned().collect();
+        ticks += 1;
         let now = Instant::now();
+        if ticks.is_multiple_of(100) {
+            forget_finished(&shared, now);
+        }
+        let tables: Vec<_> = lock(&shared.tables).values().cloned().collect();
         for table in tables {
             let job = {
                 let mut t = lock(&table);
@@ -240,7 +138,7 @@ async fn tick(shared: Arc<Shared>) {
                 job
             };
             if !job.ops.is_empty() || !job.deliveries.is_empty() {
-                shared.submit(&table, job);
+                agents::submit(&shared, &table, job);
             }
         }
     }

@@ -113,6 +113,8 @@ pub struct Table {
     pub replays: Option<std::path::PathBuf>,
     /// The seat that made each move, in order.
     pub moves_by: Vec<Player>,
+    /// When the game ended: the table is forgotten a while after.
+    pub finished_at: Option<Instant>,
 }
 
 /// A seat as the protocol numbers it.
@@ -417,6 +419,7 @@ impl Table {
         });
         self.rematch = vec![false; self.seats.len()];
         self.result = Some(result);
+        self.finished_at = Some(Instant::now());
     }
 
     /// Ends the game if the seat to move has run out of time.

@@ -1,0 +1,68 @@
+//! What `tabula serve` is told: where to listen, its files, and the limits
+//! each client is held to.
+
+use std::net::SocketAddr;
+use std::path::PathBuf;
+
+/// What `tabula serve` is told on its command line.
+#[derive(Clone, Debug)]
+pub struct Config {
+    /// Where to listen; localhost unless told otherwise.
+    pub listen: SocketAddr,
+    pub database: PathBuf,
+    /// The folder of levels offered by name (`nim/01-first-steps`).
+    pub levels: Option<PathBuf>,
+    /// Where finished games' replays are written.
+    pub replays: Option<PathBuf>,
+    /// A certificate chain and its private key (PEM) to serve `wss://`.
+    pub tls: Option<(PathBuf, PathBuf)>,
+    pub limits: Limits,
+}
+
+/// What one client may ask of the server, so that none can starve the rest.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Limits {
+    pub connections_per_address: usize,
+    pub tables_per_connection: usize,
+    pub tables: usize,
+    /// The largest message, in bytes.
+    pub message_bytes: usize,
+    /// The largest level text a creator may send, in bytes.
+    pub level_bytes: usize,
+    /// Messages a second a connection may send, on average, and at once:
+    /// past that the server reads it no faster (a fast bot is slowed, not
+    /// cut off).
+    pub messages_per_second: f64,
+    pub burst: f64,
+    /// Refused requests a second a connection may send on average (ten
+    /// times that at once): past that it is closed as a flood.
+    pub refusals_per_second: f64,
+}
+
+impl Default for Limits {
+    fn default() -> Limits {
+        Limits {
+            connections_per_address: 64,
+            tables_per_connection: 16,
+            tables: 10_000,
+            message_bytes: 64 * 1024,
+            level_bytes: 16 * 1024,
+            messages_per_second: 200.0,
+            burst: 400.0,
+            refusals_per_second: 10.0,
+        }
+    }
+}
+
+impl Default for Config {
+    fn default() -> Config {
+        Config {
+            listen: SocketAddr::from(([127, 0, 0, 1], 7878)),
+            database: "tabula-server.db".into(),
+            levels: Some("levels".into()),
+            replays: Some("replays/server".into()),
+            tls: None,
+            limits: Limits::default(),
+        }
+    }
+}

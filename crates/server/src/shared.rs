@@ -1,0 +1,79 @@
+//! What every connection, table task and the tick share: the tables, the
+//! seat tokens, the store, the levels offered, and the count of connections
+//! from each address.
+
+use std::collections::{BTreeMap, HashMap};
+use std::net::IpAddr;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard};
+
+use tabula_engine::level::LevelFile;
+use tokio::runtime::Handle;
+
+use crate::config::Config;
+use crate::store::Store;
+use crate::table::Table;
+
+/// What every connection and the tick share.
+pub struct Shared {
+    pub config: Config,
+    pub tables: Mutex<HashMap<String, Arc<Mutex<Table>>>>,
+    /// Each seat token's table and seat.
+    pub tokens: Mutex<HashMap<String, (String, tabula_engine::Player)>>,
+    pub store: Store,
+    /// The levels offered by name.
+    pub levels: BTreeMap<String, LevelFile>,
+    pub runtime: Handle,
+    next_connection: AtomicU64,
+    per_address: Mutex<HashMap<IpAddr, usize>>,
+}
+
+/// A lock, whatever a panicking holder left: every table's state is valid
+/// between requests, since a request changes nothing until it succeeds.
+pub fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+impl Shared {
+    pub fn new(config: Config, store: Store, levels: BTreeMap<String, LevelFile>, runtime: Handle) -> Shared {
+        Shared {
+            config,
+            tables: Mutex::new(HashMap::new()),
+            tokens: Mutex::new(HashMap::new()),
+            store,
+            levels,
+            runtime,
+            next_connection: AtomicU64::new(1),
+            per_address: Mutex::new(HashMap::new()),
+        }
+    }
+
+    pub fn table(&self, id: &str) -> Option<Arc<Mutex<Table>>> {
+        lock(&self.tables).get(id).cloned()
+    }
+
+    pub fn next_connection(&self) -> u64 {
+        self.next_connection.fetch_add(1, Ordering::Relaxed)
+    }
+
+    /// Counts a new connection from `address`, or refuses one too many.
+    pub fn admit(&self, address: IpAddr) -> bool {
+        let mut counts = lock(&self.per_address);
+        let count = counts.entry(address).or_default();
+        if *count >= self.config.limits.connections_per_address {
+            return false;
+        }
+        *count += 1;
+        true
+    }
+
+    pub fn release(&self, address: IpAddr) {
+        let mut counts = lock(&self.per_address);
+        if let Some(count) = counts.get_mut(&address) {
+            *count -= 1;
+            if *count == 0 {
+                counts.remove(&address);
+            }
+        }
+    }
+}
