@@ -285,6 +285,17 @@ pub struct BotPlan {
     pub agent: AgentSpec,
 }
 
+/// Refuses an agent the table's game does not have before a seat is taken:
+/// the table is watched a moment to learn its game (a table without
+/// spectators is learnt of only once joined).
+async fn check_agent_for(client: &mut Client, table: &str, spec: &AgentSpec) -> anyhow::Result<()> {
+    let Ok(state) = client.request(json!({"type": "watch", "table": table})).await else { return Ok(()) };
+    client.request(json!({"type": "leave", "table": table})).await?;
+    let game = state["game"].as_str().unwrap_or_default();
+    tabula_engine::live::agent(game, spec)?;
+    Ok(())
+}
+
 /// Runs `plan` on a runtime of its own: takes a seat (or comes back to one
 /// with its token) and plays it to the end of the game.
 pub fn run_bot(plan: BotPlan, each: &mut (dyn FnMut(&Value) + Send)) -> anyhow::Result<SeatGame> {
@@ -308,6 +319,7 @@ pub fn run_bot(plan: BotPlan, each: &mut (dyn FnMut(&Value) + Send)) -> anyhow::
                         bail!("name a table to join (--table) or a level to open one of (--create)")
                     }
                 };
+                check_agent_for(&mut client, &table, &plan.agent).await?;
                 let mut join = json!({"type": "join", "table": table});
                 if let Some(seat) = plan.seat {
                     join["seat"] = json!(seat);
