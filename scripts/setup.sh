@@ -1,14 +1,15 @@
 #!/usr/bin/env bash
 # Installs what building, testing and running tabula need on Debian/Ubuntu.
 # Usage: scripts/setup.sh [build|window|screenshots|report]   (default: build)
-#   build        compilers' system libraries (ALSA headers, pkg-config)
+#   build        compilers' system libraries (ALSA headers, pkg-config), and
+#                Python's websockets (the server's tests run the Python bot)
 #   window       + the X11 and Vulkan libraries the window loads at run time
 #   screenshots  + Xvfb, Mesa's software Vulkan, xdotool and ImageMagick
 #   report       + headless Chromium, to look at an arena's HTML report
 # Does nothing when everything is already installed.
 set -euo pipefail
 
-packages=(pkg-config libasound2-dev)
+packages=(pkg-config libasound2-dev python3-websockets)
 case "${1:-build}" in
   build) ;;
   window) packages+=(libx11-6 libxcursor1 libxrandr2 libxi6 libxkbcommon-x11-0 libvulkan1 mesa-vulkan-drivers) ;;
