@@ -200,6 +200,11 @@ fn handle(shared: &Arc<Shared>, conn: &mut Conn, text: &str) -> Handled {
         Ok(()) => Handled::Answered,
         Err(refused) => {
             error(conn, re.as_ref(), refused.code, &refused.message);
+            // A move that lost a race (another seat moved first, a Stop)
+            // is no client's fault: it does not count towards a flood.
+            if refused.code == code::STALE || refused.code == code::NOT_YOUR_TURN {
+                return Handled::Answered;
+            }
             if refused.code == code::BAD_TOKEN {
                 conn.bad_tokens += 1;
                 if conn.bad_tokens >= BAD_TOKENS {
