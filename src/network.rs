@@ -18,7 +18,8 @@ pub struct ServeArgs {
     /// The database of tables and moves; a restarted server plays on from it.
     #[arg(long, default_value = "tabula-server.db")]
     db: PathBuf,
-    /// The levels offered by name (`russian_bank/01-shuffled-deal`).
+    /// The folder of the levels offered by name: a level's path in it, without
+    /// `.ron`.
     #[arg(long, default_value = "levels")]
     levels: PathBuf,
     /// Where every finished game is saved as a replay.

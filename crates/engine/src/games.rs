@@ -445,3 +445,22 @@ impl Generator {
 pub fn generators() -> Vec<Generator> {
     read(|r| r.generators.clone())
 }
+
+/// Starts a game of `level` from `seed`, its type taken from the level.
+pub fn start(
+    level: &LevelFile,
+    seed: u64,
+) -> Result<Box<dyn crate::live::LiveGame>, crate::core::RuleViolation> {
+    level.game().start(level, seed)
+}
+
+/// An agent of the game named `game` (its name in level files), for a bot
+/// that sees only what a server sends.
+pub fn live_agent(game: &str, spec: &AgentSpec) -> Result<Box<dyn crate::live::LiveAgent>, AgentError> {
+    let entry = find(game).ok_or_else(|| AgentError::Unknown {
+        name: spec.name.clone(),
+        game: "an unknown game",
+        known: String::new(),
+    })?;
+    entry.live_agent(spec)
+}

@@ -101,25 +101,9 @@ pub trait LiveAgent: Send {
     ) -> Result<Option<Value>, String>;
 }
 
-/// An agent of the game named `game` (its name in level files), for a bot
-/// that sees only what a server sends.
-pub fn agent(game: &str, spec: &AgentSpec) -> Result<Box<dyn LiveAgent>, AgentError> {
-    let entry = crate::games::find(game).ok_or_else(|| AgentError::Unknown {
-        name: spec.name.clone(),
-        game: "an unknown game",
-        known: String::new(),
-    })?;
-    entry.live_agent(spec)
-}
-
 /// An agent of game `G`, held without its type.
 pub(crate) fn live_agent<G: Registered>(spec: &AgentSpec) -> Result<Box<dyn LiveAgent>, AgentError> {
     Ok(Box::new(Seated::<G>(G::build_agent(spec)?)))
-}
-
-/// Starts a game of `level` from `seed`, its type taken from the level.
-pub fn start(level: &LevelFile, seed: u64) -> Result<Box<dyn LiveGame>, RuleViolation> {
-    level.game().start(level, seed)
 }
 
 /// A game of type `G` in progress, with what a take-back needs.
@@ -303,6 +287,7 @@ impl<G: Registered> LiveAgent for Seated<G> {
 mod tests {
     use super::*;
     use crate::core::rng_from_seed;
+    use crate::games::start;
     use crate::nim::{Ending, Nim, NimLevel};
     use crate::russian_bank::RussianBank;
 

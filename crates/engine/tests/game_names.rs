@@ -2,7 +2,8 @@
 //! (`crates/engine/src/<game>/`) and its window folder (`src/app/<game>/`),
 //! a game's name appears in at most three source files (the engine's
 //! `lib.rs` and catalog, and the window's list of games), tests aside.
-//! Everything else asks the catalog, so a fifth game needs no edit there.
+//! Everything else asks the catalog, so a fifth game needs no edit there,
+//! nor in the game server (`crates/server/src`).
 //! This reads the sources as text; it lives in the engine's package so that
 //! it builds in seconds.
 
@@ -67,6 +68,10 @@ fn naming_files(root: &Path) -> Vec<(&'static str, Vec<String>)> {
     let mut files = Vec::new();
     rust_files(&root.join("src"), &mut files);
     rust_files(&root.join("crates/engine/src"), &mut files);
+    // The server hosts any registered game and names none.
+    if root.join("crates/server/src").exists() {
+        rust_files(&root.join("crates/server/src"), &mut files);
+    }
     GAMES
         .iter()
         .map(|&(folder, words)| {

@@ -194,7 +194,7 @@ async fn play_counting(
 ) -> anyhow::Result<Value> {
     let game = state["game"].as_str().ok_or_else(|| anyhow!("the state names no game"))?.to_owned();
     let seat = Player(state["seat"].as_u64().ok_or_else(|| anyhow!("the state names no seat"))? as u8 - 1);
-    let mut agent = tabula_engine::live::agent(&game, spec)?;
+    let mut agent = tabula_engine::games::live_agent(&game, spec)?;
     let mut rng = rng_from_seed(crate::random::random_u64());
     let mut message = state;
     loop {
@@ -292,7 +292,7 @@ async fn check_agent_for(client: &mut Client, table: &str, spec: &AgentSpec) -> 
     let Ok(state) = client.request(json!({"type": "watch", "table": table})).await else { return Ok(()) };
     client.request(json!({"type": "leave", "table": table})).await?;
     let game = state["game"].as_str().unwrap_or_default();
-    tabula_engine::live::agent(game, spec)?;
+    tabula_engine::games::live_agent(game, spec)?;
     Ok(())
 }
 

@@ -10,7 +10,7 @@ pub struct Config {
     /// Where to listen; localhost unless told otherwise.
     pub listen: SocketAddr,
     pub database: PathBuf,
-    /// The folder of levels offered by name (`nim/01-first-steps`).
+    /// The folder of levels offered by name (`<game folder>/<file>`).
     pub levels: Option<PathBuf>,
     /// Where finished games' replays are written.
     pub replays: Option<PathBuf>,

@@ -6,8 +6,8 @@ use std::time::Instant;
 
 use serde_json::{Value, json};
 use tabula_engine::Player;
+use tabula_engine::games;
 use tabula_engine::level::{self, LevelFile};
-use tabula_engine::live;
 
 use crate::agents;
 use crate::protocol::{CreateTable, code};
@@ -58,7 +58,7 @@ pub fn build_table(
     seed: u64,
     spec: CreateTable,
 ) -> Result<Table, Refused> {
-    let live = live::start(level, seed).map_err(|e| Refused::new(code::BAD_LEVEL, e.to_string()))?;
+    let live = games::start(level, seed).map_err(|e| Refused::new(code::BAD_LEVEL, e.to_string()))?;
     let n = live.num_players();
     let kinds = if spec.seats.is_empty() { vec!["person".to_owned(); n] } else { spec.seats.clone() };
     if kinds.len() != n {
@@ -207,24 +207,31 @@ pub fn join(
                 })?
             }
         };
-        let token = new_token();
         let player = Player(index as u8);
-        let s = &mut t.seats[index];
-        s.token = Some(token.clone());
-        s.name = name;
         let mut job = Job::default();
-        job.ops.push(Op::Seat {
-            table: t.id.clone(),
-            seat: number(player),
-            token: token.clone(),
-            name: t.seats[index].name.clone(),
-        });
-        lock(&shared.tokens).insert(token.clone(), (t.id.clone(), player));
+        let token = seat_person(shared, &mut t, player, name, &mut job);
         attach(&mut t, conn, outbox, player, &token, re, &mut job);
         job
     };
     agents::submit(shared, &table, job);
     Ok(())
+}
+
+/// Seats a person called `name` at `seat` of `t` with a new token, kept
+/// on disk by `job`; the token.
+fn seat_person(shared: &Shared, t: &mut Table, seat: Player, name: String, job: &mut Job) -> String {
+    let token = new_token();
+    job.ops.push(Op::Seat {
+        table: t.id.clone(),
+        seat: number(seat),
+        token: token.clone(),
+        name: name.clone(),
+    });
+    let s = &mut t.seats[seat.index()];
+    s.token = Some(token.clone());
+    s.name = name;
+    lock(&shared.tokens).insert(token.clone(), (t.id.clone(), seat));
+    token
 }
 
 /// A connection holds `seat` from now: it is told its token and the state,
@@ -373,16 +380,7 @@ pub fn rematch(
     for old in 0..n {
         let Some(old_token) = t.seats[old].token.clone() else { continue };
         let to = Player(((old + 1) % n) as u8);
-        let token = new_token();
-        new.seats[to.index()].token = Some(token.clone());
-        new.seats[to.index()].name = t.seats[old].name.clone();
-        job.ops.push(Op::Seat {
-            table: new.id.clone(),
-            seat: number(to),
-            token: token.clone(),
-            name: t.seats[old].name.clone(),
-        });
-        lock(&shared.tokens).insert(token.clone(), (new.id.clone(), to));
+        let token = seat_person(shared, &mut new, to, t.seats[old].name.clone(), &mut job);
         lock(&shared.tokens).remove(&old_token);
         let holders: Vec<_> = t
             .followers

@@ -93,7 +93,7 @@ pub enum Request {
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct CreateTable {
-    /// One of the server's levels by name (`nim/01-first-steps`, as the
+    /// One of the server's levels by name (`<game folder>/<file>`, as the
     /// `levels` answer lists them) ...
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub level: Option<String>,

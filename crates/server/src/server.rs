@@ -144,7 +144,7 @@ async fn tick(shared: Arc<Shared>) {
     }
 }
 
-/// Every level under `dir`, by its path without `.ron` (`nim/01-first-steps`).
+/// Every level under `dir`, by its path without `.ron` (`<game folder>/<file>`).
 pub fn read_levels(dir: &Path) -> anyhow::Result<BTreeMap<String, LevelFile>> {
     let mut levels = BTreeMap::new();
     let mut folders = vec![dir.to_path_buf()];
