@@ -22,7 +22,7 @@ pub fn submit(shared: &Arc<Shared>, table: &Arc<Mutex<Table>>, job: Job) {
 /// The agent to move now at `t`, if one is: an agent that may interject
 /// (a Stop) first, then the agent of the seat to move.
 fn next_agent(t: &mut Table) -> Option<(Player, SharedAgent, bool)> {
-    if t.thinking || t.result.is_some() || t.ask.is_some() {
+    if t.thinking || t.result.is_some() || t.ask.is_some() || t.open_seats() > 0 {
         return None;
     }
     let ply = t.live.ply();

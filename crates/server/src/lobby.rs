@@ -103,7 +103,8 @@ pub fn build_table(
         Some(c) => Some(Clocks {
             remaining_ms: vec![(c.minutes * 60_000.0) as i64; n],
             increment_ms: (c.increment * 1000.0) as i64,
-            running: Some(live.to_move()),
+            // Runs once every seat is taken (`begin`).
+            running: None,
             since: Instant::now(),
         }),
     };
@@ -211,10 +212,26 @@ pub fn join(
         let mut job = Job::default();
         let token = seat_person(shared, &mut t, player, name, &mut job);
         attach(&mut t, conn, outbox, player, &token, re, &mut job);
+        if t.open_seats() == 0 {
+            begin(&mut t, conn, &mut job);
+        }
         job
     };
     agents::submit(shared, &table, job);
     Ok(())
+}
+
+/// The last seat is taken: the clock starts, and everyone already at the
+/// table is told the state with their moves (the joiner has had it).
+fn begin(t: &mut Table, joiner: ConnId, job: &mut Job) {
+    let to_move = t.live.to_move();
+    if let Some(clock) = &mut t.clock {
+        clock.running = Some(to_move);
+        clock.since = Instant::now();
+    }
+    for f in t.followers.iter().filter(|f| f.conn != joiner) {
+        job.send(&f.outbox, t.state_text(f.seat, None));
+    }
 }
 
 /// Seats a person called `name` at `seat` of `t` with a new token, kept

@@ -199,6 +199,7 @@ pub mod code {
     pub const ILLEGAL: &str = "illegal";
     pub const STALE: &str = "stale";
     pub const OVER: &str = "over";
+    pub const WAITING: &str = "waiting";
     pub const TAKE_BACK: &str = "take_back";
     pub const NO_SPECTATORS: &str = "no_spectators";
     pub const LIMIT: &str = "limit";

@@ -62,8 +62,9 @@ fn table(shared: &Shared, saved: SavedTable) -> Result<(Table, Job), Refused> {
         }
     }
     let to_move = t.live.to_move();
+    let begun = t.open_seats() == 0;
     if let Some(c) = &mut t.clock {
-        c.running = Some(to_move);
+        c.running = begun.then_some(to_move);
         c.since = now;
     }
     if let Some(outcome) = t.live.outcome() {

@@ -179,6 +179,19 @@ fn legal_list(moves: &[(Json, String)]) -> Vec<LegalMove<'_>> {
 }
 
 impl Table {
+    /// Person seats no one has taken yet: the game begins once there are none.
+    pub fn open_seats(&self) -> usize {
+        self.seats.iter().filter(|s| s.agent_spec.is_none() && s.token.is_none()).count()
+    }
+
+    /// The moves `seat` may make now: none before the game begins or after it ends.
+    fn legal_for(&self, viewer: Option<Player>) -> Vec<(Json, String)> {
+        match viewer {
+            Some(seat) if self.result.is_none() && self.open_seats() == 0 => self.live.legal(seat),
+            _ => Vec::new(),
+        }
+    }
+
     pub fn seat_infos(&self) -> Vec<SeatInfo> {
         self.seats
             .iter()
@@ -197,10 +210,7 @@ impl Table {
     /// What `viewer` is told of the table as it stands.
     pub fn state_text(&self, viewer: Option<Player>, re: Option<&Value>) -> Arc<str> {
         let view = self.live.observe(viewer);
-        let legal = match viewer {
-            Some(seat) if self.result.is_none() => self.live.legal(seat),
-            _ => Vec::new(),
-        };
+        let legal = self.legal_for(viewer);
         let level = self.live.level();
         text(&StateMessage {
             kind: "state",
@@ -309,6 +319,13 @@ impl Table {
         by: Option<ConnId>,
     ) -> Result<Job, Refused> {
         self.check_open()?;
+        let open = self.open_seats();
+        if open > 0 {
+            return Err(Refused::new(
+                code::WAITING,
+                format!("the game begins once every seat is taken: {open} still open"),
+            ));
+        }
         if let Some(ply) = ply.filter(|&p| p != self.live.ply()) {
             return Err(Refused::new(
                 code::STALE,
@@ -364,13 +381,8 @@ impl Table {
         let mut views: HashMap<Option<Player>, (Json, Vec<(Json, String)>)> = HashMap::new();
         let clock = self.clock.as_ref().map(|c| c.state(Instant::now()));
         for f in &self.followers {
-            let (view, legal) = views.entry(f.seat).or_insert_with(|| {
-                let legal = match f.seat {
-                    Some(seat) if self.result.is_none() => self.live.legal(seat),
-                    _ => Vec::new(),
-                };
-                (self.live.observe(f.seat), legal)
-            });
+            let (view, legal) =
+                views.entry(f.seat).or_insert_with(|| (self.live.observe(f.seat), self.legal_for(f.seat)));
             let mine = by == Some(f.conn) && f.seat == Some(played.seat);
             let message = text(&MovedMessage {
                 kind: "moved",

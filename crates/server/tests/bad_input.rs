@@ -30,8 +30,10 @@ async fn scene(name: &str, limits: Limits) -> Scene {
     let mut ann = client(addr, "Ann").await;
     let mut bob = client(addr, "Bob").await;
     let table = create(&mut ann, json!({"level": "mancala/small-solved-4x3"})).await;
-    let (_, state) = join(&mut ann, &table, Some(1)).await;
+    join(&mut ann, &table, Some(1)).await;
     join(&mut bob, &table, Some(2)).await;
+    // The game begins with the last seat taken: Ann is told her moves.
+    let state = next_of(&mut ann, "state").await;
     let watcher = client(addr, "watcher").await;
     Scene { addr, table, ann, bob, watcher, first_move: state["legal"][0]["move"].clone() }
 }

@@ -89,6 +89,10 @@ async fn play_recorded(level_text: &str, seats: usize, name: &str) -> Played {
         last.push(state);
         clients.push(c);
     }
+    // The game begins with the last seat: the others are told their moves.
+    for s in 0..seats - 1 {
+        last[s] = read_until(&mut clients[s], 0, &mut streams[s + 1].messages).await;
+    }
     let mut rng = tabula_engine::core::rng_from_seed(name.len() as u64);
     let mut ply = 0;
     let mut took_back = false;
@@ -225,7 +229,9 @@ fn check_stream<G: Registered>(
             let seen = serde_json::to_value(&*game.observe(stream.viewer)).unwrap();
             assert_eq!(m["view"], seen, "a view that is not the engine's observation");
             let mut legal = Vec::new();
-            if let (Some(seat), true) = (stream.viewer, m["result"].is_null()) {
+            // No moves before the game begins (a seat still open) nor after it ends.
+            let open = m["seats"].as_array().is_some_and(|seats| seats.iter().any(|s| s["taken"] == false));
+            if let (Some(seat), true, false) = (stream.viewer, m["result"].is_null(), open) {
                 game.observe(Some(seat)).legal_moves(seat, &mut legal);
             }
             let sent: Vec<Value> = m["legal"].as_array().unwrap().iter().map(|l| l["move"].clone()).collect();

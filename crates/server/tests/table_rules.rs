@@ -29,6 +29,28 @@ async fn play(c: &mut Client, table: &str, pile: u8, count: u8) -> Value {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_game_begins_once_every_seat_is_taken() {
+    let dir = temp_dir("waiting");
+    let addr = start(config(&dir)).await;
+    let mut ann = client(addr, "Ann").await;
+    let table = create(&mut ann, json!({"level": NIM, "clock": {"minutes": 0.002}})).await;
+    let (_, state) = join(&mut ann, &table, Some(1)).await;
+    assert_eq!(state["legal"], json!([]), "no moves while a seat is open");
+    assert_eq!(state["clock"]["running"], Value::Null, "no clock runs while a seat is open");
+    let early = ann.request(json!({"type": "move", "table": table, "move": {"pile": 0, "count": 1}})).await;
+    assert!(early.unwrap_err().to_string().contains("every seat is taken"));
+    // Longer than the whole clock: it has not started.
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let mut bob = client(addr, "Bob").await;
+    join(&mut bob, &table, Some(2)).await;
+    let begun = next_of(&mut ann, "state").await;
+    assert_eq!(begun["legal"].as_array().unwrap().len(), 5, "{begun}");
+    assert_eq!(begun["clock"]["running"], 1);
+    let moved = play(&mut ann, &table, 0, 1).await;
+    assert_eq!(moved["ply"], 1);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_seat_whose_time_runs_out_loses() {
     let dir = temp_dir("clock");
     let addr = start(config(&dir)).await;
