@@ -8,7 +8,6 @@ use std::time::{Duration, Instant};
 use futures_util::{SinkExt, StreamExt};
 use serde_json::{Map, Value, json};
 use tokio::io::{AsyncRead, AsyncWrite};
-use tokio::sync::mpsc;
 use tokio_tungstenite::tungstenite::Message;
 use tokio_tungstenite::tungstenite::protocol::frame::coding::CloseCode;
 use tokio_tungstenite::tungstenite::protocol::{CloseFrame, WebSocketConfig};
@@ -89,9 +88,9 @@ pub async fn serve<S: AsyncRead + AsyncWrite + Unpin + Send + 'static>(shared: A
         return;
     };
     let (mut sink, mut frames) = socket.split();
-    let (outbox, mut queue) = mpsc::channel::<Outgoing>(OUTBOX);
-    let writer = tokio::spawn(async move {
-        while let Some(message) = queue.recv().await {
+    let (outbox, mut inbox) = Outbox::new(OUTBOX);
+    let mut writer = tokio::spawn(async move {
+        while let Some(message) = inbox.next().await {
             match message {
                 Outgoing::Text(text) => {
                     if sink.send(Message::text(&*text)).await.is_err() {
@@ -111,7 +110,17 @@ pub async fn serve<S: AsyncRead + AsyncWrite + Unpin + Send + 'static>(shared: A
         Conn { id: shared.next_connection(), outbox, name: None, greeted: false, created: 0, bad_tokens: 0 };
     let mut messages = Bucket::new(limits.messages_per_second, limits.burst);
     let mut refusals = Bucket::new(limits.refusals_per_second, limits.refusals_per_second * 10.0);
-    while let Some(frame) = frames.next().await {
+    let mut written = false;
+    loop {
+        // A connection cut off for reading too slowly reads no more either.
+        let frame = tokio::select! {
+            frame = frames.next() => frame,
+            _ = &mut writer => {
+                written = true;
+                None
+            }
+        };
+        let Some(frame) = frame else { break };
         let text = match frame {
             Ok(Message::Text(text)) => text,
             Ok(Message::Binary(_)) => {
@@ -153,11 +162,13 @@ pub async fn serve<S: AsyncRead + AsyncWrite + Unpin + Send + 'static>(shared: A
         lobby::leave(&shared, conn.id, &table);
     }
     drop(conn);
-    let _ = writer.await;
+    if !written {
+        let _ = writer.await;
+    }
 }
 
 fn send(conn: &Conn, value: &Value) {
-    let _ = conn.outbox.try_send(Outgoing::Text(value.to_string().into()));
+    conn.outbox.send(Outgoing::Text(value.to_string().into()));
 }
 
 fn error(conn: &Conn, re: Option<&Value>, code: &str, message: &str) {
@@ -170,7 +181,7 @@ fn error(conn: &Conn, re: Option<&Value>, code: &str, message: &str) {
 
 fn close(conn: &Conn, code: &'static str, message: &str) {
     error(conn, None, code, message);
-    let _ = conn.outbox.try_send(Outgoing::Close(code));
+    conn.outbox.send(Outgoing::Close(code));
 }
 
 enum Handled {

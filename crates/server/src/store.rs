@@ -20,8 +20,50 @@ pub enum Outgoing {
     Close(&'static str),
 }
 
-/// Where a connection's messages wait to be sent.
-pub type Outbox = tokio_mpsc::Sender<Outgoing>;
+/// Where a connection's messages wait to be sent. A reader too slow to
+/// keep up is cut off rather than skipped: once its queue is full, the
+/// connection is closed (its seats stay held by their tokens), so that no
+/// client plays on having missed a message.
+#[derive(Clone, Debug)]
+pub struct Outbox {
+    queue: tokio_mpsc::Sender<Outgoing>,
+    cut: Arc<tokio::sync::Notify>,
+}
+
+impl Outbox {
+    /// An outbox of `capacity` messages, and the end its connection reads.
+    pub fn new(capacity: usize) -> (Outbox, Inbox) {
+        let (queue, messages) = tokio_mpsc::channel(capacity);
+        let cut = Arc::new(tokio::sync::Notify::new());
+        (Outbox { queue, cut: cut.clone() }, Inbox { messages, cut })
+    }
+
+    /// Queues `message`; a full queue cuts the connection off.
+    pub fn send(&self, message: Outgoing) {
+        if let Err(tokio_mpsc::error::TrySendError::Full(_)) = self.queue.try_send(message) {
+            self.cut.notify_one();
+        }
+    }
+}
+
+/// The connection's end of its outbox.
+pub struct Inbox {
+    messages: tokio_mpsc::Receiver<Outgoing>,
+    cut: Arc<tokio::sync::Notify>,
+}
+
+impl Inbox {
+    /// The next message to send: an order to close once the outbox
+    /// overflowed; `None` once no one can send any more.
+    pub async fn next(&mut self) -> Option<Outgoing> {
+        tokio::select! {
+            // The cut first: what is queued behind it is not sent.
+            biased;
+            () = self.cut.notified() => Some(Outgoing::Close("too slow to keep up")),
+            message = self.messages.recv() => message,
+        }
+    }
+}
 
 /// A change to the database.
 #[derive(Debug)]
@@ -249,11 +291,7 @@ fn write(mut db: Connection, queue: mpsc::Receiver<Job>, log: Arc<AtomicI64>, _s
         }
         for job in batch.drain(..) {
             for (outbox, message) in job.deliveries {
-                if let Err(tokio_mpsc::error::TrySendError::Full(_)) = outbox.try_send(message) {
-                    // A reader too slow to keep up is let go; its seats stay
-                    // held by their tokens.
-                    let _ = outbox.try_send(Outgoing::Close("too slow to keep up"));
-                }
+                outbox.send(message);
             }
         }
         if log.load(Ordering::Relaxed) > LOG_RESTART_PAGES {
@@ -314,4 +352,25 @@ fn commit(db: &mut Connection, batch: &[Job]) -> rusqlite::Result<()> {
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[tokio::test]
+    async fn a_full_outbox_cuts_its_connection_off() {
+        let (outbox, mut inbox) = Outbox::new(2);
+        for _ in 0..3 {
+            outbox.send(Outgoing::Text("{}".into()));
+        }
+        // The order to close comes first: what was queued is not sent.
+        let next = tokio::time::timeout(std::time::Duration::from_millis(50), inbox.next()).await.unwrap();
+        assert!(matches!(next, Some(Outgoing::Close(_))), "{next:?}");
+        let (outbox, mut inbox) = Outbox::new(2);
+        outbox.send(Outgoing::Text("{}".into()));
+        assert!(matches!(inbox.next().await, Some(Outgoing::Text(_))));
+        drop(outbox);
+        assert!(inbox.next().await.is_none(), "no one can send any more");
+    }
 }
