@@ -5,7 +5,7 @@
 
 use tabula_engine::core::{AgentRegistry, Game, Outcome, Player, derive_seed, rng_from_seed};
 use tabula_engine::russian_bank::ai::slip_move;
-use tabula_engine::russian_bank::{BankStep, Deal, RussianBank, RussianBankLevel, opponent};
+use tabula_engine::russian_bank::{BankStep, RussianBank, RussianBankLevel, opponent};
 
 const GAMES: u64 = 1000;
 
@@ -21,15 +21,7 @@ struct Tally {
 }
 
 fn main() {
-    let level = RussianBankLevel {
-        name: "Shuffled deal".into(),
-        description: String::new(),
-        group: Default::default(),
-        deal: Deal::Shuffled,
-        stop_rule: true,
-        match_points: 300,
-        move_cap: 5000,
-    };
+    let level = RussianBankLevel::shuffled("Shuffled deal");
     println!("greedy:S against greedy, {GAMES} shuffled deals each, seats swapped every game");
     println!("strength | slips a game | of its chances | stopped | slips a turn | wins | draws");
     for strength in [1.0, 0.9, 0.8, 0.7, 0.5, 0.3, 0.0] {

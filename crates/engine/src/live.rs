@@ -67,6 +67,8 @@ pub trait LiveGame: Send + Sync {
     fn observe(&self, viewer: Option<Player>) -> Json;
     /// The moves `seat` may make now, as JSON, each with its words.
     fn legal(&self, seat: Player) -> Vec<(Json, String)>;
+    /// Whether `seat` has a move now (nothing written out).
+    fn may_move(&self, seat: Player) -> bool;
     /// Goes back to the position after `ply` moves, unless a move since
     /// showed what was hidden (then the reason, and nothing changes).
     fn take_back(&mut self, ply: usize) -> Result<(), &'static str>;
@@ -198,6 +200,12 @@ impl<G: Registered> LiveGame for Live<G> {
         let mut moves = Vec::new();
         self.game.legal_moves(seat, &mut moves);
         moves.iter().map(|mv| (json(mv), mv.to_string())).collect()
+    }
+
+    fn may_move(&self, seat: Player) -> bool {
+        let mut moves = Vec::new();
+        self.game.legal_moves(seat, &mut moves);
+        !moves.is_empty()
     }
 
     fn take_back(&mut self, ply: usize) -> Result<(), &'static str> {

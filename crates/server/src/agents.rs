@@ -31,7 +31,7 @@ fn next_agent(t: &mut Table) -> Option<(Player, SharedAgent, bool)> {
         let chance = t.seats.iter().enumerate().find_map(|(i, s)| {
             let seat = Player(i as u8);
             let agent = s.playing_agent()?;
-            (seat != to_move && !t.live.legal(seat).is_empty()).then(|| (seat, agent.clone(), true))
+            (seat != to_move && t.live.may_move(seat)).then(|| (seat, agent.clone(), true))
         });
         if chance.is_some() {
             return chance;

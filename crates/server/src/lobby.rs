@@ -346,10 +346,13 @@ pub fn leave(shared: &Arc<Shared>, conn: ConnId, table_id: &str) {
                 s.left_at = Some(now);
             }
         }
-        let mut job = Job::default();
-        if !gone.is_empty() {
-            t.tell_seats(&mut job);
+        if gone.is_empty() {
+            // Watching only, or not at this table at all (a closed
+            // connection leaves every table): nothing to tell.
+            return;
         }
+        let mut job = Job::default();
+        t.tell_seats(&mut job);
         job
     };
     agents::submit(shared, &table, job);

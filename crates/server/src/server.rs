@@ -100,18 +100,22 @@ const KEEP_FINISHED: Duration = Duration::from_secs(600);
 
 /// Forgets tables finished more than [`KEEP_FINISHED`] ago, and their tokens.
 fn forget_finished(shared: &Shared, now: Instant) {
-    let mut tables = lock(&shared.tables);
-    let old: Vec<String> = tables
-        .iter()
+    // Each table's lock is taken without holding the map's, as every
+    // request takes them, so that neither waits on the other.
+    let all: Vec<_> = lock(&shared.tables).iter().map(|(id, t)| (id.clone(), t.clone())).collect();
+    let old: Vec<String> = all
+        .into_iter()
         .filter(|(_, t)| lock(t).finished_at.is_some_and(|at| now.duration_since(at) > KEEP_FINISHED))
-        .map(|(id, _)| id.clone())
+        .map(|(id, _)| id)
         .collect();
     if old.is_empty() {
         return;
     }
+    let mut tables = lock(&shared.tables);
     for id in &old {
         tables.remove(id);
     }
+    drop(tables);
     lock(&shared.tokens).retain(|_, (table, _)| !old.contains(table));
 }
 

@@ -333,18 +333,10 @@ impl Agent<RussianBank> for Lookahead {
 mod tests {
     use super::*;
     use crate::core::rng_from_seed;
-    use crate::russian_bank::{Deal, RussianBankLevel};
+    use crate::russian_bank::RussianBankLevel;
 
     fn shuffled() -> RussianBankLevel {
-        RussianBankLevel {
-            name: "shuffled".into(),
-            description: String::new(),
-            group: Default::default(),
-            deal: Deal::Shuffled,
-            stop_rule: true,
-            match_points: 300,
-            move_cap: 5000,
-        }
+        RussianBankLevel::shuffled("shuffled")
     }
 
     /// Plays a shuffled deal, `first` in seat 1 against full-strength greedy,

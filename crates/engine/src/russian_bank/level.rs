@@ -215,6 +215,22 @@ pub struct RussianBankLevel {
     pub move_cap: u32,
 }
 
+impl RussianBankLevel {
+    /// A shuffled deal with the stop rule and the defaults a level file
+    /// leaves out (tests and examples build it by hand).
+    pub fn shuffled(name: &str) -> RussianBankLevel {
+        RussianBankLevel {
+            name: name.into(),
+            description: String::new(),
+            group: LevelGroup::Game,
+            deal: Deal::Shuffled,
+            stop_rule: true,
+            match_points: default_points(),
+            move_cap: default_cap(),
+        }
+    }
+}
+
 impl Level for RussianBankLevel {
     fn heading(&self) -> Heading<'_> {
         Heading { name: &self.name, description: &self.description, group: self.group }
