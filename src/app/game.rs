@@ -71,6 +71,9 @@ pub trait WindowGame: Registered {
     fn controls(_level: &Self::Level) -> Controls {
         Controls::new(Self::MOUSE, Self::KEYS)
     }
+    /// The game as a seat that sees `view` knows it: what a window playing
+    /// at a game server's table holds (it never learns more).
+    fn from_view(view: &Self::Observation) -> Self;
     /// The level's rule options in a line, for the top bar.
     fn rules_text(level: &Self::Level) -> String;
     /// Why the game ended, with the seats' names.

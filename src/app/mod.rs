@@ -22,6 +22,7 @@ pub mod mancala;
 pub mod menu;
 pub mod move_log;
 pub mod nim;
+pub mod online;
 pub mod picture;
 pub mod registry;
 pub mod robots;
@@ -149,6 +150,7 @@ pub fn plugin(app: &mut App) {
         session::plugin,
         board::plugin,
         levels::plugin,
+        online::plugin,
     ));
     app.init_resource::<help::ScreenKeys>().init_resource::<ask::Asking>();
     for game in GAMES {

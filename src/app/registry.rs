@@ -18,7 +18,15 @@ pub fn register<G: WindowGame>(app: &mut App) {
     if list.find(G::NAME).is_some() {
         return;
     }
-    list.0.push(WindowEntry { name: G::NAME, begin: session::begin_game::<G> });
+    list.0.push(WindowEntry {
+        name: G::NAME,
+        begin: session::begin_game::<G>,
+        begin_online: super::online::begin::<G>,
+    });
     app.world_mut().get_resource_or_init::<WindowCatalog>().0.push(GameCard::of::<G>());
-    app.add_plugins((session::game_plugin::<G>, super::hud::game_plugin::<G>));
+    app.add_plugins((
+        session::game_plugin::<G>,
+        super::online::game_plugin::<G>,
+        super::hud::game_plugin::<G>,
+    ));
 }

@@ -192,6 +192,7 @@ mod levels;
 mod mancala;
 mod mirror;
 mod nim;
+mod online;
 mod play_again;
 mod replays;
 mod robot_board;

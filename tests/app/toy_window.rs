@@ -13,6 +13,17 @@ impl tabula::app::game::WindowGame for Tally {
         TallyLevel { name: "New tally".into(), seats: 3, target: 12 }
     }
 
+    fn from_view(view: &TallyView) -> Tally {
+        // A secret this seat does not see is held as 0: the view of it
+        // hides it again.
+        let secrets: Vec<u8> = view.secrets.iter().map(|s| s.unwrap_or(0)).collect();
+        serde_json::from_value(serde_json::json!({
+            "secrets": secrets, "shown": view.shown, "tally": view.tally, "target": view.target,
+            "to_move": view.to_move, "outcome": view.outcome,
+        }))
+        .expect("a tally from its view")
+    }
+
     fn rules_text(level: &TallyLevel) -> String {
         format!("to {}", level.target)
     }

@@ -71,7 +71,7 @@ impl RuleError for TallyError {
     }
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub enum TallyStep {
     Added { by: Player, tally: u32 },
     Showed { by: Player, secret: u8 },

@@ -60,6 +60,11 @@ pub trait LiveGame: Send + Sync {
     fn scores(&self) -> Vec<i64>;
     /// Moves played so far.
     fn ply(&self) -> usize;
+    /// The moves played so far, each with its seat and its words: every
+    /// follower of a table hears every move, so they are public.
+    fn moves(&self) -> Vec<(Player, Json, String)>;
+    /// The level's text as every seat may read it ([`crate::core::Level::public`]).
+    fn public_level(&self) -> String;
     /// Plays `mv` (JSON in the replay notation) for `seat`, or refuses it
     /// and changes nothing.
     fn play(&mut self, seat: Player, mv: &Value) -> Result<Played, Refusal>;
@@ -114,6 +119,8 @@ pub(crate) struct Live<G: Game> {
     seed: u64,
     game: G,
     moves: Vec<G::Move>,
+    /// Who made each move.
+    movers: Vec<Player>,
     /// The ply after the last move that cannot be taken back, and why.
     barrier: (usize, Option<&'static str>),
 }
@@ -134,6 +141,7 @@ impl<G: Registered> Live<G> {
             seed,
             game: G::new(typed, seed)?,
             moves: Vec::new(),
+            movers: Vec::new(),
             barrier: (0, None),
         })
     }
@@ -176,6 +184,15 @@ impl<G: Registered> LiveGame for Live<G> {
         self.moves.len()
     }
 
+    fn moves(&self) -> Vec<(Player, Json, String)> {
+        self.movers.iter().zip(&self.moves).map(|(&seat, mv)| (seat, json(mv), mv.to_string())).collect()
+    }
+
+    fn public_level(&self) -> String {
+        let typed = self.level.get::<G>().expect("a level started by its own game");
+        LevelFile::new::<G>(crate::core::Level::public(typed)).layout()
+    }
+
     fn play(&mut self, seat: Player, mv: &Value) -> Result<Played, Refusal> {
         let mv = G::Move::deserialize(mv).map_err(|e| Refusal {
             kind: RefusalKind::Malformed,
@@ -186,6 +203,7 @@ impl<G: Registered> LiveGame for Live<G> {
             message: e.to_string(),
         })?;
         self.moves.push(mv);
+        self.movers.push(seat);
         if let Some(why) = steps.iter().find_map(G::irreversible) {
             self.barrier = (self.moves.len(), Some(why));
         }
@@ -220,6 +238,7 @@ impl<G: Registered> LiveGame for Live<G> {
             let seat = again.game.actor(&mv);
             again.game.apply(seat, mv).expect("a move played once plays again");
             again.moves.push(mv);
+            again.movers.push(seat);
         }
         again.barrier = self.barrier;
         *self = again;
@@ -254,6 +273,7 @@ impl<G: Registered> LiveGame for Live<G> {
             seed: self.seed,
             game: self.game.clone(),
             moves: self.moves.clone(),
+            movers: self.movers.clone(),
             barrier: self.barrier,
         })
     }

@@ -9,6 +9,7 @@ mod agents;
 pub mod client;
 mod config;
 mod connection;
+pub mod link;
 mod lobby;
 pub mod protocol;
 mod random;

@@ -131,6 +131,17 @@ struct LevelInfo<'a> {
     name: &'a str,
     description: &'a str,
     summary: Vec<String>,
+    /// The level file as every seat may read it: a window draws the board from it.
+    text: String,
+}
+
+/// A move of the game so far, as a `moved` message told it.
+#[derive(Serialize)]
+struct PastMove<'a> {
+    seat: SeatNumber,
+    #[serde(rename = "move")]
+    mv: &'a RawValue,
+    says: &'a str,
 }
 
 #[derive(Serialize)]
@@ -147,6 +158,7 @@ struct StateMessage<'a> {
     to_move: SeatNumber,
     view: &'a RawValue,
     legal: Vec<LegalMove<'a>>,
+    moves: Vec<PastMove<'a>>,
     seats: Vec<SeatInfo>,
     clock: Option<ClockState>,
     result: Option<&'a protocol::Result>,
@@ -212,6 +224,7 @@ impl Table {
         let view = self.live.observe(viewer);
         let legal = self.legal_for(viewer);
         let level = self.live.level();
+        let moves = self.live.moves();
         text(&StateMessage {
             kind: "state",
             re,
@@ -222,11 +235,13 @@ impl Table {
                 name: level.name(),
                 description: level.description(),
                 summary: level.summary(),
+                text: self.live.public_level(),
             },
             ply: self.live.ply(),
             to_move: number(self.live.to_move()),
             view: &view,
             legal: legal_list(&legal),
+            moves: moves.iter().map(|(seat, mv, says)| PastMove { seat: number(*seat), mv, says }).collect(),
             seats: self.seat_infos(),
             clock: self.clock.as_ref().map(|c| c.state(Instant::now())),
             result: self.result.as_ref(),

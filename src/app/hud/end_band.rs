@@ -40,7 +40,7 @@ fn band<G: WindowGame>(
     headline: &Headline,
     requests: &mut MessageWriter<SessionRequest>,
 ) -> Option<f32> {
-    if session.game.outcome().is_none() || (session.replay && !session.redo.is_empty()) {
+    if session.outcome().is_none() || (session.replay && !session.redo.is_empty()) {
         return None;
     }
     let frame = egui::Frame::side_top_panel(root.style())

@@ -83,7 +83,7 @@ impl<G: WindowGame> TurnFacts<'_, G> {
     /// Whose move it is, or how the game (or the match) ended.
     fn turn_text(&self) -> egui::RichText {
         let session = &self.session;
-        match (session.game.outcome(), self.turn.to_move) {
+        match (session.outcome(), self.turn.to_move) {
             (Some(_), _) | (None, None) => egui::RichText::new(
                 self.headline.0.clone().unwrap_or_else(|| G::outcome_text(&session.view(), &session.names())),
             )

@@ -189,6 +189,10 @@ impl WindowGame for Mancala {
         form::fields(ui, level)
     }
 
+    fn from_view(view: &Mancala) -> Mancala {
+        view.clone()
+    }
+
     fn rules_text(level: &MancalaLevel) -> String {
         rules_line(level.capture, level.sweep)
     }

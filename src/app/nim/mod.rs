@@ -210,6 +210,10 @@ impl WindowGame for Nim {
         form::drag_piles(ui, level)
     }
 
+    fn from_view(view: &Nim) -> Nim {
+        view.clone()
+    }
+
     fn rules_text(level: &NimLevel) -> String {
         level.ending.describe().to_owned()
     }

@@ -216,6 +216,10 @@ impl WindowGame for Robots {
         editor::new_level()
     }
 
+    fn from_view(view: &Robots) -> Robots {
+        view.clone()
+    }
+
     fn rules_text(level: &RobotsLevel) -> String {
         tabula_engine::core::Level::summary(level).join(" · ")
     }

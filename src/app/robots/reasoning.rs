@@ -8,7 +8,6 @@
 
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, egui};
-use tabula_engine::Game;
 use tabula_engine::robots::level::home_char;
 use tabula_engine::robots::{Robots, Sighting};
 
@@ -69,7 +68,7 @@ pub(super) fn mark_reasoning(
     if !(reset || session.is_changed() || shade.is_changed()) || !session.game.homes_hidden() {
         return;
     }
-    let over = session.game.outcome().is_some() || session.replay;
+    let over = session.outcome().is_some() || session.replay;
     for entity in &old {
         commands.entity(entity).despawn();
     }
@@ -121,7 +120,7 @@ pub(super) fn mark_reasoning(
 /// Whether the person at the window may ask for their homes' shading now:
 /// homes hidden, the game on, a person playing.
 fn may_shade(session: &Session<Robots>) -> bool {
-    session.game.homes_hidden() && session.game.outcome().is_none() && !session.replay && session.has_human()
+    session.game.homes_hidden() && session.outcome().is_none() && !session.replay && session.has_human()
 }
 
 /// H turns the shading of the player's own homes on and off.

@@ -205,7 +205,7 @@ pub(super) fn handle_keys(
     let ctrl = keys.any_pressed([KeyCode::ControlLeft, KeyCode::ControlRight]);
     // F: the agent to move finishes its turn quickly, with or without a
     // person at the table.
-    if keys.just_pressed(KeyCode::KeyF) && session.game.outcome().is_none() && !session.replay {
+    if keys.just_pressed(KeyCode::KeyF) && session.outcome().is_none() && !session.replay {
         watch.hurry = !session.is_human(session.game.current_player());
     }
     let Some(me) = me(&session) else { return };
@@ -224,7 +224,7 @@ pub(super) fn handle_keys(
         let by = if mv == BankMove::Stop { stopper(&session).unwrap_or(me) } else { me };
         requests.write(RequestMove { by, mv });
     }
-    if keys.just_pressed(KeyCode::KeyN) && session.game.outcome().is_some() {
+    if keys.just_pressed(KeyCode::KeyN) && session.outcome().is_some() {
         next_deal.write(SessionRequest::Start(Box::new(next_deal_plan(&session, &bank_match))));
     }
 }

@@ -211,6 +211,10 @@ impl WindowGame for RussianBank {
             .also(&[key("right-click", "put a picked-up card back")])
     }
 
+    fn from_view(view: &BankView) -> RussianBank {
+        view.0.clone()
+    }
+
     fn rules_text(level: &RussianBankLevel) -> String {
         let stop = if level.stop_rule { "Stop rule on" } else { "Stop rule off" };
         format!("{stop} · match to {} points · a draw after {} moves", level.match_points, level.move_cap)

@@ -40,6 +40,12 @@ impl<G: Game> Agents<G> {
         Agents { seats, rng: Arc::new(Mutex::new(rng)), thinking: None, due: None, cooldown: 0.5, still: 0.0 }
     }
 
+    /// No seat played by an agent here (a server's table: its agents
+    /// play on the server).
+    pub fn nobody(seats: usize) -> Agents<G> {
+        Agents::new(vec![None; seats], tabula_engine::core::rng_from_seed(0))
+    }
+
     /// The position changed under the agents (a move, an undo, a step
     /// through the log, a restart): a choice still being made was for the
     /// position before, and none moves until the turn is announced again.

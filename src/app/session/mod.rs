@@ -25,10 +25,10 @@ use std::borrow::Cow;
 use std::path::PathBuf;
 
 use bevy::prelude::*;
-use tabula_engine::Player;
 use tabula_engine::core::AgentSpec;
 use tabula_engine::level::LevelFile;
 use tabula_engine::replay::{LevelSource, Replay, Seat};
+use tabula_engine::{Outcome, Player};
 
 use super::game::{ActiveGame, WindowGame};
 use super::screen::Screen;
@@ -46,6 +46,9 @@ pub use turns::{MoveChoice, Turn, choice_expires};
 pub enum Controller {
     Human,
     Agent(AgentSpec),
+    /// Played at another screen, through a game server: a person elsewhere,
+    /// or the server's agent (named in the seat's name).
+    Online,
 }
 
 impl Controller {
@@ -53,6 +56,7 @@ impl Controller {
         match self {
             Controller::Human => "human".into(),
             Controller::Agent(spec) => spec.to_string(),
+            Controller::Online => "online".into(),
         }
     }
 }
@@ -133,6 +137,12 @@ pub struct Session<G: WindowGame> {
     /// The replay file last saved, after how many moves: saving again
     /// without a new move says where it is.
     pub saved: Option<(usize, PathBuf)>,
+    /// A table on a game server: `game` is what this screen's seat sees,
+    /// and only the server plays moves (`online` does).
+    pub online: bool,
+    /// How a game ended off the board, as a game server called it (a
+    /// resignation, a flag): the rules alone would play on.
+    pub called: Option<Outcome>,
 }
 
 impl<G: WindowGame> Session<G> {
@@ -168,7 +178,57 @@ impl<G: WindowGame> Session<G> {
             barrier_reason: "",
             deals,
             saved: None,
+            online: false,
+            called: None,
         })
+    }
+
+    /// A session on a game server's table: `seen` is what this screen's
+    /// seat sees, `past` the moves played so far, with their seats and
+    /// words. The seat of this screen is the one `Controller::Human`
+    /// (none for a spectator).
+    pub fn online(
+        level: G::Level,
+        seen: &G::Observation,
+        seats: Vec<SeatSetup>,
+        past: Vec<(Player, G::Move, String)>,
+    ) -> Self {
+        let game = G::from_view(seen);
+        let (movers, moves): (Vec<Player>, Vec<G::Move>) = past.iter().map(|(p, mv, _)| (*p, *mv)).unzip();
+        Session {
+            level_path: None,
+            level_name: tabula_engine::core::Level::name(&level).to_owned(),
+            level,
+            seed: 0,
+            seats,
+            start: game.clone(),
+            game,
+            moves,
+            movers,
+            redo: Vec::new(),
+            said: past.into_iter().map(|(_, _, says)| says).collect(),
+            replay: false,
+            barrier: 0,
+            barrier_reason: "",
+            deals: false,
+            saved: None,
+            online: true,
+            called: None,
+        }
+    }
+
+    /// How the game ended: by its rules, or as a server called it.
+    pub fn outcome(&self) -> Option<Outcome> {
+        self.game.outcome().or(self.called)
+    }
+
+    /// A move a game server played, heard with its words (said from the
+    /// position before it).
+    pub fn heard(&mut self, by: Player, mv: G::Move, words: String, seen: &G::Observation) {
+        self.game = G::from_view(seen);
+        self.moves.push(mv);
+        self.movers.push(by);
+        self.said.push(words);
     }
 
     pub fn names(&self) -> Vec<String> {
@@ -207,7 +267,7 @@ impl<G: WindowGame> Session<G> {
     /// game is over).
     pub fn human_to_move(&self) -> Option<Player> {
         let to_move = self.game.current_player();
-        (!self.replay && self.game.outcome().is_none() && self.is_human(to_move)).then_some(to_move)
+        (!self.replay && self.outcome().is_none() && self.is_human(to_move)).then_some(to_move)
     }
 
     /// Who a request from the board is made for: the human to move, else the
@@ -244,6 +304,8 @@ pub struct WindowGames(pub Vec<WindowEntry>);
 pub struct WindowEntry {
     pub name: &'static str,
     pub begin: fn(&mut World, SessionPlan) -> Result<(), String>,
+    /// Starts a session on a game server's table from its `state` message.
+    pub begin_online: fn(&mut World, &serde_json::Value) -> Result<(), String>,
 }
 
 impl WindowGames {
@@ -320,10 +382,8 @@ fn end_session<G: WindowGame>(mut commands: Commands, mut in_progress: ResMut<Ga
 }
 
 fn mark_in_progress<G: WindowGame>(session: Res<Session<G>>, mut in_progress: ResMut<GameInProgress>) {
-    let now = session.has_human()
-        && !session.replay
-        && !session.moves.is_empty()
-        && session.game.outcome().is_none();
+    let now =
+        session.has_human() && !session.replay && !session.moves.is_empty() && session.outcome().is_none();
     in_progress.set_if_neq(GameInProgress(now));
 }
 

@@ -24,6 +24,10 @@ pub(super) fn apply_moves<G: WindowGame>(
     mut status: ResMut<StatusLine>,
     (settings, folder): (Res<Settings>, Res<ReplaysFolder>),
 ) {
+    // At a server's table, the server plays the moves (`online`).
+    if session.online {
+        return;
+    }
     let mut queue: std::collections::VecDeque<(Player, G::Move)> =
         requests.read().map(|r| (r.by, r.mv)).collect();
     while let Some((by, mv)) = queue.pop_front() {
@@ -52,7 +56,7 @@ pub(super) fn apply_moves<G: WindowGame>(
                 status.info(format!("{}: {words}{note}", session.name_of(by)));
                 applied.write(MoveApplied { by, mv, steps });
                 played.write(MovePlayed { by });
-                if let Some(outcome) = session.game.outcome() {
+                if let Some(outcome) = session.outcome() {
                     let text = G::outcome_text(&session.view(), &session.names());
                     status.info(text.clone());
                     ended.write(GameEnded { outcome, text });

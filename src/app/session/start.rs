@@ -40,7 +40,7 @@ pub(crate) fn begin_game<G: WindowGame>(world: &mut World, plan: SessionPlan) ->
         seats.push(match &seat.controller {
             // A replay's agents are named, not run: it takes no new moves.
             _ if session.replay => None,
-            Controller::Human => None,
+            Controller::Human | Controller::Online => None,
             Controller::Agent(spec) => {
                 Some(Arc::new(Mutex::new(G::build_agent(spec).map_err(|e| e.to_string())?)))
             }
@@ -113,6 +113,10 @@ pub(super) fn handle_session_requests<G: WindowGame>(
     mut moves: MessageWriter<RequestMove<G>>,
     folder: Res<ReplaysFolder>,
 ) {
+    // At a server's table, these are asked of the server (`online`).
+    if session.online {
+        return;
+    }
     for request in requests.read() {
         match request {
             SessionRequest::Undo => {

@@ -24,7 +24,7 @@ pub(super) fn announce_turn<G: WindowGame>(
     turn: Res<Turn>,
     mut changed: MessageWriter<TurnChanged>,
 ) {
-    let to = session.game.outcome().is_none().then(|| session.game.current_player());
+    let to = session.outcome().is_none().then(|| session.game.current_player());
     let person = to.is_some_and(|p| session.is_human(p)) && !session.replay;
     if (turn.to_move, turn.person) != (to, person) {
         changed.write(TurnChanged { to, person });

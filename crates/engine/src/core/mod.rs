@@ -170,6 +170,12 @@ pub trait Level:
     fn layout(&self, _game: &str) -> Option<String> {
         None
     }
+    /// The level as every seat and spectator may know it: what a game
+    /// server hands a window that joins a table. A level that fixes what
+    /// the players may not see (a deal's face-down cards) leaves it out.
+    fn public(&self) -> Self {
+        self.clone()
+    }
 }
 
 /// One game's rules as a pure state machine.
@@ -189,7 +195,7 @@ pub trait Game: Clone + fmt::Debug + Send + Sync + 'static {
     /// One step of what a move did, in order (a stone from one cell to
     /// another, the turn passing, the end), enough for a view to animate
     /// the move and to follow it on its observation without knowing a rule.
-    type Step: Clone + fmt::Debug + PartialEq + Serialize + Send + Sync + 'static;
+    type Step: Clone + fmt::Debug + PartialEq + Serialize + DeserializeOwned + Send + Sync + 'static;
     /// The unchecked set-up read from a level file.
     type Level: Level;
     /// What one seat, or a spectator, may see. For a game of perfect

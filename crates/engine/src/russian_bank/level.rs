@@ -236,6 +236,12 @@ impl Level for RussianBankLevel {
         Heading { name: &self.name, description: &self.description, group: self.group }
     }
 
+    /// A fixed deal names every face-down card: it is left out (the
+    /// position itself reaches each seat as its observation).
+    fn public(&self) -> RussianBankLevel {
+        RussianBankLevel { deal: Deal::Shuffled, ..self.clone() }
+    }
+
     /// A fixed deal with a player's piles a line, a tableau pile a line.
     fn layout(&self, game: &str) -> Option<String> {
         let mut l = Layout::of(game, self);

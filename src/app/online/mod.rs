@@ -1,0 +1,218 @@
+//! Playing at a game server's table from the window: a table hosted by
+//! this window's own server or by another's, joined, watched, and come
+//! back to. The game screen is the local one; only its moves come from the
+//! server, which sends this seat's view and each move's steps.
+//!
+//! This file holds what the window knows of its table; `link` what is said
+//! when the connection comes up and what the server's messages change,
+//! `play` a game's session at the table (moves sent, moves heard),
+//! `seats_file` the seats kept on disk to come back to, `host` the server
+//! this window runs for a friend to join.
+
+pub mod host;
+mod link;
+mod play;
+pub mod seats_file;
+
+use std::time::{Duration, Instant};
+
+use bevy::prelude::*;
+use serde_json::{Value, json};
+use tabula_engine::Player;
+use tabula_server::link::Link;
+use tabula_server::protocol::{ClockState, Result as TableResult, SeatInfo};
+
+use super::game::WindowGame;
+use super::screen::Screen;
+use super::session::SessionSet;
+
+pub use play::begin;
+
+/// What this window asks of the server once it is connected.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Seek {
+    /// Open a table (this `create` request) and take its first seat.
+    Create(Value),
+    /// Take a seat (the first open one if none is named).
+    Join { table: String, seat: Option<u8> },
+    /// Follow a table as a spectator.
+    Watch { table: String },
+    /// Take back a seat held before.
+    Resume { token: String },
+}
+
+/// The table this window plays (or watches) on a game server.
+#[derive(Resource)]
+pub struct OnlineTable {
+    link: Link,
+    pub name: String,
+    pub seek: Seek,
+    pub table: Option<String>,
+    /// This window's seat; `None` for a spectator.
+    pub seat: Option<Player>,
+    pub token: Option<String>,
+    /// Connected now.
+    pub up: bool,
+    /// Why the connection is down, while it is.
+    pub trouble: Option<String>,
+    /// How many times the connection came back.
+    pub reconnects: u32,
+    pub seats: Vec<SeatInfo>,
+    /// The clocks as last told, and when.
+    pub clock: Option<(ClockState, Instant)>,
+    /// A take-back waiting for answers: who asked, back to which move.
+    pub take_back: Option<(Player, usize)>,
+    /// Seats that asked for a rematch.
+    pub rematch_asked: Vec<Player>,
+    pub result: Option<TableResult>,
+    /// Moves sent and not yet answered, by request id.
+    pending: Vec<(u64, Player)>,
+    next_id: u64,
+}
+
+impl OnlineTable {
+    /// A table to seek at the server at `url`, as `name`.
+    pub fn open(url: &str, name: &str, seek: Seek) -> std::io::Result<OnlineTable> {
+        let link = Link::open(url, name, super::frames::wake_for_one_frame)?;
+        Ok(OnlineTable {
+            link,
+            name: name.to_owned(),
+            token: match &seek {
+                Seek::Resume { token } => Some(token.clone()),
+                _ => None,
+            },
+            seek,
+            table: None,
+            seat: None,
+            up: false,
+            trouble: None,
+            reconnects: 0,
+            seats: Vec::new(),
+            clock: None,
+            take_back: None,
+            rematch_asked: Vec::new(),
+            result: None,
+            pending: Vec::new(),
+            next_id: 1,
+        })
+    }
+
+    pub fn url(&self) -> &str {
+        self.link.url()
+    }
+
+    /// Sends a request about this table, with an id; the id.
+    fn ask(&mut self, mut request: Value) -> u64 {
+        let id = self.next_id;
+        self.next_id += 1;
+        request["id"] = json!(id);
+        if let Some(table) = &self.table
+            && request.get("table").is_none()
+        {
+            request["table"] = json!(table);
+        }
+        if let Some(seat) = self.seat
+            && request.get("seat").is_none()
+            && request["type"] != "join"
+        {
+            request["seat"] = json!(seat.0 + 1);
+        }
+        self.link.send(request);
+        id
+    }
+
+    /// Sends `by`'s move, chosen at move `ply`: a move meant for another
+    /// position is refused, not played there.
+    fn send_move(&mut self, by: Player, mv: Value, ply: usize) {
+        let id = self.ask(json!({"type": "move", "move": mv, "ply": ply, "seat": by.0 + 1}));
+        self.pending.push((id, by));
+    }
+
+    /// Drops the connection as a failing network would: it comes back by
+    /// itself (tests, and the measuring of a reconnect).
+    pub fn cut(&self) {
+        self.link.cut();
+    }
+
+    /// The seat's state in words: "you", "connected", "reconnecting",
+    /// "agent greedy", "greedy plays for them".
+    pub fn seat_state(&self, seat: usize) -> String {
+        let Some(info) = self.seats.get(seat) else { return String::new() };
+        if self.seat.is_some_and(|p| p.index() == seat) {
+            return if self.up { "you".into() } else { "you, reconnecting".into() };
+        }
+        if info.kind == "agent" {
+            return format!("agent {}", info.name.as_deref().unwrap_or("?"));
+        }
+        match (&info.standing_in, info.taken, info.connected) {
+            (Some(agent), _, _) => format!("gone: {agent} plays for them"),
+            (None, false, _) => "open: waiting for a player".into(),
+            (None, true, true) => "connected".into(),
+            (None, true, false) => "reconnecting".into(),
+        }
+    }
+
+    /// What remains on each seat's clock now, in milliseconds.
+    pub fn clocks_now(&self) -> Option<Vec<i64>> {
+        let (clock, at) = self.clock.as_ref()?;
+        let spent = if self.result.is_none() { at.elapsed().as_millis() as i64 } else { 0 };
+        Some(
+            clock
+                .remaining_ms
+                .iter()
+                .enumerate()
+                .map(|(i, &ms)| if clock.running == Some(i as u8 + 1) { (ms - spent).max(0) } else { ms })
+                .collect(),
+        )
+    }
+
+    /// Whether every seat is taken (the game has begun).
+    pub fn all_seated(&self) -> bool {
+        self.seats.iter().all(|s| s.taken)
+    }
+}
+
+/// A clock's time as people read it: 4:05, or 0:07.3 under ten seconds.
+pub fn clock_text(ms: i64) -> String {
+    let d = Duration::from_millis(ms.max(0) as u64);
+    let (m, s) = (d.as_secs() / 60, d.as_secs() % 60);
+    if d < Duration::from_secs(10) {
+        format!("{m}:{s:02}.{}", d.subsec_millis() / 100)
+    } else {
+        format!("{m}:{s:02}")
+    }
+}
+
+/// A message of the server about this window's table, for the game's
+/// session to take in.
+#[derive(Message, Clone, Debug)]
+pub struct ServerSaid(pub Value);
+
+/// What the online panels ask of the table.
+#[derive(Message, Clone, Debug, PartialEq)]
+pub enum OnlineRequest {
+    /// Answer the take-back another seat asked for.
+    AnswerTakeBack(bool),
+    Resign,
+    Rematch,
+}
+
+pub(super) fn plugin(app: &mut App) {
+    app.add_message::<ServerSaid>()
+        .add_message::<OnlineRequest>()
+        .init_resource::<seats_file::SeatsFile>()
+        .add_systems(Update, link::read_link.before(SessionSet::Requests))
+        .add_systems(Update, link::requests.in_set(SessionSet::Requests))
+        .add_systems(OnEnter(Screen::Menu), leave_table);
+}
+
+/// The systems of one game's sessions at a server's table.
+pub(crate) fn game_plugin<G: WindowGame>(app: &mut App) {
+    play::plugin::<G>(app);
+}
+
+/// Back in the menu, the table is left: its seat stays this player's (its
+/// token is on disk), and the connection closes.
+fn leave_table(mut commands: Commands) {
+    commands.remove_resource::<OnlineTable>();
+}

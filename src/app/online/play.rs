@@ -1,0 +1,204 @@
+//! A game's session at a server's table: begun from the server's `state`,
+//! its moves sent as requests, the moves the server played taken in with
+//! their steps, so the board shows them as it shows a local move.
+
+use bevy::prelude::*;
+use serde::de::DeserializeOwned;
+use serde_json::Value;
+use tabula_engine::{Outcome, Player};
+use tabula_server::protocol::Result as TableResult;
+
+use super::{OnlineTable, ServerSaid};
+use crate::app::game::{ActiveGame, WindowGame};
+use crate::app::screen::Screen;
+use crate::app::session::{
+    Agents, BoardReset, Controller, GameEnded, Headline, MoveApplied, MovePlayed, MoveRefused, RequestMove,
+    SeatSetup, Session, SessionSet, StatusLine, Watch,
+};
+
+pub(super) fn plugin<G: WindowGame>(app: &mut App) {
+    app.add_systems(Update, hear::<G>.in_set(SessionSet::Requests).run_if(resource_exists::<Session<G>>))
+        .add_systems(Update, send_moves::<G>.in_set(SessionSet::Moves).run_if(resource_exists::<Session<G>>));
+}
+
+fn field<T: DeserializeOwned>(message: &Value, name: &str) -> Result<T, String> {
+    serde_json::from_value(message[name].clone()).map_err(|e| format!("the server's {name}: {e}"))
+}
+
+/// The seat numbered from 1 in `message[name]`.
+fn seat(message: &Value, name: &str) -> Option<Player> {
+    message[name].as_u64().filter(|&n| (1..=255).contains(&n)).map(|n| Player(n as u8 - 1))
+}
+
+/// A session at the table its `state` message describes (replacing the
+/// one there was, unless it is the same position: a connection that came
+/// back finds its board as it left it).
+pub fn begin<G: WindowGame>(world: &mut World, state: &Value) -> Result<(), String> {
+    let text = state["level"]["text"].as_str().ok_or("the server sent no level")?;
+    let file = tabula_engine::level::parse(text, "the table's level").map_err(|e| e.to_string())?;
+    let level = file.get::<G>().ok_or("the table's level is for another game")?.clone();
+    let seen: G::Observation = field(state, "view")?;
+    let mut past = Vec::new();
+    for played in state["moves"].as_array().into_iter().flatten() {
+        let by = seat(played, "seat").ok_or("a past move without its seat")?;
+        let mv: G::Move = field(played, "move")?;
+        past.push((by, mv, played["says"].as_str().unwrap_or_default().to_owned()));
+    }
+    let infos: Vec<tabula_server::protocol::SeatInfo> = field(state, "seats")?;
+    let me = seat(state, "seat");
+    let seats = infos
+        .iter()
+        .enumerate()
+        .map(|(i, info)| SeatSetup {
+            name: info.name.clone().unwrap_or_else(|| format!("Seat {}", i + 1)),
+            controller: if me.is_some_and(|p| p.index() == i) {
+                Controller::Human
+            } else {
+                Controller::Online
+            },
+        })
+        .collect();
+    let mut session = Session::<G>::online(level, &seen, seats, past);
+    if let Some(was) = world.get_resource::<Session<G>>()
+        && was.online
+        && was.moves == session.moves
+        && was.game == session.game
+    {
+        // The names may have changed (a friend joined); the board has not.
+        world.resource_mut::<Session<G>>().seats = session.seats;
+        return Ok(());
+    }
+    if session.game.num_players() != session.seats.len() {
+        return Err(format!("{} seats for a game of {}", session.seats.len(), session.game.num_players()));
+    }
+    if let Some(ended) = field::<Option<TableResult>>(state, "result")? {
+        session.called = Some(outcome_of(&ended));
+    }
+    world.insert_resource(Agents::<G>::nobody(session.seats.len()));
+    world.insert_resource(session);
+    world.insert_resource(Watch::default());
+    world.insert_resource(Headline(None));
+    world.write_message(BoardReset);
+    world.resource_mut::<StatusLine>().info(match me {
+        Some(p) => format!("At the table, in seat {}", p.0 + 1),
+        None => "Watching the table".to_owned(),
+    });
+    world.resource_mut::<NextState<Screen>>().into_inner().set_if_neq(Screen::Game);
+    world.resource_mut::<NextState<ActiveGame>>().into_inner().set_if_neq(ActiveGame::of::<G>());
+    Ok(())
+}
+
+fn outcome_of(result: &TableResult) -> Outcome {
+    match result.winner {
+        Some(n) if n >= 1 => Outcome::Win(Player(n - 1)),
+        _ => Outcome::Draw,
+    }
+}
+
+/// A person's move goes to the server, with the position it was chosen
+/// in; it is shown once the server plays it.
+fn send_moves<G: WindowGame>(
+    mut requests: MessageReader<RequestMove<G>>,
+    session: Res<Session<G>>,
+    online: Option<ResMut<OnlineTable>>,
+    mut status: ResMut<StatusLine>,
+) {
+    let Some(mut online) = online.filter(|_| session.online) else { return };
+    for request in requests.read() {
+        if !online.up {
+            status.error("Not connected: the move was not sent (reconnecting…)");
+            continue;
+        }
+        let mv = serde_json::to_value(request.mv).expect("moves serialise");
+        online.send_move(request.by, mv, session.moves.len());
+    }
+}
+
+/// Takes in what the server said of the game: a move with its steps, an
+/// end called off the board, a move refused.
+#[allow(clippy::too_many_arguments)]
+fn hear<G: WindowGame>(
+    mut said: MessageReader<ServerSaid>,
+    mut session: ResMut<Session<G>>,
+    mut status: ResMut<StatusLine>,
+    mut headline: ResMut<Headline>,
+    mut applied: MessageWriter<MoveApplied<G>>,
+    mut played: MessageWriter<MovePlayed>,
+    mut refused: MessageWriter<MoveRefused>,
+    mut ended: MessageWriter<GameEnded>,
+) {
+    if !session.online {
+        return;
+    }
+    for ServerSaid(message) in said.read() {
+        match message["type"].as_str() {
+            Some("moved") => match moved(&mut session, message) {
+                Ok((by, mv, steps, words)) => {
+                    status.info(format!("{}: {words}", session.name_of(by)));
+                    applied.write(MoveApplied { by, mv, steps });
+                    played.write(MovePlayed { by });
+                    if let Some(outcome) = session.game.outcome() {
+                        let text = G::outcome_text(&session.view(), &session.names());
+                        status.info(text.clone());
+                        ended.write(GameEnded { outcome, text });
+                    }
+                }
+                Err(e) => status.error(format!("The server's move makes no sense here: {e}")),
+            },
+            Some("ended") => {
+                let Ok(result) = field::<TableResult>(message, "result") else { continue };
+                let outcome = outcome_of(&result);
+                session.called = Some(outcome);
+                let text = called_text(&session, &result);
+                headline.0 = Some(text.clone());
+                status.info(text.clone());
+                ended.write(GameEnded { outcome, text });
+            }
+            Some("error") => {
+                let by = message["by"].as_u64().map_or(Player::ONE, |n| Player(n as u8));
+                let reason = match message["code"].as_str() {
+                    Some("stale") => "the position changed before your move arrived: choose again".to_owned(),
+                    _ => message["message"].as_str().unwrap_or("refused").to_owned(),
+                };
+                status.error(format!("Refused: {reason}"));
+                refused.write(MoveRefused { by, reason });
+            }
+            _ => {}
+        }
+    }
+}
+
+/// The move a `moved` message tells, taken into the session: who made it,
+/// the move, its steps and its words.
+fn moved<G: WindowGame>(
+    session: &mut Session<G>,
+    message: &Value,
+) -> Result<(Player, G::Move, Vec<G::Step>, String), String> {
+    let by = seat(message, "seat").ok_or("no seat")?;
+    let mv: G::Move = field(message, "move")?;
+    let steps: Vec<G::Step> = field(message, "steps")?;
+    let seen: G::Observation = field(message, "view")?;
+    // Said from the position before: the move may name the card it takes.
+    let words = G::move_words(&session.game, &session.level, &mv);
+    session.heard(by, mv, words.clone(), &seen);
+    if let Some(reason) = steps.iter().find_map(G::irreversible) {
+        session.barrier = session.moves.len();
+        session.barrier_reason = reason;
+    }
+    Ok((by, mv, steps, words))
+}
+
+/// An end the server called: a resignation or a flag.
+fn called_text<G: WindowGame>(session: &Session<G>, result: &TableResult) -> String {
+    let name = |n: u8| session.name_of(Player(n.saturating_sub(1))).to_owned();
+    let by = result.by.map(name).unwrap_or_default();
+    let winner = match result.winner {
+        Some(n) => format!("{} wins", name(n)),
+        None => "a draw".to_owned(),
+    };
+    match result.reason.as_str() {
+        "time" => format!("{by} ran out of time: {winner}"),
+        "resigned" => format!("{by} resigned: {winner}"),
+        _ => winner,
+    }
+}
