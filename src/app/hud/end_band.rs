@@ -59,10 +59,14 @@ fn band<G: WindowGame>(
             ui.label(format!("after {} moves", session.moves.len()));
         });
         ui.horizontal(|ui| {
-            if ui.button(egui::RichText::new("Play again (F2)").size(16.0)).clicked() {
+            // At a server's table, again means a rematch the others accept;
+            // the server keeps the replay.
+            let again = if session.online { "Rematch (F2)" } else { "Play again (F2)" };
+            if ui.button(egui::RichText::new(again).size(16.0)).clicked() {
                 requests.write(SessionRequest::PlayAgain);
             }
-            if ui.button(egui::RichText::new("Save replay (Ctrl+S)").size(16.0)).clicked() {
+            if !session.online && ui.button(egui::RichText::new("Save replay (Ctrl+S)").size(16.0)).clicked()
+            {
                 requests.write(SessionRequest::SaveReplay);
             }
             if ui.button(egui::RichText::new("Menu (Esc)").size(16.0)).clicked() {

@@ -7,6 +7,7 @@
 
 mod bottom_bar;
 mod end_band;
+mod online;
 mod room;
 mod side_panel;
 mod top_bar;

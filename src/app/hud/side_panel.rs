@@ -6,6 +6,7 @@ use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;
 use bevy_egui::egui;
 
+use super::online::{Table, game_buttons};
 use super::room::PanelRoom;
 use super::watch::watch_controls;
 use crate::app::ask::Asking;
@@ -15,6 +16,7 @@ use crate::app::game::WindowGame;
 use crate::app::lesson::{LessonPanel, lesson};
 use crate::app::levels::reload::LevelWatch;
 use crate::app::move_log::move_log;
+use crate::app::online::OnlineRequest;
 use crate::app::session::{GameInProgress, Session, SessionRequest, Watch};
 use crate::app::settings::Settings;
 use crate::app::theme::palette::ERROR_COLOR;
@@ -34,6 +36,8 @@ pub(super) struct SideControls<'w, 's, G: WindowGame> {
     asking: ResMut<'w, Asking>,
     in_progress: Res<'w, GameInProgress>,
     clues: Local<'s, Clues>,
+    table: Table<'w>,
+    answers: MessageWriter<'w, OnlineRequest>,
 }
 
 /// After the top and bottom bars: the right of what they leave.
@@ -59,14 +63,19 @@ impl<G: WindowGame> SideControls<'_, '_, G> {
         ui.separator();
         move_log(ui, &self.session, &mut self.requests);
         ui.separator();
-        self.replays(ui);
-        ui.separator();
+        if !self.session.online {
+            self.replays(ui);
+            ui.separator();
+        }
         self.sound(ui);
         ui.separator();
         self.level_file(ui);
     }
 
     fn game_buttons(&mut self, ui: &mut egui::Ui) {
+        if let Some(online) = &self.table.online {
+            return game_buttons(ui, online, &self.session, &mut self.requests, &mut self.answers);
+        }
         ui.heading("Game");
         ui.horizontal(|ui| {
             if ui.button("Undo (U)").clicked() {

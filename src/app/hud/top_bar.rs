@@ -6,6 +6,7 @@ use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;
 use bevy_egui::egui;
 
+use super::online::Table;
 use super::room::PanelRoom;
 use crate::app::board::seat_color32;
 use crate::app::game::WindowGame;
@@ -21,6 +22,7 @@ pub(super) struct TurnFacts<'w, G: WindowGame> {
     headline: Res<'w, Headline>,
     preview: Res<'w, MovePreview>,
     watch: Res<'w, Watch>,
+    table: Table<'w>,
 }
 
 /// The first panel of the game screen: it takes the window's top.
@@ -35,6 +37,7 @@ pub(super) fn top_bar<G: WindowGame>(mut panels: PanelRoom, facts: TurnFacts<G>)
                 ui.label(G::rules_text(&facts.session.level));
             });
             ui.horizontal_wrapped(|ui| facts.seats_and_turn(ui));
+            facts.table.connection_line(ui);
             facts.agents_notes(ui);
             ui.add_space(4.0);
         })
@@ -53,7 +56,8 @@ impl<G: WindowGame> TurnFacts<'_, G> {
                 ui.label("vs");
             }
             // The seat to move is underlined.
-            let text = format!("{} ({})", seat.name, seat.controller.label());
+            let state = self.table.seat_label(i).unwrap_or_else(|| seat.controller.label());
+            let text = format!("{} ({state})", seat.name);
             let mut name = egui::RichText::new(text).color(seat_color32(i)).strong();
             if self.turn.to_move.is_some_and(|p| p.index() == i) {
                 name = name.underline();
@@ -104,7 +108,7 @@ impl<G: WindowGame> TurnFacts<'_, G> {
         let notes = self.agents.as_ref().map(|a| a.notes()).unwrap_or_default();
         // A game with an agent keeps the line for its notes from the start,
         // so the board does not move down when the first note comes.
-        if session.seats.iter().any(|s| s.controller != Controller::Human) {
+        if !session.online && session.seats.iter().any(|s| s.controller != Controller::Human) {
             ui.horizontal_wrapped(|ui| {
                 ui.label(egui::RichText::new(" ").weak());
                 for (i, note) in notes.iter().enumerate() {

@@ -22,6 +22,7 @@ use tabula_engine::Player;
 use tabula_server::link::Link;
 use tabula_server::protocol::{ClockState, Result as TableResult, SeatInfo};
 
+use super::frames::NextFrame;
 use super::game::WindowGame;
 use super::screen::Screen;
 use super::session::SessionSet;
@@ -203,7 +204,17 @@ pub(super) fn plugin(app: &mut App) {
         .init_resource::<seats_file::SeatsFile>()
         .add_systems(Update, link::read_link.before(SessionSet::Requests))
         .add_systems(Update, link::requests.in_set(SessionSet::Requests))
+        .add_systems(Update, keep_clocks_ticking)
         .add_systems(OnEnter(Screen::Menu), leave_table);
+}
+
+/// A running clock is redrawn as it runs (the window otherwise rests).
+fn keep_clocks_ticking(online: Option<Res<OnlineTable>>, mut next: ResMut<NextFrame>) {
+    let running = online
+        .is_some_and(|o| o.result.is_none() && o.clock.as_ref().is_some_and(|(c, _)| c.running.is_some()));
+    if running {
+        next.ask();
+    }
 }
 
 /// The systems of one game's sessions at a server's table.

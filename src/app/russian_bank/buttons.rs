@@ -48,7 +48,8 @@ pub(super) fn table_buttons(
                 {
                     requests.write(RequestMove { by: stopper, mv: BankMove::Stop });
                 }
-                if table.outcome().is_some() && !session.replay {
+                // At a server's table the next deal is a rematch (the end band's).
+                if table.outcome().is_some() && !session.replay && !session.online {
                     next_deal_button(ui, &session, &mut bank_match, &mut session_requests);
                 }
             });

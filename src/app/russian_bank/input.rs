@@ -224,7 +224,7 @@ pub(super) fn handle_keys(
         let by = if mv == BankMove::Stop { stopper(&session).unwrap_or(me) } else { me };
         requests.write(RequestMove { by, mv });
     }
-    if keys.just_pressed(KeyCode::KeyN) && session.outcome().is_some() {
+    if keys.just_pressed(KeyCode::KeyN) && session.outcome().is_some() && !session.online {
         next_deal.write(SessionRequest::Start(Box::new(next_deal_plan(&session, &bank_match))));
     }
 }
