@@ -171,13 +171,17 @@ fn refused(online: &mut OnlineTable, status: &mut StatusLine, file: &Path, messa
         refusal["by"] = json!(by.0);
         return Some(refusal);
     }
-    if code == "bad_token" || (code == "no_table" && online.table.is_none()) {
-        if let Some(token) = online.token.take() {
-            let _ = seats_file::forget_token(file, &token);
+    match (code, &online.seek) {
+        ("bad_token", _) => {
+            if let Some(token) = online.token.take() {
+                let _ = seats_file::forget_token(file, &token);
+            }
+            status.error("That seat is no longer on the server (its game may be over): forgotten");
         }
-        status.error(format!("That seat is gone from the server: {text}"));
-    } else {
-        status.error(format!("Refused: {text}"));
+        ("no_table", Seek::Join { table, .. } | Seek::Watch { table }) => {
+            status.error(format!("No table {table} at {}: check the code", online.url()));
+        }
+        _ => status.error(format!("Refused: {text}")),
     }
     None
 }
