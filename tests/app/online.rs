@@ -16,7 +16,7 @@ use tabula::app::game::WindowGame;
 use tabula::app::online::host::Hosting;
 use tabula::app::online::seats_file::{self, SeatsFile};
 use tabula::app::online::{OnlineRequest, OnlineTable, Seek, ServerSaid};
-use tabula_engine::core::{Agent, AgentRegistry, GameRng, rng_from_seed};
+use tabula_engine::core::{Agent, GameRng, rng_from_seed};
 
 use super::mirror::{quick, settled};
 use super::*;
@@ -162,7 +162,7 @@ struct Hand<G: WindowGame> {
 
 impl<G: WindowGame> Hand<G> {
     fn new(agent: &str, seed: u64) -> Hand<G> {
-        let agent = G::agent_from_str(agent).ok().expect("the game has this agent");
+        let agent = G::agent_from_str(agent).expect("the game has this agent");
         Hand { agent, rng: rng_from_seed(seed) }
     }
 

@@ -26,6 +26,11 @@ fn whole_game<G: WindowGame>(name: &str, level: &str, agent: &str, check: Check,
         check(app, &format!("window {} at the start", i + 1));
     }
     let mut hands = [Hand::<G>::new(agent, 1), Hand::<G>::new(agent, 2)];
+    if spectator {
+        play_on(&mut apps, &mut hands, check, |a| plies::<G>(a[0]) >= 6);
+        assert!(!over::<G>(apps[0]), "the game is still on");
+        spectator_cut_off(&mut apps, &mut hands, check);
+    }
     play_on(&mut apps, &mut hands, check, |_| false);
     assert!(plies::<G>(apps[0]) > 0);
     if spectator {
@@ -57,4 +62,26 @@ fn two_windows_play_russian_bank_watched_by_a_third_that_sees_no_unseen_card() {
 #[test]
 fn two_windows_play_hidden_homes_watched_by_a_third_that_sees_no_home() {
     whole_game::<Robots>("online-robots", "robots/12-hidden-homes", "sleuth", robot_board, true);
+}
+
+/// The spectator's connection cut mid-game: a move is played while it is
+/// away, and it comes back by itself to the table as it is now.
+fn spectator_cut_off<G: WindowGame>(apps: &mut [&mut App], hands: &mut [Hand<G>], check: Check) {
+    let ply = plies::<G>(apps[0]);
+    online(apps[2]).cut();
+    run_until(&mut apps[2..], "the spectator's window knows it is cut off", |a| !online(a[0]).up);
+    assert!(status(apps[2]).contains("Connection lost"), "the spectator's status: {}", status(apps[2]));
+    let movers: usize =
+        hands.iter_mut().zip(apps.iter_mut()).map(|(hand, app)| hand.play(app) as usize).sum();
+    assert_eq!(movers, 1);
+    run_until(&mut apps[..2], "a move while the spectator is away", |a| {
+        a.iter().all(|app| plies::<G>(app) == ply + 1)
+    });
+    assert_eq!(plies::<G>(apps[2]), ply, "the spectator, away, did not hear it");
+    run_until(apps, "the spectator back, with the move", |a| online(a[2]).up && plies::<G>(a[2]) == ply + 1);
+    assert_eq!(online(apps[2]).reconnects, 1);
+    assert_eq!(online(apps[2]).seat, None, "still a spectator");
+    on_screen::<G>(apps);
+    agree::<G>(apps, "the spectator back");
+    check(apps[2], "the spectator back");
 }

@@ -19,12 +19,12 @@ fn a_take_back_declined_changes_nothing_and_accepted_takes_both_windows_back() {
     let mut hands = [Hand::<Mancala>::new("greedy", 5), Hand::<Mancala>::new("greedy", 6)];
     // Every position so far, move by move, until Ann has just moved and
     // Bob is to move.
-    let mut positions = vec![game_session::<Mancala>(&ann).game.clone()];
+    let mut positions = vec![game_session::<Mancala>(&ann).game];
     loop {
         let next = positions.len();
         play_on(&mut [&mut ann, &mut bob], &mut hands, mancala_board, |a| plies::<Mancala>(a[0]) == next);
         assert!(!over::<Mancala>(&ann), "the game is still on");
-        positions.push(game_session::<Mancala>(&ann).game.clone());
+        positions.push(game_session::<Mancala>(&ann).game);
         let session = game_session::<Mancala>(&bob);
         if next >= 3 && session.movers.last() == Some(&Player::ONE) && session.human_to_move().is_some() {
             break;
