@@ -11,13 +11,13 @@ use tabula_engine::mancala::{Capture, Mancala, MancalaLevel};
 
 const GAMES: u64 = 200;
 
-fn quick(app: &mut App) {
+pub(super) fn quick(app: &mut App) {
     let mut settings = app.world_mut().resource_mut::<Settings>();
     settings.ai_moves_per_second = 30.0;
     settings.animation_speed = 4.0;
 }
 
-fn settled(app: &App) -> bool {
+pub(super) fn settled(app: &App) -> bool {
     app.world().resource::<BoardBusy>().0 == 0
 }
 
@@ -65,7 +65,7 @@ fn play_moves<G: tabula::app::game::WindowGame>(
     panic!("the game did not end");
 }
 
-fn nim_stones(app: &mut App) -> Vec<u32> {
+pub(super) fn nim_stones(app: &mut App) -> Vec<u32> {
     let piles = session(app).view().piles().len();
     let mut counts = vec![0; piles];
     for stone in app.world_mut().query::<&Stone>().iter(app.world()) {
@@ -136,7 +136,7 @@ fn nim_stone_entities_show_every_pile_after_every_move() {
     assert!(moves > GAMES as usize * 3, "{moves} moves checked");
 }
 
-fn mancala_stones(app: &mut App) -> Vec<u16> {
+pub(super) fn mancala_stones(app: &mut App) -> Vec<u16> {
     use tabula::app::mancala::Stone as MancalaStone;
     let cells = app.world().resource::<Session<Mancala>>().view().cells().len();
     let mut counts = vec![0; cells];
@@ -183,7 +183,7 @@ fn mancala_stone_entities_show_every_pit_and_store_after_every_move() {
 
 /// Every robot's tile, facing and hints, and every tile's kind and
 /// place, as the board's entities hold them.
-fn robot_board_matches_the_view(app: &mut App, when: &str) {
+pub(super) fn robot_board_matches_the_view(app: &mut App, when: &str) {
     use tabula::app::robots::{BoardTile, Facing, HeldHints, RobotPiece, TileKind, TilePos};
     use tabula_engine::robots::Robots;
     let view = app.world().resource::<Session<Robots>>().view().into_owned();
@@ -306,7 +306,7 @@ fn an_exchange_moves_tile_and_robot_entities_and_spawns_none() {
 
 /// Every card entity on the table shows what the screen's seat sees of
 /// that card: its face, or its back where the seat has not seen it.
-fn table_matches_the_view(app: &mut App, when: &str) {
+pub(super) fn table_matches_the_view(app: &mut App, when: &str) {
     use tabula::app::russian_bank::{CardFace, TableCard};
     use tabula_engine::russian_bank::{Card, Place, RussianBank};
     let view = app.world().resource::<Session<RussianBank>>().view().into_owned();

@@ -107,12 +107,18 @@ impl OnlineTable {
         let id = self.next_id;
         self.next_id += 1;
         request["id"] = json!(id);
+        // A `resume` says only its token, a `create` its table to be: the
+        // server refuses a field it does not expect (a seat coming back
+        // after a cut would be refused its own seat).
+        let about_table = !matches!(request["type"].as_str(), Some("resume" | "create"));
         if let Some(table) = &self.table
+            && about_table
             && request.get("table").is_none()
         {
             request["table"] = json!(table);
         }
         if let Some(seat) = self.seat
+            && about_table
             && request.get("seat").is_none()
             && request["type"] != "join"
         {

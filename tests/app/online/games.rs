@@ -1,0 +1,87 @@
+//! Whole games of each game between two windows through a hosted server;
+//! the games with hidden things (Russian Bank's unseen cards, the Robot
+//! board's hidden homes) followed by a spectator's window too.
+
+use super::*;
+use tabula_engine::mancala::Mancala;
+use tabula_engine::robots::Robots;
+use tabula_engine::russian_bank::RussianBank;
+
+/// A whole game of `level` between Ann's window and Bob's, each seat
+/// played by `agent`, with a spectator's window if `spectator`; `check`
+/// after every move in every window.
+fn whole_game<G: WindowGame>(name: &str, level: &str, agent: &str, check: Check, spectator: bool) {
+    let dir = temp_dir(name);
+    let server = host(&dir);
+    let url = server.local_url();
+    let (mut ann, mut bob, mut cy) = (window(&dir, "ann"), window(&dir, "bob"), window(&dir, "cy"));
+    let table = sit_down::<G>(&url, &mut ann, &mut bob, level);
+    let mut apps = vec![&mut ann, &mut bob];
+    if spectator {
+        watch::<G>(&url, &table, &mut cy);
+        apps.push(&mut cy);
+    }
+    settle(&mut apps);
+    for (i, app) in apps.iter_mut().enumerate() {
+        check(app, &format!("window {} at the start", i + 1));
+    }
+    let mut hands = [Hand::<G>::new(agent, 1), Hand::<G>::new(agent, 2)];
+    if spectator {
+        play_on(&mut apps, &mut hands, check, |a| plies::<G>(a[0]) >= 6);
+        assert!(!over::<G>(apps[0]), "the game is still on");
+        spectator_cut_off(&mut apps, &mut hands, check);
+    }
+    play_on(&mut apps, &mut hands, check, |_| false);
+    assert!(plies::<G>(apps[0]) > 0);
+    if spectator {
+        assert!(online(apps[2]).result.is_some(), "the spectator was told the end");
+    }
+    ended_alike(&dir, &table, &ann, &bob);
+    for app in [&ann, &bob] {
+        let session = game_session::<G>(app);
+        let end = G::outcome_text(&session.view(), &session.names());
+        assert_eq!(status(app), end, "the status line tells the end");
+    }
+}
+
+#[test]
+fn two_windows_play_nim_through_a_hosted_server() {
+    whole_game::<Nim>("online-nim", "nim/traditional-3-4-5", "random", nim_board, false);
+}
+
+#[test]
+fn two_windows_play_kalah_through_a_hosted_server() {
+    whole_game::<Mancala>("online-kalah", "mancala/kalah-6-4", "greedy", mancala_board, false);
+}
+
+#[test]
+fn two_windows_play_russian_bank_watched_by_a_third_that_sees_no_unseen_card() {
+    whole_game::<RussianBank>("online-bank", "russian_bank/01-shuffled-deal", "greedy", bank_board, true);
+}
+
+#[test]
+fn two_windows_play_hidden_homes_watched_by_a_third_that_sees_no_home() {
+    whole_game::<Robots>("online-robots", "robots/12-hidden-homes", "sleuth", robot_board, true);
+}
+
+/// The spectator's connection cut mid-game: a move is played while it is
+/// away, and it comes back by itself to the table as it is now.
+fn spectator_cut_off<G: WindowGame>(apps: &mut [&mut App], hands: &mut [Hand<G>], check: Check) {
+    let ply = plies::<G>(apps[0]);
+    online(apps[2]).cut();
+    run_until(&mut apps[2..], "the spectator's window knows it is cut off", |a| !online(a[0]).up);
+    assert!(status(apps[2]).contains("Connection lost"), "the spectator's status: {}", status(apps[2]));
+    let movers: usize =
+        hands.iter_mut().zip(apps.iter_mut()).map(|(hand, app)| hand.play(app) as usize).sum();
+    assert_eq!(movers, 1);
+    run_until(&mut apps[..2], "a move while the spectator is away", |a| {
+        a.iter().all(|app| plies::<G>(app) == ply + 1)
+    });
+    assert_eq!(plies::<G>(apps[2]), ply, "the spectator, away, did not hear it");
+    run_until(apps, "the spectator back, with the move", |a| online(a[2]).up && plies::<G>(a[2]) == ply + 1);
+    assert_eq!(online(apps[2]).reconnects, 1);
+    assert_eq!(online(apps[2]).seat, None, "still a spectator");
+    on_screen::<G>(apps);
+    agree::<G>(apps, "the spectator back");
+    check(apps[2], "the spectator back");
+}
