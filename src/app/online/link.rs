@@ -27,11 +27,14 @@ pub(super) fn read_link(
     for event in online.link.events() {
         match event {
             LinkEvent::Up(_) => {
-                if online.trouble.take().is_some() || online.up {
+                // A first connection that took several tries is no reconnect.
+                if online.was_up {
                     online.reconnects += 1;
                     status.info("Connected again: back at the table");
                 }
+                online.trouble = None;
                 online.up = true;
+                online.was_up = true;
                 introduce(&mut online);
             }
             LinkEvent::Down(why) => {

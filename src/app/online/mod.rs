@@ -54,6 +54,8 @@ pub struct OnlineTable {
     pub token: Option<String>,
     /// Connected now.
     pub up: bool,
+    /// Connected once at least (a connection made again is a reconnect).
+    was_up: bool,
     /// Why the connection is down, while it is.
     pub trouble: Option<String>,
     /// How many times the connection came back.
@@ -86,6 +88,7 @@ impl OnlineTable {
             table: None,
             seat: None,
             up: false,
+            was_up: false,
             trouble: None,
             reconnects: 0,
             seats: Vec::new(),

@@ -355,8 +355,10 @@ pub(crate) fn game_plugin<G: WindowGame>(app: &mut App) {
         .add_systems(
             Update,
             (
-                start::handle_session_requests::<G>,
-                (agents::run_agents::<G>, replays::step_replay::<G>, moves::apply_moves::<G>).chain(),
+                start::handle_session_requests::<G>.run_if(played_here::<G>),
+                (agents::run_agents::<G>, replays::step_replay::<G>, moves::apply_moves::<G>)
+                    .chain()
+                    .run_if(played_here::<G>),
                 turns::announce_turn::<G>,
                 mark_in_progress::<G>,
             )
@@ -372,6 +374,12 @@ pub(crate) fn game_plugin<G: WindowGame>(app: &mut App) {
                 .run_if(resource_exists::<Session<G>>),
         )
         .add_systems(OnExit(ActiveGame::of::<G>()), end_session::<G>);
+}
+
+/// The game is played in this window, not at a server's table (whose
+/// requests and moves are the server's to answer: `online`).
+fn played_here<G: WindowGame>(session: Res<Session<G>>) -> bool {
+    !session.online
 }
 
 /// Leaving a game's board ends its session.

@@ -24,10 +24,6 @@ pub(super) fn apply_moves<G: WindowGame>(
     mut status: ResMut<StatusLine>,
     (settings, folder): (Res<Settings>, Res<ReplaysFolder>),
 ) {
-    // At a server's table, the server plays the moves (`online`).
-    if session.online {
-        return;
-    }
     let mut queue: std::collections::VecDeque<(Player, G::Move)> =
         requests.read().map(|r| (r.by, r.mv)).collect();
     while let Some((by, mv)) = queue.pop_front() {

@@ -113,10 +113,6 @@ pub(super) fn handle_session_requests<G: WindowGame>(
     mut moves: MessageWriter<RequestMove<G>>,
     folder: Res<ReplaysFolder>,
 ) {
-    // At a server's table, these are asked of the server (`online`).
-    if session.online {
-        return;
-    }
     for request in requests.read() {
         match request {
             SessionRequest::Undo => {
