@@ -8,10 +8,12 @@
 //! the panels ask of it, `status` what the board and the panels share
 //! about it, `moves` the engine's answer to a request, `turns`
 //! whose turn it is, `history` restarts, undo and stepping through the
-//! moves, `agents` the seats an agent plays, `replays` saving
+//! moves, `agents` the seats an agent plays, `at_server` a session at a
+//! game server's table, `replays` saving
 //! and stepping through replays, `words` the moves in words for the log.
 
 mod agents;
+mod at_server;
 mod history;
 mod messages;
 mod moves;
@@ -183,52 +185,9 @@ impl<G: WindowGame> Session<G> {
         })
     }
 
-    /// A session on a game server's table: `seen` is what this screen's
-    /// seat sees, `past` the moves played so far, with their seats and
-    /// words. The seat of this screen is the one `Controller::Human`
-    /// (none for a spectator).
-    pub fn online(
-        level: G::Level,
-        seen: &G::Observation,
-        seats: Vec<SeatSetup>,
-        past: Vec<(Player, G::Move, String)>,
-    ) -> Self {
-        let game = G::from_view(seen);
-        let (movers, moves): (Vec<Player>, Vec<G::Move>) = past.iter().map(|(p, mv, _)| (*p, *mv)).unzip();
-        Session {
-            level_path: None,
-            level_name: tabula_engine::core::Level::name(&level).to_owned(),
-            level,
-            seed: 0,
-            seats,
-            start: game.clone(),
-            game,
-            moves,
-            movers,
-            redo: Vec::new(),
-            said: past.into_iter().map(|(_, _, says)| says).collect(),
-            replay: false,
-            barrier: 0,
-            barrier_reason: "",
-            deals: false,
-            saved: None,
-            online: true,
-            called: None,
-        }
-    }
-
     /// How the game ended: by its rules, or as a server called it.
     pub fn outcome(&self) -> Option<Outcome> {
         self.game.outcome().or(self.called)
-    }
-
-    /// A move a game server played, heard with its words (said from the
-    /// position before it).
-    pub fn heard(&mut self, by: Player, mv: G::Move, words: String, seen: &G::Observation) {
-        self.game = G::from_view(seen);
-        self.moves.push(mv);
-        self.movers.push(by);
-        self.said.push(words);
     }
 
     pub fn names(&self) -> Vec<String> {
