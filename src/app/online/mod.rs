@@ -9,6 +9,8 @@
 //! `seats_file` the seats kept on disk to come back to, `host` the server
 //! this window runs for a friend to join.
 
+#[cfg(feature = "dev")]
+mod autoplay;
 pub mod host;
 mod link;
 mod play;
@@ -229,6 +231,8 @@ fn keep_clocks_ticking(online: Option<Res<OnlineTable>>, mut next: ResMut<NextFr
 /// The systems of one game's sessions at a server's table.
 pub(crate) fn game_plugin<G: WindowGame>(app: &mut App) {
     play::plugin::<G>(app);
+    #[cfg(feature = "dev")]
+    autoplay::plugin::<G>(app);
 }
 
 /// Back in the menu, the table is left: its seat stays this player's (its
