@@ -55,17 +55,19 @@ pub fn keep(file: &Path, seat: KeptSeat) -> std::io::Result<()> {
 
 /// Forgets every seat at `table` (its game is over).
 pub fn forget_table(file: &Path, table: &str) -> std::io::Result<()> {
-    let mut seats = read(file);
-    let before = seats.len();
-    seats.retain(|s| s.table != table);
-    if seats.len() == before { Ok(()) } else { write(file, &seats) }
+    forget(file, |s| s.table == table)
 }
 
 /// Forgets the seat of `token` (the server no longer knows it).
 pub fn forget_token(file: &Path, token: &str) -> std::io::Result<()> {
+    forget(file, |s| s.token == token)
+}
+
+/// Forgets the seats that are `gone`, writing only if there were any.
+fn forget(file: &Path, gone: impl Fn(&KeptSeat) -> bool) -> std::io::Result<()> {
     let mut seats = read(file);
     let before = seats.len();
-    seats.retain(|s| s.token != token);
+    seats.retain(|s| !gone(s));
     if seats.len() == before { Ok(()) } else { write(file, &seats) }
 }
 
