@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Takes the README's screenshots: runs the real window under Xvfb (Mesa's
 # software Vulkan), drives it with the keyboard through xdotool as a player
-# would, and saves docs/screenshots/*.png.
+# would, and saves docs/screenshots/*.png. `scripts/screenshots.sh online`
+# takes only the online ones (18).
 set -euo pipefail
+only=${1:-}
 cd "$(dirname "$0")/.."
 scripts/setup.sh screenshots
 export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$HOME/.cache/tabula-target}"
@@ -18,8 +20,10 @@ Xvfb "$DISPLAY" -screen 0 1280x800x24 -noreset >/dev/null 2>&1 &
 xvfb=$!
 work=$(mktemp -d)
 app=""
+others=()
 cleanup() {
   [ -n "$app" ] && kill "$app" 2>/dev/null || true
+  for pid in "${others[@]}"; do kill "$pid" 2>/dev/null || true; done
   kill "$xvfb" 2>/dev/null || true
   rm -rf "$work"
 }
@@ -59,6 +63,7 @@ quit() {
   wait "$app" 2>/dev/null || true; app=""
 }
 
+if [ "$only" != online ]; then
 # 1. The menu.
 launch
 shot menu
@@ -286,3 +291,116 @@ keys Up Up r
 sleep 8
 shot arena-window
 quit
+fi
+
+# 18. Online, on a second display twice as wide, so that two windows are
+#     seen side by side; each window is a player of its own (settings,
+#     kept seats, the hosted server's files). Ann hosts Russian Bank's
+#     shuffled deal from the menu (seat 2 Human: open to a friend); Bob
+#     joins by address and code typed in his menu; a few moves each; Bob's
+#     window is closed and comes back with `tabula play --resume`; Eve
+#     watches with `tabula play --watch`. Positions are for 1280 x 800
+#     windows.
+export DISPLAY=:$((${TABULA_DISPLAY:-96} + 1))
+Xvfb "$DISPLAY" -screen 0 2560x800x24 -noreset >/dev/null 2>&1 &
+others+=($!)
+sleep 1
+declare -A pid_of wid_of
+# window NAME X [ARGS...]: NAME's own window at X, its arguments ARGS.
+window() {
+  local name=$1 x=$2 before new=""
+  shift 2
+  mkdir -p "$work/$name/config"
+  printf '(names: ["%s"], ai_moves_per_second: 3.0)\n' "${name^}" > "$work/$name/config/settings.ron"
+  before=$(xdotool search --name '^tabula$' 2>/dev/null | sort || true)
+  TABULA_CONFIG_DIR="$work/$name/config" TABULA_DATA_DIR="$work/$name/data" \
+    "$bin" "$@" >"$work/$name.log" 2>&1 &
+  pid_of[$name]=$!
+  others+=($!)
+  for _ in $(seq 150); do
+    new=$(comm -13 <(echo "$before") <(xdotool search --name '^tabula$' 2>/dev/null | sort) | head -1)
+    [ -n "$new" ] && break
+    sleep 0.1
+  done
+  wid_of[$name]=$new
+  xdotool windowmove "$new" "$x" 0
+  sleep 2
+  at "$name"
+}
+# at NAME: NAME's window takes the keyboard.
+at() {
+  xdotool windowfocus "${wid_of[$1]}" 2>/dev/null
+  sleep 0.2
+}
+# click NAME X Y: a click at X, Y in NAME's window.
+click() {
+  xdotool mousemove --window "${wid_of[$1]}" "$2" "$3" click 1
+  sleep 0.3
+}
+# part SHOT X: the window at X alone.
+part() {
+  import -window root -crop 1280x800+"$2"+0 +repage "$out/$1.png"
+  echo "wrote $out/$1.png"
+}
+closed() {
+  if ! kill "${pid_of[$1]}" 2>/dev/null; then
+    echo "$1's window exited before it was closed; its log:" >&2
+    tail -30 "$work/$1.log" >&2
+    exit 1
+  fi
+  wait "${pid_of[$1]}" 2>/dev/null || true
+}
+
+# The menu on Russian Bank's shuffled deal (the fifth level: lessons
+# first), seat 2 turned from greedy to lookahead to Human; P unfolds "Play
+# online".
+window ann 0
+keys Right Right Right Down Down Down Down 2 2 p
+sleep 1
+part online-menu-host 0
+# H hosts it: Ann's table waits for a friend.
+keys h
+sleep 3
+part online-hosting 0
+code=$(sed -n 's/.*table: "\([^"]*\)".*/\1/p' "$work/ann/data/online-seats.ron" | tail -1)
+[ -n "$code" ] || { echo "Ann's window kept no seat; its log:" >&2; tail -30 "$work/ann.log" >&2; exit 1; }
+
+# Bob's menu: "Play online", the address and code typed, then Join.
+window bob 1280
+keys p
+sleep 0.5
+click bob 1080 560
+xdotool type --delay 60 "127.0.0.1:7878"
+click bob 1080 592
+xdotool type --delay 60 "$code"
+sleep 0.5
+part online-join 1280
+click bob 900 630
+sleep 4
+
+# A few moves each (H turns the hand, W plays it to the waste, E ends the
+# turn; a move out of turn is refused and changes nothing).
+for _ in 1 2 3; do
+  at ann; keys h w e; sleep 1
+  at bob; keys h w e; sleep 1
+done
+sleep 2
+import -window root "$out/online-russian-bank.png"
+echo "wrote $out/online-russian-bank.png"
+
+# Bob's window closed: Ann's says he is gone; opened again with --resume,
+# it is back at his seat.
+closed bob
+sleep 2
+part online-friend-gone 0
+window bob 1280 play --resume
+sleep 4
+part online-reconnect 1280
+
+# Eve watches the table, over Ann's window.
+window eve 0 play --watch 127.0.0.1:7878 --code "$code"
+sleep 4
+part online-watch 0
+closed eve
+closed bob
+closed ann

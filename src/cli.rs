@@ -29,11 +29,17 @@ pub struct Cli {
 pub enum Command {
     /// Open the window on a level, or on a replay to step through. Seats
     /// of a level: --p1 human (the default) or an agent; --p2 to --p8 the
-    /// game's default agent unless given.
+    /// game's default agent unless given. Online: `--host` the level at a
+    /// server this window runs, `--join`/`--watch ADDRESS --code TABLE`,
+    /// `--resume`.
     Play {
-        file: PathBuf,
+        /// A level or a replay; none with --join, --watch or --resume.
+        #[arg(required_unless_present_any = ["join", "watch", "resume"])]
+        file: Option<PathBuf>,
         #[command(flatten)]
         seats: Seats,
+        #[command(flatten)]
+        online: Online,
     },
     /// Play many games between agents headless and summarise: one agent a
     /// seat of the level, --p1 to --pN, rotated round the seats every game.
@@ -143,6 +149,43 @@ pub struct Seats {
     p8: Option<String>,
 }
 
+/// Playing at a game server's table (docs/cli.md, "Online").
+#[derive(clap::Args, Debug, Default)]
+pub struct Online {
+    /// Host the level at a table of a server this window runs, for friends
+    /// to join: seat 1 is you, seats given `human` (and those not given)
+    /// are open to friends, agents are the server's.
+    #[arg(long, requires = "file", conflicts_with_all = ["join", "watch", "resume"])]
+    host: bool,
+    /// The port the hosted server listens on, on every network interface.
+    #[arg(long, requires = "host", default_value_t = crate::app::online::start::DEFAULT_PORT)]
+    port: u16,
+    /// Hosting: no spectators may watch the table.
+    #[arg(long, requires = "host")]
+    no_spectators: bool,
+    /// Hosting: a clock, minutes each and seconds added a move (`5+2`);
+    /// two seats only.
+    #[arg(long, requires = "host", value_name = "MINUTES+SECONDS")]
+    clock: Option<crate::app::online::start::Clock>,
+    /// Take a seat at the table `--code` of the server at this address
+    /// (`host:port`, `ws://host:port`; the port is 7878 unless given).
+    #[arg(long, value_name = "ADDRESS", requires = "code", conflicts_with_all = ["file", "watch", "resume"])]
+    join: Option<String>,
+    /// Watch the table `--code` of the server at this address.
+    #[arg(long, value_name = "ADDRESS", requires = "code", conflicts_with_all = ["file", "resume"])]
+    watch: Option<String>,
+    /// The table's id: the invite code the host sends.
+    #[arg(long, value_name = "TABLE")]
+    code: Option<String>,
+    /// Joining: this seat (numbered from 1) rather than the first open one.
+    #[arg(long, requires = "join")]
+    seat: Option<u8>,
+    /// Come back to the newest seat this machine keeps at a table not
+    /// finished (the menu lists them all under "Games in progress").
+    #[arg(long, conflicts_with = "file")]
+    resume: bool,
+}
+
 impl Seats {
     /// Seat by seat, up to the last one given.
     fn list(&self) -> Vec<Option<String>> {
@@ -160,8 +203,12 @@ impl Seats {
 
 pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     match cli.command {
-        None => crate::app::run(None, None, None),
-        Some(Command::Play { file: path, seats }) => {
+        None => crate::app::run(None, None, None, None),
+        Some(Command::Play { file: None, online, .. }) => play_online(None, &Seats::default(), online),
+        Some(Command::Play { file: Some(path), online, seats }) if online.host => {
+            play_online(Some(&path), &seats, online)
+        }
+        Some(Command::Play { file: Some(path), seats, .. }) => {
             let name = path.display().to_string();
             let text = std::fs::read_to_string(&path).map_err(|e| anyhow::anyhow!("{name}: {e}"))?;
             if replay::is_replay(&text) {
@@ -171,7 +218,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 // Checked before the window opens, as a level's seats are.
                 games::replay_file(&path, &mut |_| {})?;
                 let start = crate::app::session::StartLevel { path, seats: Vec::new(), replay: true };
-                return crate::app::run(Some(start), None, None);
+                return crate::app::run(Some(start), None, None, None);
             }
             let file = level::parse(&text, &name)?;
             let players = file.game().num_players(&file);
@@ -190,7 +237,12 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 })
             };
             let seats = seats.list().into_iter().map(seat).collect::<anyhow::Result<_>>()?;
-            crate::app::run(Some(crate::app::session::StartLevel { path, seats, replay: false }), None, None)
+            crate::app::run(
+                Some(crate::app::session::StartLevel { path, seats, replay: false }),
+                None,
+                None,
+                None,
+            )
         }
         Some(Command::Match { level, seats, games, seed, jobs, out }) => {
             run_match(&level, &seats.list(), games, seed, jobs, out)
@@ -228,7 +280,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Some(Command::Arena(args)) if args.window => arena_window(args),
         Some(Command::Arena(args)) => crate::arena_run::run_command(args),
         Some(Command::Edit { level }) => {
-            crate::app::run(None, Some(crate::app::editor::StartEdit(level)), None)
+            crate::app::run(None, Some(crate::app::editor::StartEdit(level)), None, None)
         }
         Some(Command::Check { levels }) => {
             let mut bad = 0;
@@ -432,6 +484,54 @@ fn run_match(
     Ok(ExitCode::SUCCESS)
 }
 
+/// `tabula play --host`, `--join`, `--watch`, `--resume`: checked here
+/// (a level, its agents, an address), then the window goes to the table
+/// at once, and back to the menu when the player leaves it.
+fn play_online(level: Option<&Path>, seats: &Seats, online: Online) -> anyhow::Result<ExitCode> {
+    use crate::app::online::Seek;
+    use crate::app::online::seats_file::{self, SeatsFile};
+    use crate::app::online::start::{GoOnline, StartOnline, create_request, server_url};
+    let go = if let Some(path) = level {
+        let file = level::load(path)?;
+        let players = file.game().num_players(&file);
+        let given = seats.list();
+        if given.len() > players {
+            bail!("{} has {players} seats; --p{} is one too many", file.game().title(), players + 1);
+        }
+        let mut offered = Vec::new();
+        for i in 0..players {
+            offered.push(match given.get(i).cloned().flatten().as_deref() {
+                None | Some("human") => "person".to_owned(),
+                Some(_) if i == 0 => bail!("--host: seat 1 is yours (leave --p1 out, or give human)"),
+                Some(text) => {
+                    let spec: AgentSpec = text.parse()?;
+                    games::check_agent(&file, &spec)?;
+                    spec.to_string()
+                }
+            });
+        }
+        let levels = crate::app::levels::library::levels_root();
+        let create = create_request(path, &levels, &offered, !online.no_spectators, online.clock)
+            .map_err(anyhow::Error::msg)?;
+        GoOnline::Host { port: online.port, create }
+    } else if online.resume {
+        let kept = seats_file::read(&SeatsFile::default().0);
+        let newest = kept.last().context("no game in progress is kept here: host or join one first")?;
+        GoOnline::At { url: newest.url.clone(), seek: Seek::Resume { token: newest.token.clone() } }
+    } else {
+        let (address, watch) = match (&online.join, &online.watch) {
+            (Some(address), _) => (address, false),
+            (None, Some(address)) => (address, true),
+            (None, None) => bail!("give a level, or --join, --watch or --resume"),
+        };
+        let url = server_url(address).map_err(anyhow::Error::msg)?;
+        let table = online.code.clone().unwrap_or_default();
+        let seek = if watch { Seek::Watch { table } } else { Seek::Join { table, seat: online.seat } };
+        GoOnline::At { url, seek }
+    };
+    crate::app::run(None, None, None, Some(StartOnline(go)))
+}
+
 /// `tabula arena <file> --window`: the window's Arena screen on the file,
 /// which is read first so that a broken one is said here, not in a window.
 fn arena_window(args: crate::arena_run::ArenaArgs) -> anyhow::Result<ExitCode> {
@@ -439,7 +539,7 @@ fn arena_window(args: crate::arena_run::ArenaArgs) -> anyhow::Result<ExitCode> {
     tabula_engine::arena::Arena::load(&path)?;
     let start =
         crate::app::arena_screen::StartArena { path, db: args.db, jobs: args.jobs, play: !args.report };
-    crate::app::run(None, None, Some(start))
+    crate::app::run(None, None, Some(start), None)
 }
 
 fn run_replay(path: &std::path::Path, states: bool) -> anyhow::Result<ExitCode> {

@@ -71,6 +71,7 @@ pub fn run(
     start: Option<session::StartLevel>,
     edit: Option<editor::StartEdit>,
     arena: Option<arena_screen::StartArena>,
+    online: Option<online::start::StartOnline>,
 ) -> anyhow::Result<ExitCode> {
     #[cfg(target_os = "linux")]
     if let Some(problem) = display_problem(std::env::var_os("DISPLAY")) {
@@ -122,6 +123,9 @@ pub fn run(
     if let Some(arena) = arena {
         app.insert_resource(arena);
     }
+    if let Some(online) = online {
+        app.insert_resource(online);
+    }
     app.add_systems(Startup, spawn_camera);
     match app.run() {
         AppExit::Success => Ok(ExitCode::SUCCESS),
@@ -151,6 +155,7 @@ pub fn plugin(app: &mut App) {
         board::plugin,
         levels::plugin,
         online::plugin,
+        online::start::plugin,
     ));
     app.init_resource::<help::ScreenKeys>().init_resource::<ask::Asking>();
     for game in GAMES {

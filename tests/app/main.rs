@@ -193,6 +193,7 @@ mod mancala;
 mod mirror;
 mod nim;
 mod online;
+mod online_menu;
 mod play_again;
 mod replays;
 mod robot_board;

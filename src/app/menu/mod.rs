@@ -8,10 +8,11 @@
 //! chosen game's levels, and a level started from the command line; `model`
 //! the menu's choices of game, level and seats, `ui` its drawing (each
 //! game's picture is the game's own: `WindowGame::draw_level`), `keys` its
-//! keyboard.
+//! keyboard, `online` its "Play online" (hosting, joining, coming back).
 
 mod keys;
 mod model;
+mod online;
 mod ui;
 
 use bevy::prelude::*;
@@ -29,10 +30,12 @@ use super::session::{Controller, SeatSetup, SessionPlan, SessionRequest, StartLe
 use super::settings::Settings;
 
 pub use model::{Menu, MenuGame, SeatChoice};
+pub use online::OnlineForm;
 
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<WindowCatalog>()
-        .add_systems(OnEnter(Screen::Menu), rescan)
+        .init_resource::<OnlineForm>()
+        .add_systems(OnEnter(Screen::Menu), (rescan, online::read_kept_again))
         .add_systems(Update, list_levels.run_if(in_state(Screen::Menu)))
         .add_systems(Update, start_level_from_command_line.run_if(resource_exists::<StartLevel>))
         .add_systems(EguiPrimaryContextPass, ui::menu_ui.run_if(in_state(Screen::Menu)))

@@ -209,6 +209,18 @@ impl Menu {
         })
     }
 
+    /// The seats of a table hosted online for the chosen level, as the
+    /// server's `create` takes them: seat 1 is this window's player, a
+    /// seat chosen Human is open to a friend, an agent's is the server's.
+    pub fn online_seats(&self) -> Vec<String> {
+        (0..self.seats.len())
+            .map(|i| match self.controller(i) {
+                Controller::Agent(spec) if i > 0 => spec.to_string(),
+                _ => "person".to_owned(),
+            })
+            .collect()
+    }
+
     /// The chosen level's file, to open in the editor.
     pub fn edit_path(&self) -> Result<std::path::PathBuf, String> {
         self.levels

@@ -158,3 +158,17 @@ fn a_russian_bank_lesson_seats_an_opponent_that_slips() {
     menu.select(0);
     assert_eq!(menu.controller(1), Controller::Agent(AgentSpec::new("lookahead", Some("16"))));
 }
+
+#[test]
+fn online_seats_are_people_but_for_the_agents_after_seat_1() {
+    let mut menu = menu();
+    menu.seats[1].strength = 0.3;
+    assert_eq!(menu.online_seats(), ["person", "optimal:0.3"]);
+    menu.cycle_seat(0);
+    menu.cycle_seat(1);
+    assert_eq!(
+        menu.online_seats(),
+        ["person", "person"],
+        "seat 1 is this window's player; Human is a friend"
+    );
+}

@@ -2,8 +2,8 @@
 //! of one of its levels and a line on what it is), one of the chosen game's
 //! levels in their groups with the chosen one's picture and description,
 //! one of the players with each seat's name, Human or agent (in a player's
-//! words) and strength; under them Start, Open replay, Quit, sound and
-//! animation speed.
+//! words) and strength, and under them "Play online" (`online`); at the
+//! bottom Start, Host online, Open replay, Quit, sound and animation speed.
 
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, egui};
@@ -12,6 +12,7 @@ use tabula_engine::core::LevelGroup;
 use tabula_engine::level::LevelFile;
 
 use super::model::{COMMAND_LINE_ONLY, Menu, MenuGame};
+use super::online::{Online, online_section, seeking_line};
 use crate::app::controls::ReplayBrowser;
 use crate::app::editor::RequestEdit;
 use crate::app::help::{Controls, ScreenKeys, key};
@@ -31,6 +32,7 @@ pub(super) fn menu_ui(
     mut edits: MessageWriter<RequestEdit>,
     mut next: ResMut<NextState<crate::app::screen::Screen>>,
     mut help: ResMut<ScreenKeys>,
+    mut online: Online,
 ) -> Result {
     let Some(mut menu) = menu else { return Ok(()) };
     let keys = help.show("the menu", menu_controls());
@@ -41,6 +43,7 @@ pub(super) fn menu_ui(
         ui.add_space(6.0);
         ui.horizontal(|ui| {
             let plan = menu.plan(&settings);
+            let plan_ok = plan.is_ok();
             let start = ui.add_enabled(
                 plan.is_ok(),
                 egui::Button::new(egui::RichText::new("Start (Enter)").size(20.0)),
@@ -49,6 +52,11 @@ pub(super) fn menu_ui(
                 && let Ok(plan) = plan
             {
                 requests.write(SessionRequest::Start(Box::new(plan)));
+            }
+            let host = ui.add_enabled(plan_ok, egui::Button::new("Host online (H)"));
+            if host.on_hover_text("A table at a server this window runs, for friends to join").clicked() {
+                let asked = online.form.host(&menu);
+                online.ask(asked, &mut status);
             }
             if menu.current().is_playable() {
                 if ui.button("Edit level (E)").clicked() {
@@ -82,8 +90,7 @@ pub(super) fn menu_ui(
             );
         });
         // The line is always there, so a refusal never moves the buttons.
-        let said = if status.error { status.text.as_str() } else { " " };
-        ui.label(egui::RichText::new(said).color(ERROR_COLOR));
+        ui.label(seeking_line(online.table.as_deref(), &status));
         ui.label(egui::RichText::new(keys).weak());
         ui.add_space(3.0);
     });
@@ -92,7 +99,12 @@ pub(super) fn menu_ui(
         ui.columns(3, |cols| {
             games_column(&mut cols[0], &mut menu);
             levels_column(&mut cols[1], &mut menu);
-            seats_column(&mut cols[2], &mut menu, &mut settings);
+            // The seats and "Play online" scroll together: at 800 x 600
+            // the section unfolded is taller than the room left.
+            egui::ScrollArea::vertical().id_salt("players").show(&mut cols[2], |ui| {
+                seats_column(ui, &mut menu, &mut settings);
+                online_section(ui, &menu, &mut online, &mut status);
+            });
         });
     });
     Ok(())
@@ -113,6 +125,8 @@ fn menu_controls() -> Controls {
         key("Up/Down", "level"),
         key("1 to 8", "change who plays each seat"),
         key("Enter", "start"),
+        key("P", "play online: host, join, come back"),
+        key("H", "host online"),
         key("E", "edit level"),
         key("N", "new level"),
         key("O", "open replay"),
@@ -242,7 +256,7 @@ fn levels_column(ui: &mut egui::Ui, menu: &mut Menu) {
 fn seats_column(ui: &mut egui::Ui, menu: &mut Menu, settings: &mut Settings) {
     ui.heading("Players");
     let agents = menu.agents.clone();
-    egui::ScrollArea::vertical().id_salt("seats").max_height(420.0).show(ui, |ui| {
+    ui.vertical(|ui| {
         for seat in 0..menu.seats.len() {
             ui.group(|ui| {
                 ui.horizontal(|ui| {

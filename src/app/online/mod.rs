@@ -7,7 +7,8 @@
 //! when the connection comes up and what the server's messages change,
 //! `play` a game's session at the table (moves sent, moves heard),
 //! `seats_file` the seats kept on disk to come back to, `host` the server
-//! this window runs for a friend to join.
+//! this window runs for a friend to join, `start` going online from the
+//! menu or the command line.
 
 #[cfg(feature = "dev")]
 mod autoplay;
@@ -15,6 +16,7 @@ pub mod host;
 mod link;
 mod play;
 pub mod seats_file;
+pub mod start;
 
 use std::time::{Duration, Instant};
 

@@ -1,0 +1,100 @@
+//! Going online as the menu and the command line ask it (`GoOnline`): a
+//! table hosted at the window's own server, joined and watched by its code
+//! from other windows, come back to by token; a port already taken said,
+//! and nothing changed.
+
+use std::time::Duration;
+
+use serde_json::json;
+use tabula::app::levels::library::levels_root;
+use tabula::app::online::host::Hosting;
+use tabula::app::online::seats_file::{self, SeatsFile};
+use tabula::app::online::start::{GoOnline, HostFolder, create_request};
+use tabula::app::online::{OnlineTable, Seek};
+
+use super::*;
+
+/// A window's world, its seats kept and its server's files in a folder of
+/// its own.
+fn window(dir: &Path, name: &str) -> App {
+    let own = dir.join(name);
+    std::fs::create_dir_all(&own).unwrap();
+    headless_with(&own, |app| {
+        app.insert_resource(SeatsFile(own.join("online-seats.ron")))
+            .insert_resource(HostFolder(own.join("server")));
+    })
+}
+
+/// Frames of every window until `done`; fails after ten seconds.
+fn run_until(apps: &mut [&mut App], what: &str, done: impl Fn(&[&mut App]) -> bool) {
+    let start = std::time::Instant::now();
+    while !done(apps) {
+        assert!(start.elapsed() < Duration::from_secs(10), "waited ten seconds for this: {what}");
+        for app in apps.iter_mut() {
+            app.update();
+        }
+        std::thread::sleep(Duration::from_millis(2));
+    }
+}
+
+fn at_table(app: &App) -> bool {
+    app.world().get_resource::<Session<Nim>>().is_some_and(|s| s.online)
+}
+
+fn go(app: &mut App, asked: GoOnline) {
+    app.world_mut().write_message(asked);
+    app.update();
+}
+
+#[test]
+fn the_menu_hosts_a_table_that_a_friend_joins_and_a_stranger_watches_by_its_code() {
+    let dir = temp_dir("online-menu");
+    let (mut ann, mut bob, mut eve) = (window(&dir, "ann"), window(&dir, "bob"), window(&dir, "eve"));
+    let level = levels_root().join("nim").join("traditional-3-4-5.ron");
+    let seats = ["person".to_owned(), "person".to_owned()];
+    let create = create_request(&level, &levels_root(), &seats, true, None).unwrap();
+    // Port 0: any free port, as a test must; the window's default is 7878.
+    go(&mut ann, GoOnline::Host { port: 0, create });
+    let url = ann.world().resource::<Hosting>().local_url();
+    run_until(&mut [&mut ann], "the host at its table", |a| at_table(a[0]));
+    let table = ann.world().resource::<OnlineTable>().table.clone().unwrap();
+
+    go(&mut bob, GoOnline::At { url: url.clone(), seek: Seek::Join { table: table.clone(), seat: None } });
+    run_until(&mut [&mut ann, &mut bob], "the friend seated", |a| {
+        at_table(a[1]) && a.iter().all(|app| app.world().resource::<OnlineTable>().all_seated())
+    });
+    assert_eq!(bob.world().resource::<OnlineTable>().seat, Some(Player::TWO));
+    go(&mut eve, GoOnline::At { url: url.clone(), seek: Seek::Watch { table: table.clone() } });
+    run_until(&mut [&mut ann, &mut bob, &mut eve], "the spectator watching", |a| at_table(a[2]));
+    assert_eq!(eve.world().resource::<OnlineTable>().seat, None, "a spectator holds no seat");
+
+    // Bob's window closes and opens again: his kept seat brings him back.
+    let file = bob.world().resource::<SeatsFile>().0.clone();
+    let kept = seats_file::read(&file);
+    assert_eq!(kept.len(), 1);
+    assert_eq!(
+        (kept[0].table.as_str(), kept[0].seat, kept[0].url.as_str()),
+        (table.as_str(), 2, url.as_str())
+    );
+    drop(bob);
+    let mut bob = window(&dir, "bob");
+    go(&mut bob, GoOnline::At { url, seek: Seek::Resume { token: kept[0].token.clone() } });
+    run_until(&mut [&mut ann, &mut bob], "the friend back", |a| at_table(a[1]));
+    assert_eq!(bob.world().resource::<OnlineTable>().seat, Some(Player::TWO));
+}
+
+#[test]
+fn the_menu_hosting_on_a_port_taken_says_so_and_changes_nothing() {
+    let dir = temp_dir("online-menu-port");
+    let taken = std::net::TcpListener::bind(("0.0.0.0", 0)).unwrap();
+    let port = taken.local_addr().unwrap().port();
+    let mut ann = window(&dir, "ann");
+    let create = json!({"type": "create", "level": "nim/traditional-3-4-5"});
+    go(&mut ann, GoOnline::Host { port, create });
+    frames(&mut ann, 2);
+    let said = ann.world().resource::<StatusLine>().clone();
+    assert!(said.error && said.text.contains(&format!("Port {port} is taken")), "{}", said.text);
+    assert!(ann.world().get_resource::<Hosting>().is_none());
+    assert!(ann.world().get_resource::<OnlineTable>().is_none());
+    assert_eq!(*ann.world().resource::<State<Screen>>().get(), Screen::Menu);
+}
