@@ -28,6 +28,11 @@ impl Table<'_> {
         Some(format!("{}{}", online.seat_state(seat), clock.unwrap_or_default()))
     }
 
+    /// A seat is still open: the game has not begun.
+    pub(super) fn waiting(&self) -> bool {
+        self.online.as_ref().is_some_and(|o| !o.all_seated())
+    }
+
     /// The line under the seats: connected or not, the table's code, and
     /// while a seat is open, where a friend joins.
     pub(super) fn connection_line(&self, ui: &mut egui::Ui) {

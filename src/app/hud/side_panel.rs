@@ -58,7 +58,10 @@ impl<G: WindowGame> SideControls<'_, '_, G> {
         lesson(ui, &self.session, &mut self.lesson);
         self.game_buttons(ui);
         ui.separator();
-        watch_controls(ui, &self.session, &self.watch, &mut self.settings, &mut self.requests);
+        // At a server's table the moves come as they are played: nothing to pause.
+        if !self.session.online {
+            watch_controls(ui, &self.session, &self.watch, &mut self.settings, &mut self.requests);
+        }
         clues(ui, &self.session, &mut self.clues);
         ui.separator();
         move_log(ui, &self.session, &mut self.requests);
@@ -125,6 +128,9 @@ impl<G: WindowGame> SideControls<'_, '_, G> {
             Some(path) => {
                 ui.label(egui::RichText::new(path.display().to_string()).monospace());
                 ui.label(egui::RichText::new("Edit and save it: the game restarts on the new level.").weak());
+            }
+            None if self.session.online => {
+                ui.label("The table's, from the server");
             }
             None => {
                 ui.label("Built in (from a replay)");

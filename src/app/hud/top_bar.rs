@@ -92,6 +92,9 @@ impl<G: WindowGame> TurnFacts<'_, G> {
                 self.headline.0.clone().unwrap_or_else(|| G::outcome_text(&session.view(), &session.names())),
             )
             .strong(),
+            (None, Some(_)) if self.table.waiting() => {
+                egui::RichText::new("Waiting for every seat to be taken").color(PAUSED_COLOR).strong()
+            }
             (None, Some(to_move)) => {
                 let who = session.name_of(to_move);
                 let extra = if session.is_human(to_move) && !session.replay { ", your move" } else { "" };

@@ -17,8 +17,12 @@ pub(super) fn plugin<G: WindowGame>(app: &mut App) {
     };
     let Ok(agent) = G::build_agent(&spec) else { return };
     let agent = std::sync::Mutex::new(agent);
-    app.insert_resource(Autoplay::<G> { agent, rng: rng_from_seed(crate::app::session::seed_now()), sent: None })
-        .add_systems(Update, autoplay::<G>.before(SessionSet::Moves).run_if(resource_exists::<Session<G>>));
+    app.insert_resource(Autoplay::<G> {
+        agent,
+        rng: rng_from_seed(crate::app::session::seed_now()),
+        sent: None,
+    })
+    .add_systems(Update, autoplay::<G>.before(SessionSet::Moves).run_if(resource_exists::<Session<G>>));
 }
 
 #[derive(Resource)]

@@ -64,8 +64,13 @@ pub fn begin<G: WindowGame>(world: &mut World, state: &Value) -> Result<(), Stri
         && was.moves == session.moves
         && was.game == session.game
     {
-        // The names may have changed (a friend joined); the board has not.
-        world.resource_mut::<Session<G>>().seats = session.seats;
+        // The same position: only the names may have changed (a friend
+        // joined), and the board shows them again.
+        let mut was = world.resource_mut::<Session<G>>();
+        if was.seats != session.seats {
+            was.seats = session.seats;
+            world.write_message(BoardReset);
+        }
         return Ok(());
     }
     if session.game.num_players() != session.seats.len() {

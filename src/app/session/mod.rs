@@ -337,8 +337,9 @@ pub(crate) fn game_plugin<G: WindowGame>(app: &mut App) {
 
 /// The game is played in this window, not at a server's table (whose
 /// requests and moves are the server's to answer: `online`).
-fn played_here<G: WindowGame>(session: Res<Session<G>>) -> bool {
-    !session.online
+fn played_here<G: WindowGame>(session: Option<Res<Session<G>>>) -> bool {
+    // Asked even where the systems' own condition (a session) fails.
+    session.is_some_and(|s| !s.online)
 }
 
 /// Leaving a game's board ends its session.
