@@ -37,6 +37,9 @@ fn controls<G: WindowGame>(session: &Session<G>) -> Controls {
             [key("Space", "play/pause"), key(".", "step forward"), key(",", "step back"), key("Esc", "menu")];
         return Controls::new("Click a move in the log to go to it.", &keys);
     }
+    if session.online {
+        return online_controls(session);
+    }
     let deal: &[Key] = if session.deals { &[key("Shift+F2", "restart this deal")] } else { &[] };
     if session.has_human() {
         G::controls(&session.level)
@@ -63,5 +66,16 @@ fn controls<G: WindowGame>(session: &Session<G>) -> Controls {
             .and(deal)
             .and(&[key("L", "lesson"), key("Ctrl+S", "save replay"), key("Esc", "menu")])
             .also(&[key("R", "redo"), key("O", "open a replay"), key("M", "mute")])
+    }
+}
+
+/// At a server's table: the board's keys for a seat, and what undo and
+/// play again mean there; a spectator only watches.
+fn online_controls<G: WindowGame>(session: &Session<G>) -> Controls {
+    let common = [key("L", "lesson"), key("M", "mute"), key("Esc", "menu")];
+    if session.has_human() {
+        G::controls(&session.level).and(&[key("U", "ask to take back"), key("F2", "rematch")]).and(&common)
+    } else {
+        Controls::new("Watching the table: the moves come as they are played.", &common)
     }
 }

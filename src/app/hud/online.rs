@@ -77,18 +77,19 @@ pub(super) fn game_buttons<G: WindowGame>(
     take_back_question(ui, online, session, answers);
     let seated = online.seat.is_some();
     let over = session.outcome().is_some();
-    ui.horizontal(|ui| {
-        let ask = ui.add_enabled(
-            seated && !over && !session.moves.is_empty(),
-            egui::Button::new("Ask to take back (U)"),
-        );
-        if ask.on_hover_text("Your last move, if the others agree").clicked() {
-            requests.write(SessionRequest::Undo);
-        }
-        if ui.add_enabled(seated && !over, egui::Button::new("Resign")).clicked() {
-            answers.write(OnlineRequest::Resign);
-        }
-    });
+    // A spectator only watches.
+    if seated {
+        ui.horizontal(|ui| {
+            let ask =
+                ui.add_enabled(!over && !session.moves.is_empty(), egui::Button::new("Ask to take back (U)"));
+            if ask.on_hover_text("Your last move, if the others agree").clicked() {
+                requests.write(SessionRequest::Undo);
+            }
+            if ui.add_enabled(!over, egui::Button::new("Resign")).clicked() {
+                answers.write(OnlineRequest::Resign);
+            }
+        });
+    }
     ui.horizontal(|ui| {
         if seated && over && ui.button("Rematch (F2)").clicked() {
             requests.write(SessionRequest::PlayAgain);
