@@ -190,7 +190,7 @@ impl WindowGame for Mancala {
     }
 
     fn from_view(view: &Mancala) -> Mancala {
-        view.clone()
+        *view
     }
 
     fn rules_text(level: &MancalaLevel) -> String {
