@@ -151,6 +151,41 @@ fn arena_window_reads_the_arena_file_before_opening_the_window() {
     assert!(err.contains("DISPLAY is not set: the window needs an X11 display"), "{err}");
 }
 
+#[test]
+fn play_online_checks_its_level_seats_and_address_before_opening_the_window() {
+    let window = |args: &[&str]| {
+        let run = Command::new(env!("CARGO_BIN_EXE_tabula"))
+            .args(args)
+            .current_dir(crate::manifest_dir())
+            .env_remove("DISPLAY")
+            .env_remove("WAYLAND_DISPLAY")
+            .env("TABULA_DATA_DIR", temp_dir("play-online"))
+            .output()
+            .expect("tabula runs");
+        assert!(!run.status.success(), "{args:?}");
+        text(&run.stderr)
+    };
+    let err = window(&["play", MCMORRAN, "--host", "--p1", "random"]);
+    assert!(err.contains("seat 1 is yours"), "{err}");
+    let err = window(&["play", MCMORRAN, "--host", "--p2", "minimax"]);
+    assert!(err.contains("no agent 'minimax' for Nim"), "{err}");
+    let err = window(&["play", "levels/robots/10-four-player-race.ron", "--host", "--clock", "5+2"]);
+    assert!(err.contains("a clock is for two seats only"), "{err}");
+    let err = window(&["play", MCMORRAN, "--host", "--clock", "soon"]);
+    assert!(err.contains("a clock is minutes+seconds"), "{err}");
+    let err = window(&["play", "--join", "http://example.org", "--code", "t1"]);
+    assert!(err.contains("not a game server's address"), "{err}");
+    let err = window(&["play", "--join", "127.0.0.1:7878"]);
+    assert!(err.contains("--code"), "clap asks for the code: {err}");
+    let err = window(&["play", "--resume"]);
+    assert!(err.contains("no game in progress is kept here"), "{err}");
+    // Checked, then the window would open: here it cannot.
+    let err = window(&["play", MCMORRAN, "--host", "--p2", "optimal:0.5", "--port", "0"]);
+    assert!(err.contains("DISPLAY is not set"), "{err}");
+    let err = window(&["play", "--watch", "example.org", "--code", "t1"]);
+    assert!(err.contains("DISPLAY is not set"), "{err}");
+}
+
 /// `tabula` with no display to open a window on.
 fn without_display(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_tabula"))

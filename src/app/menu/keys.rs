@@ -1,16 +1,15 @@
 //! The menu's keyboard: Left/Right the game, Up/Down the level, digits who
-//! plays each seat, Enter start, P "Play online" shown or folded, H host
-//! the choice online, E edit the level, N a new level, O open a replay, A
+//! plays each seat, Enter start, (`online::online_keys`: P "Play online"
+//! shown or folded, H host the choice online, J a friend's table's address
+//! typed), E edit the level, N a new level, O open a replay, A
 //! the Arena screen, M sound, Esc quit (after asking).
 
 use bevy::prelude::*;
 
 use super::model::Menu;
-use super::online::OnlineForm;
 use crate::app::ask::{Asking, Question};
 use crate::app::controls::ReplayBrowser;
 use crate::app::editor::RequestEdit;
-use crate::app::online::start::GoOnline;
 use crate::app::session::{SessionRequest, StatusLine};
 use crate::app::settings::{MAX_SEATS, Settings};
 
@@ -24,8 +23,6 @@ pub(super) fn menu_keys(
     mut asking: ResMut<Asking>,
     mut edits: MessageWriter<RequestEdit>,
     mut next: ResMut<NextState<crate::app::screen::Screen>>,
-    mut form: ResMut<OnlineForm>,
-    mut go: MessageWriter<GoOnline>,
 ) {
     let Some(mut menu) = menu else { return };
     let pressed = |k: KeyCode| keys.just_pressed(k);
@@ -54,17 +51,6 @@ pub(super) fn menu_keys(
     }
     if pressed(KeyCode::KeyO) {
         browser.open = true;
-    }
-    if pressed(KeyCode::KeyP) {
-        form.open = !form.open;
-    }
-    if pressed(KeyCode::KeyH) {
-        match form.host(&menu) {
-            Ok(asked) => {
-                go.write(asked);
-            }
-            Err(e) => status.error(e),
-        }
     }
     if pressed(KeyCode::KeyA) {
         next.set(crate::app::screen::Screen::Arena);

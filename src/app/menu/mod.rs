@@ -41,7 +41,8 @@ pub(super) fn plugin(app: &mut App) {
         .add_systems(EguiPrimaryContextPass, ui::menu_ui.run_if(in_state(Screen::Menu)))
         .add_systems(
             Update,
-            keys::menu_keys.run_if(in_state(Screen::Menu).and_then(not(egui_wants_any_keyboard_input))),
+            (keys::menu_keys, online::online_keys)
+                .run_if(in_state(Screen::Menu).and_then(not(egui_wants_any_keyboard_input))),
         );
 }
 

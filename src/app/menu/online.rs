@@ -30,6 +30,8 @@ pub struct OnlineForm {
     pub address: String,
     /// The table's id, the invite code a friend sends.
     pub code: String,
+    /// The address field takes the keyboard on the next frame (J).
+    pub(super) focus_address: bool,
     /// The seats kept on disk, read when first shown.
     kept: Option<Vec<KeptSeat>>,
 }
@@ -45,6 +47,7 @@ impl Default for OnlineForm {
             increment: 5,
             address: String::new(),
             code: String::new(),
+            focus_address: false,
             kept: None,
         }
     }
@@ -94,6 +97,33 @@ impl Online<'_, '_> {
         match asked {
             Ok(go) => {
                 self.go.write(go);
+            }
+            Err(e) => status.error(e),
+        }
+    }
+}
+
+/// P unfolds "Play online" (or folds it), H hosts the menu's choice, J
+/// takes the keyboard to the address of a friend's table.
+pub(super) fn online_keys(
+    keys: Res<ButtonInput<KeyCode>>,
+    menu: Option<Res<Menu>>,
+    mut form: ResMut<OnlineForm>,
+    mut go: MessageWriter<GoOnline>,
+    mut status: ResMut<StatusLine>,
+) {
+    let Some(menu) = menu else { return };
+    if keys.just_pressed(KeyCode::KeyP) {
+        form.open = !form.open;
+    }
+    if keys.just_pressed(KeyCode::KeyJ) {
+        form.open = true;
+        form.focus_address = true;
+    }
+    if keys.just_pressed(KeyCode::KeyH) {
+        match form.host(&menu) {
+            Ok(asked) => {
+                go.write(asked);
             }
             Err(e) => status.error(e),
         }
@@ -199,14 +229,32 @@ fn host_group(ui: &mut egui::Ui, menu: &Menu, online: &mut Online, status: &mut 
 fn join_group(ui: &mut egui::Ui, online: &mut Online, status: &mut StatusLine) {
     ui.group(|ui| {
         ui.label(egui::RichText::new("Join a friend's table").strong());
+        let entered = |field: &egui::Response| {
+            field.lost_focus() && field.ctx.input(|i| i.key_pressed(egui::Key::Enter))
+        };
+        let mut join = false;
         egui::Grid::new("join-form").num_columns(2).show(ui, |ui| {
             ui.label("Address");
-            ui.add(egui::TextEdit::singleline(&mut online.form.address).hint_text("192.168.1.20:7878"));
+            let address =
+                ui.add(egui::TextEdit::singleline(&mut online.form.address).hint_text("192.168.1.20:7878"));
+            // J: the address typed at once; Enter goes on to the code, and
+            // Enter there joins.
+            if std::mem::take(&mut online.form.focus_address) {
+                address.request_focus();
+            }
             ui.end_row();
             ui.label("Code");
-            ui.add(egui::TextEdit::singleline(&mut online.form.code).hint_text("the table's id"));
+            let code = ui.add(egui::TextEdit::singleline(&mut online.form.code).hint_text("the table's id"));
+            if entered(&address) {
+                code.request_focus();
+            }
+            join = entered(&code);
             ui.end_row();
         });
+        if join {
+            let asked = online.form.join(false);
+            online.ask(asked, status);
+        }
         ui.horizontal_wrapped(|ui| {
             if ui.button("Join as player").clicked() {
                 let asked = online.form.join(false);

@@ -96,18 +96,26 @@ pub(super) fn menu_ui(
     });
     egui::CentralPanel::default_margins().show(&mut root, |ui| {
         title(ui);
-        ui.columns(3, |cols| {
-            games_column(&mut cols[0], &mut menu);
-            levels_column(&mut cols[1], &mut menu);
-            // The seats and "Play online" scroll together: at 800 x 600
-            // the section unfolded is taller than the room left.
-            egui::ScrollArea::vertical().id_salt("players").show(&mut cols[2], |ui| {
-                seats_column(ui, &mut menu, &mut settings);
-                online_section(ui, &menu, &mut online, &mut status);
-            });
-        });
+        ui.columns(3, |cols| columns(cols, &mut menu, &mut settings, &mut online, &mut status));
     });
     Ok(())
+}
+
+fn columns(
+    cols: &mut [egui::Ui],
+    menu: &mut Menu,
+    settings: &mut Settings,
+    online: &mut Online,
+    status: &mut StatusLine,
+) {
+    games_column(&mut cols[0], menu);
+    levels_column(&mut cols[1], menu);
+    // The seats and "Play online" scroll together: at 800 x 600 the
+    // section unfolded is taller than the room left.
+    egui::ScrollArea::vertical().id_salt("players").show(&mut cols[2], |ui| {
+        seats_column(ui, menu, settings);
+        online_section(ui, menu, online, status);
+    });
 }
 
 fn title(ui: &mut egui::Ui) {
@@ -125,8 +133,9 @@ fn menu_controls() -> Controls {
         key("Up/Down", "level"),
         key("1 to 8", "change who plays each seat"),
         key("Enter", "start"),
-        key("P", "play online: host, join, come back"),
+        key("P", "play online"),
         key("H", "host online"),
+        key("J", "join online"),
         key("E", "edit level"),
         key("N", "new level"),
         key("O", "open replay"),

@@ -166,19 +166,24 @@ pub(super) fn handle_session_requests<G: WindowGame>(
                 }
                 Err(e) => status.error(format!("Cannot deal a new game: {e}")),
             },
-            SessionRequest::SaveReplay => match &session.saved {
-                Some((moves, path)) if *moves == session.moves.len() => {
-                    status.info(format!("Saved already, to {}", path.display()));
-                }
-                _ => match save_replay(&session, &folder.0) {
-                    Ok(path) => {
-                        status.info(format!("Replay saved to {}", path.display()));
-                        session.saved = Some((session.moves.len(), path));
-                    }
-                    Err(e) => status.error(format!("Cannot save the replay: {e}")),
-                },
-            },
+            SessionRequest::SaveReplay => save_asked(&mut session, &mut status, &folder.0),
             _ => {}
         }
+    }
+}
+
+/// Ctrl+S: the game saved as a replay, unless it is saved as it stands.
+fn save_asked<G: WindowGame>(session: &mut Session<G>, status: &mut StatusLine, folder: &std::path::Path) {
+    match &session.saved {
+        Some((moves, path)) if *moves == session.moves.len() => {
+            status.info(format!("Saved already, to {}", path.display()));
+        }
+        _ => match save_replay(session, folder) {
+            Ok(path) => {
+                status.info(format!("Replay saved to {}", path.display()));
+                session.saved = Some((session.moves.len(), path));
+            }
+            Err(e) => status.error(format!("Cannot save the replay: {e}")),
+        },
     }
 }
