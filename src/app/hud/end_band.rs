@@ -62,7 +62,9 @@ fn band<G: WindowGame>(
             // At a server's table, again means a rematch the others accept;
             // the server keeps the replay.
             let again = if session.online { "Rematch (F2)" } else { "Play again (F2)" };
-            if ui.button(egui::RichText::new(again).size(16.0)).clicked() {
+            // A spectator has no seat to play again with.
+            let seated = !session.online || session.has_human();
+            if seated && ui.button(egui::RichText::new(again).size(16.0)).clicked() {
                 requests.write(SessionRequest::PlayAgain);
             }
             if !session.online && ui.button(egui::RichText::new("Save replay (Ctrl+S)").size(16.0)).clicked()

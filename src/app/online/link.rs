@@ -41,7 +41,7 @@ pub(super) fn read_link(
                 if online.up {
                     status.error(format!("Connection lost ({why}): reconnecting…"));
                 } else if online.table.is_none() {
-                    status.error(format!("Cannot reach {} ({why}): trying again…", online.url()));
+                    status.error(format!("{why}: trying again…"));
                 }
                 online.up = false;
                 online.trouble = Some(why);

@@ -78,12 +78,13 @@ pub fn create_request(
     clock: Option<Clock>,
 ) -> Result<Value, String> {
     let mut request = json!({"type": "create", "seats": seats, "spectators": spectators});
+    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    // The text as it is now (the server read its levels folder when it
+    // started, before this file's last edit); a level past the server's
+    // limit on a text (a large Robot board) goes by its name.
     match level_name(path, levels) {
-        Some(name) => request["level"] = json!(name),
-        None => {
-            let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
-            request["level_text"] = json!(text);
-        }
+        Some(name) if text.len() > LEVEL_TEXT_LIMIT => request["level"] = json!(name),
+        _ => request["level_text"] = json!(text),
     }
     if let Some(clock) = clock {
         if seats.len() != 2 {
@@ -93,6 +94,9 @@ pub fn create_request(
     }
     Ok(request)
 }
+
+/// The longest level text a server takes (`Limits::level_bytes`).
+const LEVEL_TEXT_LIMIT: usize = 16 * 1024;
 
 /// `<folder>/<stem>` for a level file under `levels`, as the server names it.
 fn level_name(path: &Path, levels: &Path) -> Option<String> {
@@ -244,17 +248,21 @@ mod tests {
     }
 
     #[test]
-    fn a_shipped_level_goes_by_name_another_by_its_text() {
+    fn a_level_goes_by_its_text_a_large_shipped_one_by_name() {
         let levels = crate::app::levels::library::levels_root();
         let seats = ["person".to_owned(), "greedy:0.3".to_owned()];
+        let large = levels.join("robots").join("large-192x128-eight-robots.ron");
+        let request = create_request(&large, &levels, &seats, true, None).unwrap();
+        assert_eq!(request["level"], "robots/large-192x128-eight-robots");
+        assert!(request.get("level_text").is_none());
         let shipped = levels.join("nim").join("beginner-2-3.ron");
         let clock = Some(Clock { minutes: 5, increment: 2 });
         let request = create_request(&shipped, &levels, &seats, false, clock).unwrap();
-        assert_eq!(request["level"], "nim/beginner-2-3");
+        assert_eq!(request["level_text"], std::fs::read_to_string(&shipped).unwrap());
         assert_eq!(request["seats"], json!(["person", "greedy:0.3"]));
         assert_eq!(request["spectators"], false);
         assert_eq!(request["clock"], json!({"minutes": 5, "increment": 2}));
-        assert!(request.get("level_text").is_none());
+        assert!(request.get("level").is_none());
 
         let dir = std::env::temp_dir().join(format!("tabula-create-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();

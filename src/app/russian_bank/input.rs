@@ -289,6 +289,8 @@ pub(super) fn describe_choice(
     let view = session.view();
     let table = &view.0;
     let text = match (me(&session), choice.chosen) {
+        // At a server's table, again is a rematch (the end band's).
+        _ if table.outcome().is_some() && session.online => String::new(),
         _ if table.outcome().is_some() => "N deals again".to_owned(),
         (Some(me), Some((from, _))) => {
             let card = table.source_card(me, from).map(|c| c.name()).unwrap_or_default();
