@@ -9,7 +9,8 @@ use tabula_engine::core::{Agent, AgentSpec, GameRng, rng_from_seed};
 
 use crate::app::frames::NextFrame;
 use crate::app::game::WindowGame;
-use crate::app::session::{BoardBusy, RequestMove, Session, SessionSet};
+use super::OnlineTable;
+use crate::app::session::{BoardBusy, MoveRefused, RequestMove, Session, SessionSet};
 
 pub(super) fn plugin<G: WindowGame>(app: &mut App) {
     let Some(spec) = std::env::var("TABULA_AUTOPLAY").ok().and_then(|s| s.parse::<AgentSpec>().ok()) else {
@@ -39,10 +40,20 @@ fn autoplay<G: WindowGame>(
     busy: Res<BoardBusy>,
     mut auto: ResMut<Autoplay<G>>,
     mut requests: MessageWriter<RequestMove<G>>,
+    mut refused: MessageReader<MoveRefused>,
     mut next: ResMut<NextFrame>,
+    online: Option<Res<OnlineTable>>,
 ) {
+    if refused.read().count() > 0 {
+        // Chosen again, from the position as it now is.
+        auto.sent = None;
+    }
     let Some(me) = session.human_to_move().filter(|_| session.online) else { return };
     next.ask();
+    // The game begins once every seat is taken.
+    if !online.is_some_and(|o| o.up && o.all_seated()) {
+        return;
+    }
     let ply = session.moves.len();
     if busy.0 > 0 || auto.sent == Some(ply) {
         return;
