@@ -153,8 +153,8 @@ pub struct Seats {
 #[derive(clap::Args, Debug, Default)]
 pub struct Online {
     /// Host the level at a table of a server this window runs, for friends
-    /// to join: seat 1 is you, seats given `human` (and those not given)
-    /// are open to friends, agents are the server's.
+    /// to join: seats given `human` (and those not given) are open to
+    /// people, you the first; agents are the server's (agents alone: you watch).
     #[arg(long, requires = "file", conflicts_with_all = ["join", "watch", "resume"])]
     host: bool,
     /// The port the hosted server listens on, on every network interface.
@@ -502,7 +502,6 @@ fn play_online(level: Option<&Path>, seats: &Seats, online: Online) -> anyhow::R
         for i in 0..players {
             offered.push(match given.get(i).cloned().flatten().as_deref() {
                 None | Some("human") => "person".to_owned(),
-                Some(_) if i == 0 => bail!("--host: seat 1 is yours (leave --p1 out, or give human)"),
                 Some(text) => {
                     let spec: AgentSpec = text.parse()?;
                     games::check_agent(&file, &spec)?;

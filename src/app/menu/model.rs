@@ -215,7 +215,7 @@ impl Menu {
     pub fn online_seats(&self) -> Vec<String> {
         (0..self.seats.len())
             .map(|i| match self.controller(i) {
-                Controller::Agent(spec) if i > 0 => spec.to_string(),
+                Controller::Agent(spec) => spec.to_string(),
                 _ => "person".to_owned(),
             })
             .collect()

@@ -160,15 +160,17 @@ fn a_russian_bank_lesson_seats_an_opponent_that_slips() {
 }
 
 #[test]
-fn online_seats_are_people_but_for_the_agents_after_seat_1() {
+fn online_seats_are_people_but_for_the_agents() {
     let mut menu = menu();
     menu.seats[1].strength = 0.3;
     assert_eq!(menu.online_seats(), ["person", "optimal:0.3"]);
     menu.cycle_seat(0);
     menu.cycle_seat(1);
+    let first = menu.controller(0).label();
+    assert_ne!(first, "human", "seat 1 cycled to an agent");
     assert_eq!(
         menu.online_seats(),
-        ["person", "person"],
-        "seat 1 is this window's player; Human is a friend"
+        [first, "person".to_owned()],
+        "an agent plays on the server; Human is a person"
     );
 }

@@ -186,7 +186,7 @@ fn host_group(ui: &mut egui::Ui, menu: &Menu, online: &mut Online, status: &mut 
         ui.label(egui::RichText::new("Host this game").strong());
         ui.label(
             egui::RichText::new(
-                "Player 1 is you. Seats chosen Human are open to friends; agents are played by your server.",
+                "You take the first Human seat, friends the others; agents are played by your server (agents alone: you watch).",
             )
             .weak(),
         );

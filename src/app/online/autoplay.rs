@@ -7,9 +7,9 @@
 use bevy::prelude::*;
 use tabula_engine::core::{Agent, AgentSpec, GameRng, rng_from_seed};
 
+use super::OnlineTable;
 use crate::app::frames::NextFrame;
 use crate::app::game::WindowGame;
-use super::OnlineTable;
 use crate::app::session::{BoardBusy, MoveRefused, RequestMove, Session, SessionSet};
 
 pub(super) fn plugin<G: WindowGame>(app: &mut App) {

@@ -90,9 +90,16 @@ fn take_in(
     match kind.as_str() {
         "created" => {
             let table = message["table"].as_str().unwrap_or_default().to_owned();
-            online.seek = Seek::Join { table: table.clone(), seat: Some(1) };
             online.table = Some(table.clone());
-            online.ask(json!({"type": "join", "table": table, "seat": 1, "name": online.name}));
+            // The host takes the first seat open to a person; at a table of
+            // agents alone, it watches them.
+            let seats = message["seats"].as_array().map(Vec::as_slice).unwrap_or_default();
+            let open = seats.iter().find(|s| s["kind"] == "person").and_then(|s| s["seat"].as_u64());
+            online.seek = match open {
+                Some(seat) => Seek::Join { table: table.clone(), seat: Some(seat as u8) },
+                None => Seek::Watch { table: table.clone() },
+            };
+            introduce(online);
         }
         "joined" | "rematch" => seated(online, file, &message),
         "state" => {

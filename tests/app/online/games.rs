@@ -85,3 +85,26 @@ fn spectator_cut_off<G: WindowGame>(apps: &mut [&mut App], hands: &mut [Hand<G>]
     agree::<G>(apps, "the spectator back");
     check(apps[2], "the spectator back");
 }
+
+/// A table of agents alone, hosted by a window: the host's window watches
+/// it, as does a friend's from elsewhere, each move by move to the end.
+#[test]
+fn a_table_of_agents_is_watched_by_its_host_and_a_friend() {
+    let dir = temp_dir("online-agents");
+    let server = host(&dir);
+    let url = server.local_url();
+    let (mut ann, mut cy) = (window(&dir, "ann"), window(&dir, "cy"));
+    let create = json!({"type": "create", "level": "mancala/kalah-6-4", "seats": ["greedy", "greedy"]});
+    seek(&mut ann, &url, "Ann", Seek::Create(create));
+    run_until(&mut [&mut ann], "the host's table", |a| has_session::<Mancala>(a[0]));
+    assert_eq!(online(&ann).seat, None, "no seat is open to a person: the host watches");
+    assert_eq!(online(&ann).token, None);
+    let table = online(&ann).table.clone().unwrap();
+    watch::<Mancala>(&url, &table, &mut cy);
+    run_until(&mut [&mut ann, &mut cy], "the agents' game to its end", |a| {
+        a.iter().all(|w| over::<Mancala>(w))
+    });
+    settle(&mut [&mut ann, &mut cy]);
+    agree::<Mancala>(&[&mut ann, &mut cy], "at the end");
+    assert!(plies::<Mancala>(&ann) > 10, "a whole game was watched");
+}
