@@ -98,3 +98,34 @@ fn the_menu_hosting_on_a_port_taken_says_so_and_changes_nothing() {
     assert!(ann.world().get_resource::<OnlineTable>().is_none());
     assert_eq!(*ann.world().resource::<State<Screen>>().get(), Screen::Menu);
 }
+
+#[test]
+fn a_host_window_closed_and_opened_again_brings_its_server_and_table_back() {
+    let dir = temp_dir("online-menu-host-back");
+    let (mut ann, mut bob) = (window(&dir, "ann"), window(&dir, "bob"));
+    let create = json!({"type": "create", "level": "nim/traditional-3-4-5", "seats": ["person", "person"]});
+    go(&mut ann, GoOnline::Host { port: 0, create });
+    let url = ann.world().resource::<Hosting>().local_url();
+    run_until(&mut [&mut ann], "the host at its table", |a| at_table(a[0]));
+    let table = ann.world().resource::<OnlineTable>().table.clone().unwrap();
+    go(&mut bob, GoOnline::At { url: url.clone(), seek: Seek::Join { table, seat: None } });
+    run_until(&mut [&mut ann, &mut bob], "the friend seated", |a| {
+        a.iter().all(|app| at_table(app) && app.world().resource::<OnlineTable>().all_seated())
+    });
+    // The host's window closes, and its server with it.
+    let kept = seats_file::read(&ann.world().resource::<SeatsFile>().0);
+    drop(ann);
+    run_until(&mut [&mut bob], "the friend told the connection is lost", |a| {
+        !a[0].world().resource::<OnlineTable>().up
+    });
+    let mut ann = window(&dir, "ann");
+    go(
+        &mut ann,
+        GoOnline::At { url: kept[0].url.clone(), seek: Seek::Resume { token: kept[0].token.clone() } },
+    );
+    assert!(ann.world().get_resource::<Hosting>().is_some(), "the window's server started again");
+    run_until(&mut [&mut ann, &mut bob], "both back at the table", |a| {
+        a.iter().all(|app| at_table(app) && app.world().resource::<OnlineTable>().up)
+    });
+    assert_eq!(ann.world().resource::<OnlineTable>().seat, Some(Player::ONE));
+}

@@ -176,7 +176,17 @@ fn go_online(
     let mut hosted = hosting.map(|h| h.local_url());
     for go in asked.read() {
         let (url, seek) = match go {
-            GoOnline::At { url, seek } => (url.clone(), seek.clone()),
+            GoOnline::At { url, seek } => {
+                // A seat at a table this window hosted before it was closed:
+                // the server comes back first, its tables from its database.
+                if let (Seek::Resume { .. }, Some(port), None) = (seek, own_port(url), &hosted)
+                    && let Ok(started) = start_server(port, &folder.0)
+                {
+                    hosted = Some(started.local_url());
+                    commands.insert_resource(started);
+                }
+                (url.clone(), seek.clone())
+            }
             GoOnline::Host { port, create } => {
                 if hosted.is_none() {
                     match start_server(*port, &folder.0) {
@@ -201,6 +211,12 @@ fn go_online(
             Err(e) => status.error(format!("Cannot connect to {url}: {e}")),
         }
     }
+}
+
+/// The port of a server on this machine's loopback, as a hosting window
+/// names its own (`ws://127.0.0.1:7878`).
+fn own_port(url: &str) -> Option<u16> {
+    url.strip_prefix("ws://127.0.0.1:")?.parse().ok()
 }
 
 /// This window's server, on `port` of every network interface (a friend
