@@ -68,7 +68,7 @@ fn online(app: &App) -> &OnlineTable {
 
 /// Frames of every window, a few milliseconds apart, until `done`; fails
 /// after ten seconds of real time.
-fn run_until(apps: &mut [&mut App], what: &str, done: impl Fn(&[&mut App]) -> bool) {
+pub(super) fn run_until(apps: &mut [&mut App], what: &str, done: impl Fn(&[&mut App]) -> bool) {
     let start = std::time::Instant::now();
     while !done(apps) {
         assert!(start.elapsed() < Duration::from_secs(10), "waited ten seconds for this: {what}");

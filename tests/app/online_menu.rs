@@ -3,8 +3,6 @@
 //! from other windows, come back to by token; a port already taken said,
 //! and nothing changed.
 
-use std::time::Duration;
-
 use serde_json::json;
 use tabula::app::levels::library::levels_root;
 use tabula::app::online::host::Hosting;
@@ -12,6 +10,7 @@ use tabula::app::online::seats_file::{self, SeatsFile};
 use tabula::app::online::start::{GoOnline, HostFolder, create_request};
 use tabula::app::online::{OnlineTable, Seek};
 
+use super::online::run_until;
 use super::*;
 
 /// A window's world, its seats kept and its server's files in a folder of
@@ -23,18 +22,6 @@ fn window(dir: &Path, name: &str) -> App {
         app.insert_resource(SeatsFile(own.join("online-seats.ron")))
             .insert_resource(HostFolder(own.join("server")));
     })
-}
-
-/// Frames of every window until `done`; fails after ten seconds.
-fn run_until(apps: &mut [&mut App], what: &str, done: impl Fn(&[&mut App]) -> bool) {
-    let start = std::time::Instant::now();
-    while !done(apps) {
-        assert!(start.elapsed() < Duration::from_secs(10), "waited ten seconds for this: {what}");
-        for app in apps.iter_mut() {
-            app.update();
-        }
-        std::thread::sleep(Duration::from_millis(2));
-    }
 }
 
 fn at_table(app: &App) -> bool {
