@@ -820,3 +820,26 @@ fn cards_are_named_as_they_show_and_written_in_the_notation() {
     assert_eq!(card("KC").name(), "K♣");
     assert_eq!(card("TD").to_string(), "TD", "replays keep the notation");
 }
+
+/// What a server hands every seat of a table: a fixed deal names every
+/// face-down card, so the public level deals by chance instead, with the
+/// same rule options; a shuffled level is public as it is.
+#[test]
+fn the_public_level_of_a_fixed_deal_names_no_card() {
+    use crate::core::Level;
+    let level = level_file("07-full-deal-no-stop.ron");
+    let public = level.public();
+    assert_eq!(public.deal, Deal::Shuffled);
+    assert_eq!(
+        RussianBankLevel { deal: level.deal.clone(), ..public.clone() },
+        level,
+        "only the deal is left out"
+    );
+    let text = crate::level::LevelFile::new::<RussianBank>(public).layout();
+    let Deal::Fixed(FixedPosition(fixed)) = &level.deal else { panic!("a fixed deal") };
+    for card in fixed.players.iter().flat_map(|s| s.reserve.iter().chain(&s.hand)) {
+        assert!(!text.contains(&card.to_string()), "{card} in the public level:\n{text}");
+    }
+    let shuffled = level_file("01-shuffled-deal.ron");
+    assert_eq!(shuffled.public(), shuffled);
+}
