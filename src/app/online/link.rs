@@ -67,7 +67,7 @@ fn introduce(online: &mut OnlineTable) {
         (None, Seek::Watch { table }) => json!({"type": "watch", "table": table}),
         (None, Seek::Resume { token }) => json!({"type": "resume", "token": token}),
     };
-    online.ask(request);
+    online.send(request);
 }
 
 /// What a message changes at the table; the message, if the game's session
@@ -221,11 +221,11 @@ pub(super) fn requests(
     for request in session_requests.read() {
         match request {
             SessionRequest::Undo => {
-                online.ask(json!({"type": "take_back"}));
+                online.ask_at_table(json!({"type": "take_back"}));
                 status.info("Asked to take back your last move");
             }
             SessionRequest::PlayAgain => {
-                online.ask(json!({"type": "rematch"}));
+                online.ask_at_table(json!({"type": "rematch"}));
                 status.info("Rematch asked: waiting for the others");
             }
             SessionRequest::Redo | SessionRequest::Restart | SessionRequest::GoTo(_) => {
@@ -240,13 +240,13 @@ pub(super) fn requests(
     for request in online_requests.read() {
         match request {
             OnlineRequest::AnswerTakeBack(accept) => {
-                online.ask(json!({"type": "answer", "accept": accept}));
+                online.ask_at_table(json!({"type": "answer", "accept": accept}));
             }
             OnlineRequest::Resign => {
-                online.ask(json!({"type": "resign"}));
+                online.ask_at_table(json!({"type": "resign"}));
             }
             OnlineRequest::Rematch => {
-                online.ask(json!({"type": "rematch"}));
+                online.ask_at_table(json!({"type": "rematch"}));
             }
         }
     }

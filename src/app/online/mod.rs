@@ -109,36 +109,33 @@ impl OnlineTable {
         self.link.url()
     }
 
-    /// Sends a request about this table, with an id; the id.
-    fn ask(&mut self, mut request: Value) -> u64 {
+    /// Sends `request` with an id; the id.
+    fn send(&mut self, mut request: Value) -> u64 {
         let id = self.next_id;
         self.next_id += 1;
         request["id"] = json!(id);
-        // A `resume` says only its token, a `create` its table to be: the
-        // server refuses a field it does not expect (a seat coming back
-        // after a cut would be refused its own seat).
-        let about_table = !matches!(request["type"].as_str(), Some("resume" | "create"));
-        if let Some(table) = &self.table
-            && about_table
-            && request.get("table").is_none()
-        {
+        self.link.send(request);
+        id
+    }
+
+    /// Sends a request about the table this window sits at, naming the
+    /// table and (unless it names one) the seat it holds; the id.
+    fn ask_at_table(&mut self, mut request: Value) -> u64 {
+        if let Some(table) = &self.table {
             request["table"] = json!(table);
         }
         if let Some(seat) = self.seat
-            && about_table
             && request.get("seat").is_none()
-            && request["type"] != "join"
         {
             request["seat"] = json!(seat.0 + 1);
         }
-        self.link.send(request);
-        id
+        self.send(request)
     }
 
     /// Sends `by`'s move, chosen at move `ply`: a move meant for another
     /// position is refused, not played there.
     fn send_move(&mut self, by: Player, mv: Value, ply: usize) {
-        let id = self.ask(json!({"type": "move", "move": mv, "ply": ply, "seat": by.0 + 1}));
+        let id = self.ask_at_table(json!({"type": "move", "move": mv, "ply": ply, "seat": by.0 + 1}));
         self.pending.push((id, by));
     }
 
