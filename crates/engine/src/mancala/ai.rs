@@ -361,6 +361,11 @@ fn margin_words(value: i32, verb: &str) -> String {
     }
 }
 
+/// The final store difference in a value from `solve_value`.
+pub(crate) fn margin_of(value: i32) -> i32 {
+    if value.abs() > WIN / 2 { value - value.signum() * WIN } else { value }
+}
+
 /// The value of the start of `level` with best play, for the player to move,
 /// if it can be proven within the solver's budget.
 pub fn solve_value(board: &Mancala) -> Option<i32> {

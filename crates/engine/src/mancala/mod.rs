@@ -5,6 +5,7 @@
 pub mod ai;
 pub mod level;
 pub mod rules;
+pub mod solver;
 
 #[cfg(test)]
 mod naive;
