@@ -6,3 +6,4 @@ pub mod app;
 pub mod arena_run;
 pub mod cli;
 pub mod network;
+pub mod solve;

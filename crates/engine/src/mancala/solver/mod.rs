@@ -1,6 +1,362 @@
-//! Kalah solved: endgame databases by stones left in play, a search that
-//! proves a board's value, and what the teaching overlay asks of them.
+//! Kalah solved as Irving, Donkers and Uiterwijk solved it ("Solving Kalah",
+//! ICGA Journal 23(3), 2000): endgame databases by stones left in play
+//! (`endgame`), and an MTD(f) search with a shared transposition table of
+//! proven bounds down into them (`search`). `solve` drives both for a
+//! level's start, with threads, progress and checkpoints that survive a
+//! kill; `teach` and the `perfect` agent ask the same pieces about any
+//! position.
 
+pub mod board;
+pub mod endgame;
+pub mod search;
 pub mod teach;
+#[cfg(test)]
+mod tests;
 
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+use serde::{Deserialize, Serialize};
+
+pub use board::{Pits, Rules};
+pub use endgame::{Endgame, TierError};
+pub use search::{Searcher, Shared, Table};
 pub use teach::{MoveMargin, Teacher};
+
+use super::{Mancala, MancalaLevel};
+use crate::core::Game;
+
+/// How a solve is run.
+#[derive(Clone, Debug)]
+pub struct Config {
+    pub threads: usize,
+    /// The transposition table holds `2^table_bits` entries of 16 bytes.
+    pub table_bits: u32,
+    /// Endgame databases are built (or loaded) up to this many stones.
+    pub tiers: u32,
+    /// Where the databases and checkpoints are kept; `None`: in memory only.
+    pub dir: Option<PathBuf>,
+    /// How often the search saves a checkpoint (with `dir`).
+    pub checkpoint_every: Duration,
+}
+
+/// A first move and what is proven of its margin so far: the first
+/// player's store minus the second's at the end, with perfect play after.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FirstMove {
+    /// The pit sown, from 0.
+    pub pit: u8,
+    pub lower: i32,
+    pub upper: i32,
+}
+
+impl FirstMove {
+    pub fn exact(&self) -> Option<i32> {
+        (self.lower == self.upper).then_some(self.lower)
+    }
+}
+
+/// What a solve tells while it runs.
+#[derive(Clone, Debug)]
+pub enum Progress {
+    TierLoaded { stones: u32, positions: u64 },
+    TierBuilding { stones: u32, done: u64, positions: u64 },
+    TierBuilt { stones: u32, positions: u64, seconds: f64 },
+    Resumed { checkpoint: PathBuf, moves_proven: usize },
+    Searching { nodes: u64, moves: Vec<FirstMove> },
+    Checkpointed { path: PathBuf },
+}
+
+/// The proven result of a level's start.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Solution {
+    /// The first player's margin with perfect play from both sides.
+    pub value: i32,
+    /// Every first move with its exact margin.
+    pub moves: Vec<FirstMove>,
+    /// Nodes searched (this run and, after a resume, the runs before).
+    pub nodes: u64,
+    /// Seconds of search (likewise summed over runs).
+    pub search_seconds: f64,
+}
+
+impl Solution {
+    /// The pits of the best first moves.
+    pub fn best_moves(&self) -> Vec<u8> {
+        self.moves.iter().filter(|m| m.lower == self.value).map(|m| m.pit).collect()
+    }
+}
+
+/// Why a solve could not be done.
+#[derive(Debug, thiserror::Error)]
+pub enum SolveError {
+    #[error(transparent)]
+    Tier(#[from] TierError),
+    #[error("{0}")]
+    Beyond(String),
+    #[error("{path}: {error}")]
+    Io { path: PathBuf, error: std::io::Error },
+    #[error("stopped")]
+    Stopped,
+}
+
+/// What a checkpoint keeps besides the table.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+struct Checkpoint {
+    moves: Vec<FirstMove>,
+    nodes: u64,
+    search_seconds: f64,
+}
+
+/// How a solve of a level will use its memory.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Plan {
+    pub tiers: u32,
+    pub table_bits: u32,
+    /// Bytes of the databases and of the table.
+    pub database_bytes: u64,
+    pub table_bytes: u64,
+}
+
+impl Plan {
+    pub fn words(&self) -> String {
+        format!(
+            "plan: endgame databases up to {} stones ({} MiB), a table of {} entries ({} MiB)",
+            self.tiers,
+            self.database_bytes >> 20,
+            1u64 << self.table_bits,
+            self.table_bytes >> 20
+        )
+    }
+}
+
+/// Positions (a byte each) in the databases of `rules` up to `tiers` stones.
+pub fn database_bytes(pits: u8, tiers: u32) -> u64 {
+    let b = board::Binomials::new();
+    (0..=tiers).map(|k| b.count(k, 2 * pits as usize)).fold(0u64, |a, c| a.saturating_add(c))
+}
+
+/// The databases and table for `level` within `memory` bytes: the
+/// databases take up to three quarters (never more stones than the board
+/// has, nor more than `MOST_TIERS`), the table the rest, up to 4 GiB.
+pub fn plan(level: &MancalaLevel, memory: u64, tiers: Option<u32>) -> Plan {
+    let total = 2 * level.pits as u32 * level.stones as u32;
+    let tiers = tiers.unwrap_or_else(|| {
+        let mut k = 0;
+        while k < total.min(MOST_TIERS) && database_bytes(level.pits, k + 1) <= memory / 4 * 3 {
+            k += 1;
+        }
+        k
+    });
+    let tiers = tiers.min(total).min(endgame::MAX_TIER);
+    let database = database_bytes(level.pits, tiers);
+    let rest = memory.saturating_sub(database).clamp(1 << 24, 1 << 32);
+    let table_bits = 63 - (rest / 16).leading_zeros();
+    Plan { tiers, table_bits, database_bytes: database, table_bytes: 16 << table_bits }
+}
+
+/// The most tiers a plan builds unasked: building more costs more time
+/// than the search it saves (docs/solver.md).
+pub const MOST_TIERS: u32 = 24;
+
+/// The machine's memory in bytes (4 GiB when it cannot be read).
+pub fn machine_memory() -> u64 {
+    std::fs::read_to_string("/proc/meminfo")
+        .ok()
+        .and_then(|m| {
+            let line = m.lines().find(|l| l.starts_with("MemTotal:"))?;
+            line.split_whitespace().nth(1)?.parse::<u64>().ok()
+        })
+        .map_or(4 << 30, |kib| kib * 1024)
+}
+
+/// Whether the solver can hold a level at all; the reason if not.
+pub fn check_level(level: &MancalaLevel) -> Result<(), SolveError> {
+    let total = 2 * level.pits as u32 * level.stones as u32;
+    if total > board::MAX_STONES {
+        return Err(SolveError::Beyond(format!(
+            "{total} stones are more than the solver's {} (a pit's count must fit a byte)",
+            board::MAX_STONES
+        )));
+    }
+    Ok(())
+}
+
+/// Builds or loads the databases up to `config.tiers` stones.
+pub fn databases(rules: Rules, config: &Config, report: &(dyn Fn(Progress) + Sync)) -> Result<Endgame, SolveError> {
+    let mut endgame = Endgame::new(rules);
+    while endgame.top() < config.tiers {
+        let stones = endgame.top() + 1;
+        if let Some(dir) = &config.dir
+            && endgame.load_next(dir)?
+        {
+            report(Progress::TierLoaded { stones, positions: endgame.tier_size(stones) });
+            continue;
+        }
+        let positions = endgame.tier_size(stones);
+        let started = Instant::now();
+        endgame.build_next(config.threads, &|done| report(Progress::TierBuilding { stones, done, positions }));
+        if let Some(dir) = &config.dir {
+            endgame.save_top(dir)?;
+        }
+        report(Progress::TierBuilt { stones, positions, seconds: started.elapsed().as_secs_f64() });
+    }
+    Ok(endgame)
+}
+
+/// Where the checkpoint and the result of a solve of `level` are kept.
+fn solve_paths(dir: &Path, level: &MancalaLevel) -> (PathBuf, PathBuf, PathBuf) {
+    let base = dir.join(Rules::of(level).tag());
+    let name = format!("{}x{}", level.pits, level.stones);
+    (
+        base.join(format!("solve-{name}.checkpoint.ron")),
+        base.join(format!("solve-{name}.table")),
+        base.join(format!("solved-{name}.ron")),
+    )
+}
+
+/// A finished solve of `level` kept under `dir`, if there is one.
+pub fn finished(dir: &Path, level: &MancalaLevel) -> Option<Solution> {
+    let (_, _, done) = solve_paths(dir, level);
+    ron::from_str(&std::fs::read_to_string(done).ok()?).ok()
+}
+
+/// Proves the value of `level`'s start: every first move's exact margin.
+pub fn solve(
+    level: &MancalaLevel,
+    endgame: &Endgame,
+    config: &Config,
+    shared: &Shared,
+    report: &(dyn Fn(Progress) + Sync),
+) -> Result<Solution, SolveError> {
+    check_level(level)?;
+    let start = Mancala::new(level, 0).map_err(|e| SolveError::Beyond(e.to_string()))?;
+    let (pits, _) = Pits::of(&start);
+    let rules = Rules::of(level);
+    let stones = pits.stones(rules.pits as usize);
+    let table = Table::new(config.table_bits);
+    let paths = config.dir.as_ref().map(|dir| solve_paths(dir, level));
+    let io = |path: &Path| {
+        let path = path.to_owned();
+        move |error| SolveError::Io { path, error }
+    };
+
+    // Every first move, and what a checkpoint already proved of them.
+    let mut moves = Vec::new();
+    let mut bits = pits.playable(rules.pits as usize);
+    while bits != 0 {
+        let pit = bits.trailing_zeros() as u8;
+        bits &= bits - 1;
+        moves.push(FirstMove { pit, lower: -(stones as i32), upper: stones as i32 });
+    }
+    let (mut nodes_before, mut seconds_before) = (0, 0.0);
+    if let Some((checkpoint, table_path, _)) = &paths
+        && let Ok(text) = std::fs::read_to_string(checkpoint)
+        && let Ok(kept) = ron::from_str::<Checkpoint>(&text)
+        && kept.moves.iter().map(|m| m.pit).eq(moves.iter().map(|m| m.pit))
+    {
+        moves = kept.moves;
+        nodes_before = kept.nodes;
+        seconds_before = kept.search_seconds;
+        // A table of another size is left aside: the proven moves still count.
+        let _ = table.load(table_path);
+        let moves_proven = moves.iter().filter(|m| m.exact().is_some()).count();
+        report(Progress::Resumed { checkpoint: checkpoint.clone(), moves_proven });
+    }
+
+    let started = Instant::now();
+    let moves = Mutex::new(moves);
+    let next = AtomicUsize::new(0);
+    let count = moves.lock().expect("moves").len();
+    let finished_threads = AtomicUsize::new(0);
+    let threads = config.threads.clamp(1, count.max(1));
+    let checkpoint = |moves: &[FirstMove]| -> Result<(), SolveError> {
+        let Some((checkpoint, table_path, _)) = &paths else { return Ok(()) };
+        std::fs::create_dir_all(checkpoint.parent().expect("a folder")).map_err(io(checkpoint))?;
+        table.save(table_path).map_err(io(table_path))?;
+        let kept = Checkpoint {
+            moves: moves.to_vec(),
+            nodes: nodes_before + shared.nodes.load(Ordering::Relaxed),
+            search_seconds: seconds_before + started.elapsed().as_secs_f64(),
+        };
+        let tmp = checkpoint.with_extension("tmp");
+        std::fs::write(&tmp, ron::to_string(&kept).expect("plain data")).map_err(io(&tmp))?;
+        std::fs::rename(&tmp, checkpoint).map_err(io(checkpoint))?;
+        report(Progress::Checkpointed { path: checkpoint.clone() });
+        Ok(())
+    };
+
+    std::thread::scope(|scope| -> Result<(), SolveError> {
+        for _ in 0..threads {
+            scope.spawn(|| {
+                let mut searcher = Searcher::new(endgame, &table, shared);
+                loop {
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    if i >= count || shared.stopped() {
+                        break;
+                    }
+                    let mv = moves.lock().expect("moves")[i];
+                    if mv.exact().is_some() {
+                        continue;
+                    }
+                    let mut child = pits;
+                    let fx = child.sow(rules, mv.pit as usize);
+                    // The margin is the first player's: the mover's gain, then
+                    // the child's value for whoever moves there.
+                    let sign = if fx.extra_turn { 1 } else { -1 };
+                    let proven = if fx.ended {
+                        Some(fx.gain)
+                    } else {
+                        let left = stones - fx.left;
+                        let guess = sign * ((mv.lower + mv.upper) / 2 - fx.gain);
+                        let mut heard = |lower: i32, upper: i32| {
+                            let (lo, hi) = if sign > 0 { (lower, upper) } else { (-upper, -lower) };
+                            let mut moves = moves.lock().expect("moves");
+                            moves[i].lower = moves[i].lower.max(fx.gain + lo);
+                            moves[i].upper = moves[i].upper.min(fx.gain + hi);
+                        };
+                        searcher.value(&child, left, guess, &mut heard).map(|v| fx.gain + sign * v)
+                    };
+                    if let Some(value) = proven {
+                        let mut moves = moves.lock().expect("moves");
+                        moves[i].lower = value;
+                        moves[i].upper = value;
+                    }
+                }
+                finished_threads.fetch_add(1, Ordering::Relaxed);
+            });
+        }
+        let mut saved = Instant::now();
+        while finished_threads.load(Ordering::Relaxed) < threads {
+            std::thread::sleep(Duration::from_millis(100));
+            let now = moves.lock().expect("moves").clone();
+            report(Progress::Searching { nodes: nodes_before + shared.nodes.load(Ordering::Relaxed), moves: now.clone() });
+            if saved.elapsed() >= config.checkpoint_every {
+                checkpoint(&now)?;
+                saved = Instant::now();
+            }
+        }
+        Ok(())
+    })?;
+
+    let moves = moves.into_inner().expect("moves");
+    if shared.stopped() || moves.iter().any(|m| m.exact().is_none()) {
+        checkpoint(&moves)?;
+        return Err(SolveError::Stopped);
+    }
+    let value = moves.iter().map(|m| m.lower).max().unwrap_or(0);
+    let solution = Solution {
+        value,
+        moves,
+        nodes: nodes_before + shared.nodes.load(Ordering::Relaxed),
+        search_seconds: seconds_before + started.elapsed().as_secs_f64(),
+    };
+    if let Some((checkpoint, table_path, done)) = &paths {
+        std::fs::write(done, ron::to_string(&solution).expect("plain data")).map_err(io(done))?;
+        let _ = std::fs::remove_file(checkpoint);
+        let _ = std::fs::remove_file(table_path);
+    }
+    Ok(solution)
+}

@@ -1,0 +1,387 @@
+//! The search that proves a position's value: MTD(f) over zero-window
+//! alpha-beta (Plaat et al.), every line searched to the end of the game or
+//! into the endgame databases, a transposition table of proven bounds
+//! shared by the threads, and move ordering (the table's best move, then
+//! extra turns, then the biggest gains).
+//!
+//! No depth limit: every bound in the table is proven, so a bound found in
+//! one search serves every later one, and the table can be saved and loaded
+//! again (a checkpoint).
+
+use std::fs;
+use std::io::{Read, Write};
+use std::path::Path;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+
+use super::board::{Pits, Rules, Sowing};
+use super::endgame::Endgame;
+
+const NO_PIT: u8 = 0xFF;
+/// Nodes a thread counts before it adds them to the shared count and looks
+/// at the stop flag.
+const FLUSH: u64 = 4096;
+
+/// A transposition table of proven bounds, `2^bits` entries of 16 bytes in
+/// buckets of two: one kept for the bigger subtree, one always replaced.
+/// Entries are written without locks; a torn entry fails its check.
+pub struct Table {
+    slots: Box<[[AtomicU64; 2]]>,
+    mask: u64,
+}
+
+/// What the table knows of a position.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Known {
+    lower: i32,
+    upper: i32,
+    best: u8,
+    /// log2 of the nodes its subtree took.
+    work: u8,
+}
+
+impl Known {
+    fn pack(self) -> u64 {
+        (self.lower as i16 as u16 as u64)
+            | ((self.upper as i16 as u16 as u64) << 16)
+            | ((self.best as u64) << 32)
+            | ((self.work as u64) << 40)
+    }
+
+    fn unpack(data: u64) -> Known {
+        Known {
+            lower: data as u16 as i16 as i32,
+            upper: (data >> 16) as u16 as i16 as i32,
+            best: (data >> 32) as u8,
+            work: (data >> 40) as u8,
+        }
+    }
+}
+
+impl Table {
+    /// A table of `2^bits` entries (16 bytes each).
+    pub fn new(bits: u32) -> Table {
+        let size = 1usize << bits.clamp(4, 36);
+        let slots = (0..size).map(|_| [AtomicU64::new(0), AtomicU64::new(0)]).collect();
+        Table { slots, mask: (size as u64 - 1) & !1 }
+    }
+
+    /// Its size in bytes.
+    pub fn bytes(&self) -> u64 {
+        self.slots.len() as u64 * 16
+    }
+
+    fn probe(&self, key: u64) -> Option<Known> {
+        let at = (key & self.mask) as usize;
+        for slot in &self.slots[at..at + 2] {
+            let data = slot[1].load(Ordering::Relaxed);
+            if slot[0].load(Ordering::Relaxed) ^ data == key && data != 0 {
+                return Some(Known::unpack(data));
+            }
+        }
+        None
+    }
+
+    fn store(&self, key: u64, mut known: Known) {
+        let at = (key & self.mask) as usize;
+        let bucket = &self.slots[at..at + 2];
+        let read = |i: usize| {
+            let data = bucket[i][1].load(Ordering::Relaxed);
+            (bucket[i][0].load(Ordering::Relaxed) ^ data == key && data != 0).then(|| Known::unpack(data))
+        };
+        let mut into = None;
+        for i in 0..2 {
+            if let Some(old) = read(i) {
+                known.lower = known.lower.max(old.lower);
+                known.upper = known.upper.min(old.upper);
+                known.work = known.work.max(old.work);
+                into = Some(i);
+            }
+        }
+        let into = into.unwrap_or_else(|| {
+            let kept = Known::unpack(bucket[0][1].load(Ordering::Relaxed));
+            if known.work >= kept.work { 0 } else { 1 }
+        });
+        let data = known.pack();
+        bucket[into][1].store(data, Ordering::Relaxed);
+        bucket[into][0].store(key ^ data, Ordering::Relaxed);
+    }
+
+    /// Writes the table to `path` (through a temporary file).
+    pub fn save(&self, path: &Path) -> std::io::Result<()> {
+        let tmp = path.with_extension("tmp");
+        let mut file = std::io::BufWriter::with_capacity(1 << 20, fs::File::create(&tmp)?);
+        file.write_all(&(self.slots.len() as u64).to_le_bytes())?;
+        for slot in self.slots.iter() {
+            file.write_all(&slot[0].load(Ordering::Relaxed).to_le_bytes())?;
+            file.write_all(&slot[1].load(Ordering::Relaxed).to_le_bytes())?;
+        }
+        let file = file.into_inner().map_err(|e| e.into_error())?;
+        file.sync_all()?;
+        fs::rename(tmp, path)
+    }
+
+    /// Reads back what `save` wrote into a table of the same size; false if
+    /// the file is of another size (then nothing is loaded).
+    pub fn load(&self, path: &Path) -> std::io::Result<bool> {
+        let mut file = std::io::BufReader::with_capacity(1 << 20, fs::File::open(path)?);
+        let mut word = [0u8; 8];
+        file.read_exact(&mut word)?;
+        if u64::from_le_bytes(word) != self.slots.len() as u64 {
+            return Ok(false);
+        }
+        for slot in self.slots.iter() {
+            file.read_exact(&mut word)?;
+            slot[0].store(u64::from_le_bytes(word), Ordering::Relaxed);
+            file.read_exact(&mut word)?;
+            slot[1].store(u64::from_le_bytes(word), Ordering::Relaxed);
+        }
+        Ok(true)
+    }
+}
+
+/// The key of a position: its bytes, mixed.
+#[inline]
+fn key(pits: &Pits) -> u64 {
+    let w = |i: usize| u64::from_le_bytes(pits.0[8 * i..8 * i + 8].try_into().expect("8 bytes"));
+    let mut h = w(0).wrapping_mul(0x9E37_79B9_7F4A_7C15)
+        ^ w(1).wrapping_mul(0xC2B2_AE3D_27D4_EB4F).rotate_left(17)
+        ^ w(2).wrapping_mul(0x1656_67B1_9E37_79F9).rotate_left(31)
+        ^ w(3).wrapping_mul(0x27D4_EB2F_1656_67C5).rotate_left(47);
+    h ^= h >> 29;
+    h = h.wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    h ^= h >> 32;
+    // 0 marks an empty slot's data; no key needs to avoid it.
+    h
+}
+
+/// Shared by the threads of one solve: the node count and the stop flag.
+#[derive(Default)]
+pub struct Shared {
+    pub nodes: AtomicU64,
+    pub stop: AtomicBool,
+    /// Stop once this many nodes are searched (0: never).
+    pub node_limit: AtomicU64,
+}
+
+impl Shared {
+    pub fn stopped(&self) -> bool {
+        self.stop.load(Ordering::Relaxed)
+    }
+}
+
+/// One thread's search.
+pub struct Searcher<'a> {
+    rules: Rules,
+    n: usize,
+    endgame: &'a Endgame,
+    table: &'a Table,
+    shared: &'a Shared,
+    unflushed: u64,
+    /// Nodes this thread has searched, for the size of each subtree.
+    searched: u64,
+    top: u32,
+}
+
+#[derive(Clone, Copy)]
+struct Child {
+    pits: Pits,
+    fx: Sowing,
+    pit: u8,
+    order: i32,
+    /// The stones left in its pits.
+    left: u32,
+    /// Its rank in a database tier, or its key in the table.
+    at: u64,
+}
+
+impl<'a> Searcher<'a> {
+    pub fn new(endgame: &'a Endgame, table: &'a Table, shared: &'a Shared) -> Searcher<'a> {
+        let rules = endgame.rules();
+        Searcher { rules, n: rules.pits as usize, endgame, table, shared, unflushed: 0, searched: 0, top: endgame.top() }
+    }
+
+    /// Adds this thread's nodes to the shared count; true if the search
+    /// should stop.
+    fn flush(&mut self) -> bool {
+        let total = self.shared.nodes.fetch_add(self.unflushed, Ordering::Relaxed) + self.unflushed;
+        self.unflushed = 0;
+        let limit = self.shared.node_limit.load(Ordering::Relaxed);
+        if limit != 0 && total >= limit {
+            self.shared.stop.store(true, Ordering::Relaxed);
+        }
+        self.shared.stopped()
+    }
+
+    /// The exact value of `pits` (holding `stones`) for the player to move,
+    /// starting from a guess; `None` if stopped first. `bounds` hears every
+    /// bound proven on the way.
+    pub fn value(&mut self, pits: &Pits, stones: u32, guess: i32, bounds: &mut dyn FnMut(i32, i32)) -> Option<i32> {
+        if let Some(v) = self.endgame.value(pits, stones) {
+            return Some(v);
+        }
+        let (mut lower, mut upper) = (-(stones as i32), stones as i32);
+        if let Some(known) = self.table.probe(key(pits)) {
+            lower = lower.max(known.lower);
+            upper = upper.min(known.upper);
+        }
+        let mut g = guess.clamp(lower, upper);
+        while lower < upper {
+            let beta = if g == lower { g + 1 } else { g };
+            g = self.search(pits, stones, beta - 1, beta);
+            if self.shared.stopped() {
+                self.flush();
+                return None;
+            }
+            if g < beta {
+                upper = g;
+            } else {
+                lower = g;
+            }
+            bounds(lower, upper);
+        }
+        self.flush();
+        Some(lower)
+    }
+
+    /// Fail-soft alpha-beta: the value if it lies inside (alpha, beta), else
+    /// a bound on the side it fell.
+    fn search(&mut self, pits: &Pits, stones: u32, alpha: i32, beta: i32) -> i32 {
+        if stones <= self.top {
+            return self.endgame.value(pits, stones).expect("a tier holds it");
+        }
+        self.unflushed += 1;
+        self.searched += 1;
+        if self.unflushed >= FLUSH && self.flush() {
+            return 0;
+        }
+        let key = key(pits);
+        let (mut lower, mut upper) = (-(stones as i32), stones as i32);
+        let mut hint = NO_PIT;
+        if let Some(known) = self.table.probe(key) {
+            lower = lower.max(known.lower);
+            upper = upper.min(known.upper);
+            hint = known.best;
+        }
+        if lower >= beta || lower == upper {
+            return lower;
+        }
+        if upper <= alpha {
+            return upper;
+        }
+        let mut alpha = alpha.max(lower);
+        let beta = beta.min(upper);
+        let alpha_in = alpha;
+        let before = self.searched;
+
+        let (children, count) = self.children(pits, stones, hint);
+        // Enhanced transposition cut-off: a child whose value the databases
+        // or the table already bound may refute this node without a search.
+        for child in &children[..count] {
+            let floor = self.known_floor(child);
+            if floor >= beta {
+                let known = Known { lower: floor, upper, best: child.pit, work: 0 };
+                self.table.store(key, known);
+                return floor;
+            }
+        }
+        let mut best = i32::MIN;
+        let mut best_pit = NO_PIT;
+        for child in &children[..count] {
+            let gain = child.fx.gain;
+            let left = child.left;
+            let value = if child.fx.ended {
+                gain
+            } else if left <= self.top {
+                let v = self.endgame.value_at(left, child.at);
+                if child.fx.extra_turn { gain + v } else { gain - v }
+            } else if child.fx.extra_turn {
+                gain + self.search(&child.pits, left, alpha - gain, beta - gain)
+            } else {
+                gain - self.search(&child.pits, left, gain - beta, gain - alpha)
+            };
+            if self.shared.stopped() {
+                return 0;
+            }
+            if value > best {
+                best = value;
+                best_pit = child.pit;
+            }
+            if best > alpha {
+                alpha = best;
+                if alpha >= beta {
+                    break;
+                }
+            }
+        }
+        let (new_lower, new_upper) = if best >= beta {
+            (best, upper)
+        } else if best <= alpha_in {
+            (lower, best)
+        } else {
+            (best, best)
+        };
+        let spent = self.searched - before;
+        let work = 64 - spent.leading_zeros() as u8;
+        self.table.store(key, Known { lower: new_lower.max(lower), upper: new_upper.min(upper), best: best_pit, work });
+        best
+    }
+
+    /// What is already known to be the least this child is worth to the
+    /// mover, without searching it.
+    #[inline]
+    fn known_floor(&self, child: &Child) -> i32 {
+        let gain = child.fx.gain;
+        if child.fx.ended {
+            return gain;
+        }
+        let (lower, upper) = if child.left <= self.top {
+            let v = self.endgame.value_at(child.left, child.at);
+            (v, v)
+        } else {
+            match self.table.probe(child.at) {
+                Some(known) => (known.lower, known.upper),
+                None => (-(child.left as i32), child.left as i32),
+            }
+        };
+        if child.fx.extra_turn { gain + lower } else { gain - upper }
+    }
+
+    /// The children, best first by a cheap guess.
+    #[inline]
+    fn children(&self, pits: &Pits, stones: u32, hint: u8) -> ([Child; 16], usize) {
+        let fx = Sowing { gain: 0, left: 0, extra_turn: false, ended: false };
+        let empty = Child { pits: Pits([0; 32]), fx, pit: 0, order: 0, left: 0, at: 0 };
+        let mut out = [empty; 16];
+        let mut count = 0;
+        let mut bits = pits.playable(self.n);
+        while bits != 0 {
+            let pit = bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            let mut child = *pits;
+            let fx = child.sow(self.rules, pit);
+            let mut order = 4 * fx.gain + if fx.extra_turn { 64 } else { 0 } + pit as i32;
+            if pit as u8 == hint {
+                order += 10_000;
+            }
+            let left = stones - fx.left;
+            let at = if fx.ended {
+                0
+            } else if left <= self.top {
+                self.endgame.rank(&child)
+            } else {
+                key(&child)
+            };
+            out[count] = Child { pits: child, fx, pit: pit as u8, order, left, at };
+            count += 1;
+        }
+        // Insertion sort: at most 15, nearly always 6 or fewer.
+        for i in 1..count {
+            let mut j = i;
+            while j > 0 && out[j - 1].order < out[j].order {
+                out.swap(j - 1, j);
+                j -= 1;
+            }
+        }
+        (out, count)
+    }
+}

@@ -1,0 +1,164 @@
+//! `tabula solve`: a Mancala level's value with perfect play, proven by the
+//! endgame databases and the search of `tabula_engine::mancala::solver`.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+use anyhow::{Context, bail};
+use indicatif::{ProgressBar, ProgressStyle};
+use tabula_engine::level;
+use tabula_engine::mancala::solver::{self, Config, Progress, Rules, Shared, SolveError};
+use tabula_engine::mancala::{Mancala, MancalaLevel};
+
+#[derive(clap::Args, Debug)]
+pub struct SolveArgs {
+    /// A Mancala level.
+    pub level: PathBuf,
+    /// Threads for the databases and the search (default: every core).
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// Build endgame databases up to this many stones left in the pits
+    /// (default: as many as fit the memory budget).
+    #[arg(long)]
+    pub tiers: Option<u32>,
+    /// Memory for the databases and the search's table, in MiB (default:
+    /// half the machine's memory).
+    #[arg(long)]
+    pub memory: Option<u64>,
+    /// Where databases, checkpoints and results are kept (default: the data
+    /// folder's `kalah/`).
+    #[arg(long)]
+    pub dir: Option<PathBuf>,
+    /// Seconds between checkpoints of the search.
+    #[arg(long, default_value_t = 60.0)]
+    pub checkpoint_every: f64,
+}
+
+pub fn run(args: SolveArgs) -> anyhow::Result<ExitCode> {
+    let file = level::load(&args.level)?;
+    let Some(lvl) = file.get::<Mancala>() else {
+        bail!("{}: `tabula solve` proves Mancala levels; this is a {} level", args.level.display(), file.game().name());
+    };
+    let lvl: MancalaLevel = lvl.clone();
+    solver::check_level(&lvl).map_err(|e| anyhow::anyhow!("{}: {e}", args.level.display()))?;
+    let threads = args.threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())).max(1);
+    let memory = args.memory.unwrap_or_else(|| solver::machine_memory() / 2 / (1 << 20)) << 20;
+    let plan = solver::plan(&lvl, memory, args.tiers);
+    let dir = args.dir.unwrap_or_else(|| crate::app::settings::data_dir().join("kalah"));
+    let config = Config {
+        threads,
+        table_bits: plan.table_bits,
+        tiers: plan.tiers,
+        dir: Some(dir.clone()),
+        checkpoint_every: Duration::from_secs_f64(args.checkpoint_every.max(0.1)),
+    };
+    println!("{}: {}", args.level.display(), lvl.name);
+    println!(
+        "  {} pits a side, {} stones each, {}, {}",
+        lvl.pits,
+        lvl.stones,
+        lvl.capture.describe(),
+        if lvl.sweep { "final sweep" } else { "no final sweep" }
+    );
+    println!("  {}", plan.words());
+    if let Some(done) = solver::finished(&dir, &lvl) {
+        println!("  solved before ({}):", dir.display());
+        print_solution(&done);
+        return Ok(ExitCode::SUCCESS);
+    }
+    let started = Instant::now();
+    let bar = ProgressBar::new(0);
+    bar.set_style(ProgressStyle::with_template("  {msg}").context("progress style")?);
+    bar.enable_steady_tick(Duration::from_millis(200));
+    let last = Mutex::new(Instant::now());
+    let report = |p: Progress| report(&bar, &last, p);
+    let endgame = solver::databases(Rules::of(&lvl), &config, &report)?;
+    let built = started.elapsed();
+    bar.println(format!(
+        "  endgame databases: {} positions up to {} stones, {} MiB, ready after {:.1} s",
+        endgame.positions(),
+        endgame.top(),
+        endgame.positions() >> 20,
+        built.as_secs_f64()
+    ));
+    let shared = Shared::default();
+    let result = solver::solve(&lvl, &endgame, &config, &shared, &report);
+    bar.finish_and_clear();
+    match result {
+        Ok(solution) => {
+            print_solution(&solution);
+            println!("  time: {:.1} s in all (databases {:.1} s)", started.elapsed().as_secs_f64(), built.as_secs_f64());
+            Ok(ExitCode::SUCCESS)
+        }
+        Err(SolveError::Stopped) => bail!("stopped; the checkpoint in {} carries on", dir.display()),
+        Err(e) => Err(e.into()),
+    }
+}
+
+fn margin(v: i32) -> String {
+    format!("{v:+}")
+}
+
+fn print_solution(s: &solver::Solution) {
+    let words = match s.value {
+        v if v > 0 => format!("the first player wins by {v}"),
+        v if v < 0 => format!("the first player loses by {}", -v),
+        _ => "a draw".to_owned(),
+    };
+    println!("value: {} ({words} with perfect play)", margin(s.value));
+    let best: Vec<String> = s.best_moves().iter().map(|p| format!("A{}", p + 1)).collect();
+    println!("best first moves: {}", best.join(", "));
+    let each: Vec<String> = s.moves.iter().map(|m| format!("A{} {}", m.pit + 1, margin(m.lower))).collect();
+    println!("every first move: {}", each.join(", "));
+    println!(
+        "search: {} nodes in {:.1} s ({:.2} M nodes/s)",
+        s.nodes,
+        s.search_seconds,
+        s.nodes as f64 / s.search_seconds.max(1e-9) / 1e6
+    );
+}
+
+fn report(bar: &ProgressBar, last: &Mutex<Instant>, p: Progress) {
+    match p {
+        Progress::TierLoaded { stones, positions } => {
+            bar.set_message(format!("databases: tier {stones} loaded ({positions} positions)"));
+        }
+        Progress::TierBuilding { stones, done, positions } => {
+            let mut last = last.lock().expect("clock");
+            if last.elapsed() >= Duration::from_millis(200) {
+                *last = Instant::now();
+                bar.set_message(format!(
+                    "databases: building tier {stones}: {:.0}% of {positions} positions",
+                    100.0 * done as f64 / positions.max(1) as f64
+                ));
+            }
+        }
+        Progress::TierBuilt { stones, positions, seconds } => {
+            bar.println(format!(
+                "  tier {stones:>2} built: {positions} positions in {seconds:.1} s ({:.1} M positions/s)",
+                positions as f64 / seconds.max(1e-9) / 1e6
+            ));
+        }
+        Progress::Resumed { checkpoint, moves_proven } => {
+            bar.println(format!(
+                "  resumed from the checkpoint {} ({moves_proven} first moves already proven)",
+                checkpoint.display()
+            ));
+        }
+        Progress::Searching { nodes, moves } => {
+            let each: Vec<String> = moves
+                .iter()
+                .map(|m| match m.exact() {
+                    Some(v) => format!("A{} {}", m.pit + 1, margin(v)),
+                    None => format!("A{} [{},{}]", m.pit + 1, margin(m.lower), margin(m.upper)),
+                })
+                .collect();
+            bar.set_message(format!("search: {:.1} M nodes · first moves: {}", nodes as f64 / 1e6, each.join("  ")));
+        }
+        Progress::Checkpointed { path } => {
+            bar.set_message(format!("checkpoint written: {}", path.display()));
+        }
+    }
+}
