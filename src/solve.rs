@@ -31,6 +31,10 @@ pub struct SolveArgs {
     /// folder's `kalah/`).
     #[arg(long)]
     pub dir: Option<PathBuf>,
+    /// Prove the exact margin of every first move (by default only the
+    /// best's, and that the others are worse).
+    #[arg(long)]
+    pub every_move: bool,
     /// Seconds between checkpoints of the search.
     #[arg(long, default_value_t = 60.0)]
     pub checkpoint_every: f64,
@@ -39,11 +43,16 @@ pub struct SolveArgs {
 pub fn run(args: SolveArgs) -> anyhow::Result<ExitCode> {
     let file = level::load(&args.level)?;
     let Some(lvl) = file.get::<Mancala>() else {
-        bail!("{}: `tabula solve` proves Mancala levels; this is a {} level", args.level.display(), file.game().name());
+        bail!(
+            "{}: `tabula solve` proves Mancala levels; this is a {} level",
+            args.level.display(),
+            file.game().name()
+        );
     };
     let lvl: MancalaLevel = lvl.clone();
     solver::check_level(&lvl).map_err(|e| anyhow::anyhow!("{}: {e}", args.level.display()))?;
-    let threads = args.threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())).max(1);
+    let threads =
+        args.threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())).max(1);
     let memory = args.memory.unwrap_or_else(|| solver::machine_memory() / 2 / (1 << 20)) << 20;
     let plan = solver::plan(&lvl, memory, args.tiers);
     let dir = args.dir.unwrap_or_else(|| crate::app::settings::data_dir().join("kalah"));
@@ -53,6 +62,7 @@ pub fn run(args: SolveArgs) -> anyhow::Result<ExitCode> {
         tiers: plan.tiers,
         dir: Some(dir.clone()),
         checkpoint_every: Duration::from_secs_f64(args.checkpoint_every.max(0.1)),
+        every_move: args.every_move,
     };
     println!("{}: {}", args.level.display(), lvl.name);
     println!(
@@ -76,24 +86,41 @@ pub fn run(args: SolveArgs) -> anyhow::Result<ExitCode> {
     let report = |p: Progress| report(&bar, &last, p);
     let endgame = solver::databases(Rules::of(&lvl), &config, &report)?;
     let built = started.elapsed();
-    bar.println(format!(
-        "  endgame databases: {} positions up to {} stones, {} MiB, ready after {:.1} s",
-        endgame.positions(),
-        endgame.top(),
-        endgame.positions() >> 20,
-        built.as_secs_f64()
-    ));
+    say(
+        &bar,
+        format!(
+            "  endgame databases: {} positions up to {} stones, {} MiB, ready after {:.1} s",
+            endgame.positions(),
+            endgame.top(),
+            endgame.positions() >> 20,
+            built.as_secs_f64()
+        ),
+    );
     let shared = Shared::default();
     let result = solver::solve(&lvl, &endgame, &config, &shared, &report);
     bar.finish_and_clear();
     match result {
         Ok(solution) => {
             print_solution(&solution);
-            println!("  time: {:.1} s in all (databases {:.1} s)", started.elapsed().as_secs_f64(), built.as_secs_f64());
+            println!(
+                "  time: {:.1} s in all (databases {:.1} s)",
+                started.elapsed().as_secs_f64(),
+                built.as_secs_f64()
+            );
             Ok(ExitCode::SUCCESS)
         }
         Err(SolveError::Stopped) => bail!("stopped; the checkpoint in {} carries on", dir.display()),
         Err(e) => Err(e.into()),
+    }
+}
+
+/// A line above the progress bar, or on its own when there is no terminal
+/// to draw the bar on (a log, a test).
+fn say(bar: &ProgressBar, line: String) {
+    if bar.is_hidden() {
+        eprintln!("{line}");
+    } else {
+        bar.println(line);
     }
 }
 
@@ -110,7 +137,14 @@ fn print_solution(s: &solver::Solution) {
     println!("value: {} ({words} with perfect play)", margin(s.value));
     let best: Vec<String> = s.best_moves().iter().map(|p| format!("A{}", p + 1)).collect();
     println!("best first moves: {}", best.join(", "));
-    let each: Vec<String> = s.moves.iter().map(|m| format!("A{} {}", m.pit + 1, margin(m.lower))).collect();
+    let each: Vec<String> = s
+        .moves
+        .iter()
+        .map(|m| match m.exact() {
+            Some(v) => format!("A{} {}", m.pit + 1, margin(v)),
+            None => format!("A{} below {}", m.pit + 1, margin(s.value)),
+        })
+        .collect();
     println!("every first move: {}", each.join(", "));
     println!(
         "search: {} nodes in {:.1} s ({:.2} M nodes/s)",
@@ -122,6 +156,9 @@ fn print_solution(s: &solver::Solution) {
 
 fn report(bar: &ProgressBar, last: &Mutex<Instant>, p: Progress) {
     match p {
+        Progress::Checkpointed { path } if bar.is_hidden() => {
+            eprintln!("  checkpoint written: {}", path.display());
+        }
         Progress::TierLoaded { stones, positions } => {
             bar.set_message(format!("databases: tier {stones} loaded ({positions} positions)"));
         }
@@ -136,16 +173,22 @@ fn report(bar: &ProgressBar, last: &Mutex<Instant>, p: Progress) {
             }
         }
         Progress::TierBuilt { stones, positions, seconds } => {
-            bar.println(format!(
-                "  tier {stones:>2} built: {positions} positions in {seconds:.1} s ({:.1} M positions/s)",
-                positions as f64 / seconds.max(1e-9) / 1e6
-            ));
+            say(
+                &bar,
+                format!(
+                    "  tier {stones:>2} built: {positions} positions in {seconds:.1} s ({:.1} M positions/s)",
+                    positions as f64 / seconds.max(1e-9) / 1e6
+                ),
+            );
         }
         Progress::Resumed { checkpoint, moves_proven } => {
-            bar.println(format!(
-                "  resumed from the checkpoint {} ({moves_proven} first moves already proven)",
-                checkpoint.display()
-            ));
+            say(
+                &bar,
+                format!(
+                    "  resumed from the checkpoint {} ({moves_proven} first moves already proven)",
+                    checkpoint.display()
+                ),
+            );
         }
         Progress::Searching { nodes, moves } => {
             let each: Vec<String> = moves
@@ -155,7 +198,11 @@ fn report(bar: &ProgressBar, last: &Mutex<Instant>, p: Progress) {
                     None => format!("A{} [{},{}]", m.pit + 1, margin(m.lower), margin(m.upper)),
                 })
                 .collect();
-            bar.set_message(format!("search: {:.1} M nodes · first moves: {}", nodes as f64 / 1e6, each.join("  ")));
+            bar.set_message(format!(
+                "search: {:.1} M nodes · first moves: {}",
+                nodes as f64 / 1e6,
+                each.join("  ")
+            ));
         }
         Progress::Checkpointed { path } => {
             bar.set_message(format!("checkpoint written: {}", path.display()));

@@ -4,6 +4,7 @@
 
 pub mod agent;
 pub mod conformance;
+pub mod dirs;
 pub mod history;
 pub mod perft;
 pub mod ratings;
@@ -16,6 +17,7 @@ use std::fmt;
 use serde::{Serialize, de::DeserializeOwned};
 
 pub use agent::{Agent, AgentError, AgentInfo, AgentRegistry, AgentSpec, RandomAgent};
+pub use dirs::{config_dir, data_dir};
 pub use rng::{GameRng, derive_seed, rng_from_seed};
 
 /// A seat at the table, 0-based. Displayed 1-based ("Player 1").

@@ -7,7 +7,9 @@ use std::time::{Duration, Instant};
 
 use rand::Rng;
 
+use super::level::MancalaLevel;
 use super::rules::{Mancala, Sow};
+use super::solver::{Rules, Teacher};
 use crate::core::agent::{Agent, AgentError, AgentInfo, AgentRegistry, AgentSpec, ParamInfo};
 use crate::core::{Game, GameRng, Outcome, Player};
 
@@ -362,6 +364,7 @@ fn margin_words(value: i32, verb: &str) -> String {
 }
 
 /// The final store difference in a value from `solve_value`.
+#[cfg(test)]
 pub(crate) fn margin_of(value: i32) -> i32 {
     if value.abs() > WIN / 2 { value - value.signum() * WIN } else { value }
 }
@@ -373,6 +376,65 @@ pub fn solve_value(board: &Mancala) -> Option<i32> {
     search.node_limit = SOLVE_NODES;
     let (_, value, _, proven) = search.best_move(board, 255)?;
     proven.then_some(value)
+}
+
+/// Perfect play where it can be proven: the endgame databases and the
+/// finished solves `tabula solve` keeps, and a search down into them within
+/// a budget; elsewhere the strongest search it has, saying it is not proven.
+pub struct Perfect {
+    teacher: Option<(Rules, Teacher)>,
+    fallback: Minimax,
+    note: Option<String>,
+}
+
+impl Perfect {
+    fn teacher(&mut self, board: &Mancala) -> &Teacher {
+        let rules = Rules { pits: board.pits() as u8, capture: board.capture_rule(), sweep: board.sweeps() };
+        if self.teacher.as_ref().is_none_or(|(r, _)| *r != rules) {
+            // The level's stones a pit, from the stones on the board, so
+            // that a finished solve of its start is found.
+            let total: u32 = board.cells().iter().map(|&c| c as u32).sum();
+            let level = MancalaLevel {
+                name: String::new(),
+                description: String::new(),
+                group: Default::default(),
+                pits: rules.pits,
+                stones: (total / (2 * rules.pits as u32)).max(1) as u16,
+                capture: rules.capture,
+                sweep: rules.sweep,
+                move_cap: super::level::DEFAULT_MOVE_CAP,
+            };
+            self.teacher = Some((rules, Teacher::new(&level)));
+        }
+        &self.teacher.as_ref().expect("just made").1
+    }
+}
+
+impl Agent<Mancala> for Perfect {
+    fn searches(&self) -> bool {
+        true
+    }
+
+    fn choose(&mut self, seat: Player, board: &Mancala, rng: &mut GameRng) -> Option<Sow> {
+        if seat != board.current_player() {
+            return None;
+        }
+        if let Some(margins) = self.teacher(board).move_margins(board) {
+            let best = margins.iter().max_by_key(|m| m.margin)?;
+            self.note = Some(format!("plays perfectly: {} from here", margin_words(best.margin, "wins")));
+            return Some(best.sow);
+        }
+        let mv = self.fallback.choose(seat, board, rng)?;
+        self.note = Some(format!(
+            "not proven here (too many stones left for the solver): {}",
+            self.fallback.note().unwrap_or_default()
+        ));
+        Some(mv)
+    }
+
+    fn note(&self) -> Option<String> {
+        self.note.clone()
+    }
 }
 
 /// UCT: `playouts` random games per move, the tree kept from the root.
@@ -515,6 +577,12 @@ const AGENTS: &[AgentInfo] = &[
         about: "exact play on small boards, with the proven value",
         param: None,
     },
+    AgentInfo {
+        name: "perfect",
+        plain: "plays perfectly wherever the solver's databases reach, and says by how much it wins",
+        about: "proven play from the endgame databases and solves of `tabula solve` (docs/solver.md); elsewhere a 1 s search, said to be unproven",
+        param: None,
+    },
 ];
 
 /// `500ms`, `2s`, `1.5s` as a duration.
@@ -565,6 +633,16 @@ impl AgentRegistry for Mancala {
             "solve" => {
                 spec.no_param()?;
                 Ok(Box::new(Solve { search: Search::new(), note: None }))
+            }
+            "perfect" => {
+                spec.no_param()?;
+                let fallback = Minimax {
+                    depth: DEFAULT_DEPTH,
+                    budget: Some(Duration::from_secs(1)),
+                    search: Search::new(),
+                    note: None,
+                };
+                Ok(Box::new(Perfect { teacher: None, fallback, note: None }))
             }
             _ => Err(Self::unknown_agent(spec)),
         }

@@ -122,7 +122,7 @@ impl Endgame {
 
     /// The value of a position of the tier being built; positions of the
     /// same tier it leads to are solved first and kept.
-    fn solve_in_tier(&self, values: &[AtomicI8], pits: &Pits, k: u32) -> i8 {
+    fn solve_in_tier(&self, values_of_tier: &[AtomicI8], pits: &Pits, k: u32) -> i8 {
         let n = self.rules.pits as usize;
         let mut bits = pits.playable(n);
         if bits == 0 || pits.0[n..2 * n].iter().all(|&c| c == 0) {
@@ -130,27 +130,43 @@ impl Endgame {
             let (mine, theirs) = sides(pits, n);
             return if self.rules.sweep { (mine - theirs) as i8 } else { 0 };
         }
-        let mut best = i32::MIN;
+        // First every child and where it is kept, then the reads: the reads
+        // of the tiers below miss the cache, and issued together they wait
+        // for the memory at the same time rather than one after another.
+        let mut children = [(Pits([0; 32]), 0i32, 0u32, false, 0u64); 16];
+        let mut count = 0;
         while bits != 0 {
             let pit = bits.trailing_zeros() as usize;
             bits &= bits - 1;
             let mut child = *pits;
             let fx = child.sow(self.rules, pit);
-            let value = if fx.ended {
-                fx.gain
-            } else if fx.left == 0 {
+            let tier = if fx.ended { u32::MAX } else { k - fx.left };
+            let rank = if fx.ended { 0 } else { self.rank(&child) };
+            children[count] = (child, fx.gain, tier, fx.extra_turn, rank);
+            count += 1;
+        }
+        let mut values = [0i32; 16];
+        for (value, &(_, gain, tier, extra, rank)) in values.iter_mut().zip(&children[..count]) {
+            if tier < k {
+                let below = self.tiers[tier as usize][rank as usize] as i32;
+                *value = gain + if extra { below } else { -below };
+            }
+        }
+        let mut best = i32::MIN;
+        for (i, &(child, gain, tier, _, rank)) in children[..count].iter().enumerate() {
+            let value = if tier == u32::MAX {
+                gain
+            } else if tier == k {
                 // Same tier: the turn passed (an extra turn puts a stone in
                 // the store), and the stones moved on, so this ends.
-                let index = self.rank(&child) as usize;
-                let mut v = values[index].load(Ordering::Relaxed);
+                let mut v = values_of_tier[rank as usize].load(Ordering::Relaxed);
                 if v == UNKNOWN {
-                    v = self.solve_in_tier(values, &child, k);
-                    values[index].store(v, Ordering::Relaxed);
+                    v = self.solve_in_tier(values_of_tier, &child, k);
+                    values_of_tier[rank as usize].store(v, Ordering::Relaxed);
                 }
                 -(v as i32)
             } else {
-                let below = self.tiers[(k - fx.left) as usize][self.rank(&child) as usize] as i32;
-                fx.gain + if fx.extra_turn { below } else { -below }
+                values[i]
             };
             best = best.max(value);
         }

@@ -14,8 +14,8 @@ pub mod teach;
 mod tests;
 
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
+use std::sync::atomic::{AtomicI32, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use serde::{Deserialize, Serialize};
@@ -40,6 +40,9 @@ pub struct Config {
     pub dir: Option<PathBuf>,
     /// How often the search saves a checkpoint (with `dir`).
     pub checkpoint_every: Duration,
+    /// Prove every first move's exact margin, not only that the others are
+    /// worse than the best.
+    pub every_move: bool,
 }
 
 /// A first move and what is proven of its margin so far: the first
@@ -74,7 +77,8 @@ pub enum Progress {
 pub struct Solution {
     /// The first player's margin with perfect play from both sides.
     pub value: i32,
-    /// Every first move with its exact margin.
+    /// Every first move with its margin: exact for the best, and for the
+    /// others too with `every_move`, else an upper bound below the best.
     pub moves: Vec<FirstMove>,
     /// Nodes searched (this run and, after a resume, the runs before).
     pub nodes: u64,
@@ -144,8 +148,10 @@ pub fn database_bytes(pits: u8, tiers: u32) -> u64 {
 pub fn plan(level: &MancalaLevel, memory: u64, tiers: Option<u32>) -> Plan {
     let total = 2 * level.pits as u32 * level.stones as u32;
     let tiers = tiers.unwrap_or_else(|| {
+        // About five stones in twelve: Kalah (6,4) searches in seconds
+        // from 20, and bigger boards stop at `MOST_TIERS` (docs/solver.md).
         let mut k = 0;
-        while k < total.min(MOST_TIERS) && database_bytes(level.pits, k + 1) <= memory / 4 * 3 {
+        while k < (total * 5 / 12).min(MOST_TIERS) && database_bytes(level.pits, k + 1) <= memory / 4 * 3 {
             k += 1;
         }
         k
@@ -185,7 +191,11 @@ pub fn check_level(level: &MancalaLevel) -> Result<(), SolveError> {
 }
 
 /// Builds or loads the databases up to `config.tiers` stones.
-pub fn databases(rules: Rules, config: &Config, report: &(dyn Fn(Progress) + Sync)) -> Result<Endgame, SolveError> {
+pub fn databases(
+    rules: Rules,
+    config: &Config,
+    report: &(dyn Fn(Progress) + Sync),
+) -> Result<Endgame, SolveError> {
     let mut endgame = Endgame::new(rules);
     while endgame.top() < config.tiers {
         let stones = endgame.top() + 1;
@@ -197,7 +207,8 @@ pub fn databases(rules: Rules, config: &Config, report: &(dyn Fn(Progress) + Syn
         }
         let positions = endgame.tier_size(stones);
         let started = Instant::now();
-        endgame.build_next(config.threads, &|done| report(Progress::TierBuilding { stones, done, positions }));
+        endgame
+            .build_next(config.threads, &|done| report(Progress::TierBuilding { stones, done, positions }));
         if let Some(dir) = &config.dir {
             endgame.save_top(dir)?;
         }
@@ -269,6 +280,20 @@ pub fn solve(
     let started = Instant::now();
     let moves = Mutex::new(moves);
     let next = AtomicUsize::new(0);
+    let mut order: Vec<usize> = (0..moves.lock().expect("moves").len()).collect();
+    order.sort_by_key(|&i| {
+        let pit = moves.lock().expect("moves")[i].pit as usize;
+        let mut child = pits;
+        let fx = child.sow(rules, pit);
+        (!fx.extra_turn, std::cmp::Reverse(pit))
+    });
+    // The best exact margin so far: a move shown not to reach it is done.
+    let best = AtomicI32::new(i32::MIN);
+    for m in moves.lock().expect("moves").iter() {
+        if let Some(v) = m.exact() {
+            best.fetch_max(v, Ordering::Relaxed);
+        }
+    }
     let count = moves.lock().expect("moves").len();
     let finished_threads = AtomicUsize::new(0);
     let threads = config.threads.clamp(1, count.max(1));
@@ -297,8 +322,12 @@ pub fn solve(
                     if i >= count || shared.stopped() {
                         break;
                     }
+                    // Likely best first, so that a floor is soon known:
+                    // extra turns, then the pits nearest the store.
+                    let i = order[i];
                     let mv = moves.lock().expect("moves")[i];
-                    if mv.exact().is_some() {
+                    let floor = best.load(Ordering::Relaxed);
+                    if mv.exact().is_some() || (floor != i32::MIN && mv.upper < floor) {
                         continue;
                     }
                     let mut child = pits;
@@ -306,23 +335,33 @@ pub fn solve(
                     // The margin is the first player's: the mover's gain, then
                     // the child's value for whoever moves there.
                     let sign = if fx.extra_turn { 1 } else { -1 };
+                    let left = stones - fx.left;
+                    let mut heard = |lower: i32, upper: i32| {
+                        let (lo, hi) = if sign > 0 { (lower, upper) } else { (-upper, -lower) };
+                        let mut moves = moves.lock().expect("moves");
+                        moves[i].lower = moves[i].lower.max(fx.gain + lo);
+                        moves[i].upper = moves[i].upper.min(fx.gain + hi);
+                    };
+                    if !fx.ended && !config.every_move && floor != i32::MIN {
+                        // Only whether it reaches the best so far: one test.
+                        let gamma = if sign > 0 { floor - fx.gain } else { fx.gain - floor + 1 };
+                        match searcher.test(&child, left, gamma, &mut heard) {
+                            None => break,
+                            Some(at_least) if (sign > 0) != at_least => continue,
+                            Some(_) => {}
+                        }
+                    }
                     let proven = if fx.ended {
                         Some(fx.gain)
                     } else {
-                        let left = stones - fx.left;
-                        let guess = sign * ((mv.lower + mv.upper) / 2 - fx.gain);
-                        let mut heard = |lower: i32, upper: i32| {
-                            let (lo, hi) = if sign > 0 { (lower, upper) } else { (-upper, -lower) };
-                            let mut moves = moves.lock().expect("moves");
-                            moves[i].lower = moves[i].lower.max(fx.gain + lo);
-                            moves[i].upper = moves[i].upper.min(fx.gain + hi);
-                        };
+                        let guess = sign * ((mv.lower.max(floor) + mv.upper) / 2 - fx.gain);
                         searcher.value(&child, left, guess, &mut heard).map(|v| fx.gain + sign * v)
                     };
                     if let Some(value) = proven {
                         let mut moves = moves.lock().expect("moves");
                         moves[i].lower = value;
                         moves[i].upper = value;
+                        best.fetch_max(value, Ordering::Relaxed);
                     }
                 }
                 finished_threads.fetch_add(1, Ordering::Relaxed);
@@ -332,7 +371,10 @@ pub fn solve(
         while finished_threads.load(Ordering::Relaxed) < threads {
             std::thread::sleep(Duration::from_millis(100));
             let now = moves.lock().expect("moves").clone();
-            report(Progress::Searching { nodes: nodes_before + shared.nodes.load(Ordering::Relaxed), moves: now.clone() });
+            report(Progress::Searching {
+                nodes: nodes_before + shared.nodes.load(Ordering::Relaxed),
+                moves: now.clone(),
+            });
             if saved.elapsed() >= config.checkpoint_every {
                 checkpoint(&now)?;
                 saved = Instant::now();
@@ -342,11 +384,12 @@ pub fn solve(
     })?;
 
     let moves = moves.into_inner().expect("moves");
-    if shared.stopped() || moves.iter().any(|m| m.exact().is_none()) {
+    let value = moves.iter().filter_map(FirstMove::exact).max();
+    let settled = |m: &FirstMove| m.exact().is_some() || value.is_some_and(|v| m.upper < v);
+    let Some(value) = value.filter(|_| !shared.stopped() && moves.iter().all(settled)) else {
         checkpoint(&moves)?;
         return Err(SolveError::Stopped);
-    }
-    let value = moves.iter().map(|m| m.lower).max().unwrap_or(0);
+    };
     let solution = Solution {
         value,
         moves,

@@ -197,7 +197,16 @@ struct Child {
 impl<'a> Searcher<'a> {
     pub fn new(endgame: &'a Endgame, table: &'a Table, shared: &'a Shared) -> Searcher<'a> {
         let rules = endgame.rules();
-        Searcher { rules, n: rules.pits as usize, endgame, table, shared, unflushed: 0, searched: 0, top: endgame.top() }
+        Searcher {
+            rules,
+            n: rules.pits as usize,
+            endgame,
+            table,
+            shared,
+            unflushed: 0,
+            searched: 0,
+            top: endgame.top(),
+        }
     }
 
     /// Adds this thread's nodes to the shared count; true if the search
@@ -215,7 +224,13 @@ impl<'a> Searcher<'a> {
     /// The exact value of `pits` (holding `stones`) for the player to move,
     /// starting from a guess; `None` if stopped first. `bounds` hears every
     /// bound proven on the way.
-    pub fn value(&mut self, pits: &Pits, stones: u32, guess: i32, bounds: &mut dyn FnMut(i32, i32)) -> Option<i32> {
+    pub fn value(
+        &mut self,
+        pits: &Pits,
+        stones: u32,
+        guess: i32,
+        bounds: &mut dyn FnMut(i32, i32),
+    ) -> Option<i32> {
         if let Some(v) = self.endgame.value(pits, stones) {
             return Some(v);
         }
@@ -241,6 +256,31 @@ impl<'a> Searcher<'a> {
         }
         self.flush();
         Some(lower)
+    }
+
+    /// Whether the value of `pits` is at least `gamma`: one zero-window
+    /// search; `None` if stopped first.
+    pub fn test(
+        &mut self,
+        pits: &Pits,
+        stones: u32,
+        gamma: i32,
+        bounds: &mut dyn FnMut(i32, i32),
+    ) -> Option<bool> {
+        let v = match self.endgame.value(pits, stones) {
+            Some(v) => v,
+            None => self.search(pits, stones, gamma - 1, gamma),
+        };
+        self.flush();
+        if self.shared.stopped() {
+            return None;
+        }
+        if v >= gamma {
+            bounds(v, stones as i32);
+        } else {
+            bounds(-(stones as i32), v);
+        }
+        Some(v >= gamma)
     }
 
     /// Fail-soft alpha-beta: the value if it lies inside (alpha, beta), else
@@ -322,7 +362,10 @@ impl<'a> Searcher<'a> {
         };
         let spent = self.searched - before;
         let work = 64 - spent.leading_zeros() as u8;
-        self.table.store(key, Known { lower: new_lower.max(lower), upper: new_upper.min(upper), best: best_pit, work });
+        self.table.store(
+            key,
+            Known { lower: new_lower.max(lower), upper: new_upper.min(upper), best: best_pit, work },
+        );
         best
     }
 

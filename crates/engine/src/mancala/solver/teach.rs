@@ -1,9 +1,22 @@
-//! What the window's teaching overlay asks: the proven margin of every legal
-//! move from a position, for hovering a pit and for reviewing a game.
+//! What the `perfect` agent and the window's teaching overlay ask: the
+//! proven margin of every legal move from a position, for hovering a pit,
+//! reviewing a game or choosing a move.
+//!
+//! A teacher reads the endgame databases that `tabula solve` left in the
+//! data folder (or builds small ones in memory), and a finished solve of
+//! the level's start; from anywhere else it searches, within a budget.
 
-use super::super::ai::solve_value;
-use super::super::{Mancala, MancalaLevel, Sow};
-use crate::core::{Game, Player};
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::Ordering;
+use std::sync::{Arc, Mutex, OnceLock};
+
+use super::board::{Pits, Rules};
+use super::endgame::Endgame;
+use super::search::{Searcher, Shared, Table};
+use super::{Config, Solution};
+use crate::core::Game;
+use crate::mancala::{Mancala, MancalaLevel, Sow};
 
 /// A legal move and where it leads with perfect play after it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -15,48 +28,143 @@ pub struct MoveMargin {
     pub margin: i32,
 }
 
+/// Nodes a teacher searches for one position before it gives up.
+pub const NODE_BUDGET: u64 = 6_000_000;
+/// Databases a teacher builds in memory when none are on disk (bytes).
+const BUILT_HERE: u64 = 16 << 20;
+/// Databases a teacher loads from disk at most (bytes).
+const LOADED_AT_MOST: u64 = 2 << 30;
+const TABLE_BITS: u32 = 22;
+
 /// Proves the value of each move of a Mancala position, within a budget.
 /// Cheap to clone and safe to share with a background thread.
-#[derive(Clone, Debug)]
+#[derive(Clone)]
 pub struct Teacher {
-    _level: MancalaLevel,
+    level: MancalaLevel,
+    endgame: Arc<Endgame>,
+    table: Arc<Table>,
+    finished: Option<Arc<Solution>>,
+    budget: u64,
+}
+
+impl std::fmt::Debug for Teacher {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Teacher")
+            .field("level", &self.level.name)
+            .field("tiers", &self.endgame.top())
+            .finish()
+    }
+}
+
+/// Where `tabula solve` keeps databases and results unless told otherwise:
+/// `kalah/` in the data folder (`$TABULA_DATA_DIR`, else
+/// `$XDG_DATA_HOME/tabula`, else `~/.local/share/tabula`).
+pub fn default_dir() -> PathBuf {
+    crate::core::data_dir().join("kalah")
+}
+
+/// The databases of `rules` found under `dir`, loaded once per process.
+fn databases(rules: Rules, dir: &Path) -> Arc<Endgame> {
+    static LOADED: OnceLock<Mutex<HashMap<(Rules, PathBuf), Arc<Endgame>>>> = OnceLock::new();
+    let mut loaded = LOADED.get_or_init(Default::default).lock().unwrap_or_else(|e| e.into_inner());
+    loaded
+        .entry((rules, dir.to_owned()))
+        .or_insert_with(|| {
+            let mut endgame = Endgame::new(rules);
+            while super::database_bytes(rules.pits, endgame.top() + 1) <= LOADED_AT_MOST
+                && endgame.load_next(dir).unwrap_or(false)
+            {}
+            if endgame.top() == 0 {
+                let mut tiers = 0;
+                while super::database_bytes(rules.pits, tiers + 1) <= BUILT_HERE {
+                    tiers += 1;
+                }
+                let config = Config {
+                    threads: 1,
+                    table_bits: 4,
+                    tiers,
+                    dir: None,
+                    checkpoint_every: Default::default(),
+                    every_move: false,
+                };
+                if let Ok(built) = super::databases(rules, &config, &|_| {}) {
+                    endgame = built;
+                }
+            }
+            Arc::new(endgame)
+        })
+        .clone()
 }
 
 impl Teacher {
-    /// A teacher for the boards of `level`'s rules.
+    /// A teacher for the boards of `level`'s rules, with what the data
+    /// folder holds.
     pub fn new(level: &MancalaLevel) -> Teacher {
-        Teacher { _level: level.clone() }
+        Teacher::with_dir(level, &default_dir())
+    }
+
+    /// The same with databases and results kept in `dir`.
+    pub fn with_dir(level: &MancalaLevel, dir: &Path) -> Teacher {
+        Teacher {
+            level: level.clone(),
+            endgame: databases(Rules::of(level), dir),
+            table: Arc::new(Table::new(TABLE_BITS)),
+            finished: super::finished(dir, level).map(Arc::new),
+            budget: NODE_BUDGET,
+        }
+    }
+
+    /// The most stones the databases hold.
+    pub fn tiers(&self) -> u32 {
+        self.endgame.top()
     }
 
     /// Every legal move with its proven margin, in pit order; `None` when the
     /// game is over or the position is beyond what can be proven within the
     /// budget (seconds, not minutes).
     pub fn move_margins(&self, board: &Mancala) -> Option<Vec<MoveMargin>> {
-        let mover = board.current_player();
-        let mut moves = Vec::new();
-        board.moves(&mut moves);
-        if moves.is_empty() {
+        if board.outcome().is_some() || super::check_level(&self.level).is_err() {
             return None;
         }
-        moves
-            .into_iter()
-            .map(|sow| {
-                let mut child = *board;
-                child.play(sow).ok()?;
-                let margin = final_margin(&child, mover)?;
-                Some(MoveMargin { sow, margin })
-            })
-            .collect()
+        let rules = Rules::of(&self.level);
+        if board.pits() != rules.pits as usize
+            || board.capture_rule() != rules.capture
+            || board.sweeps() != rules.sweep
+        {
+            return None;
+        }
+        let (pits, made) = Pits::of(board);
+        let side = board.current_player().0;
+        if let Some(done) = &self.finished
+            && board.plies() == 0
+            && Mancala::new(&self.level, 0).is_ok_and(|start| start == *board)
+        {
+            return Some(
+                done.moves
+                    .iter()
+                    .map(|m| MoveMargin { sow: Sow { side, pit: m.pit }, margin: m.lower })
+                    .collect(),
+            );
+        }
+        let stones = pits.stones(rules.pits as usize);
+        let shared = Shared::default();
+        shared.node_limit.store(self.budget, Ordering::Relaxed);
+        let mut searcher = Searcher::new(&self.endgame, &self.table, &shared);
+        let mut out = Vec::new();
+        let mut bits = pits.playable(rules.pits as usize);
+        while bits != 0 {
+            let pit = bits.trailing_zeros() as u8;
+            bits &= bits - 1;
+            let mut child = pits;
+            let fx = child.sow(rules, pit as usize);
+            let rest = if fx.ended {
+                0
+            } else {
+                let v = searcher.value(&child, stones - fx.left, 0, &mut |_, _| {})?;
+                if fx.extra_turn { v } else { -v }
+            };
+            out.push(MoveMargin { sow: Sow { side, pit }, margin: made + fx.gain + rest });
+        }
+        Some(out)
     }
-}
-
-/// The proven final store difference for `seat` from `board`.
-fn final_margin(board: &Mancala, seat: Player) -> Option<i32> {
-    let other = seat.next(2);
-    if board.outcome().is_some() {
-        return Some(board.store(seat) as i32 - board.store(other) as i32);
-    }
-    let value = solve_value(board)?;
-    let diff = super::super::ai::margin_of(value);
-    Some(if board.current_player() == seat { diff } else { -diff })
 }

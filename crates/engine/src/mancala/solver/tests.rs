@@ -58,7 +58,14 @@ fn reachable(start: Mancala) -> Vec<Mancala> {
 }
 
 fn config(tiers: u32) -> Config {
-    Config { threads: 2, table_bits: 16, tiers, dir: None, checkpoint_every: Duration::from_secs(3600) }
+    Config {
+        threads: 2,
+        table_bits: 16,
+        tiers,
+        dir: None,
+        checkpoint_every: Duration::from_secs(3600),
+        every_move: true,
+    }
 }
 
 /// Every reachable position of boards up to 4 pits, every rule set: the
@@ -108,6 +115,10 @@ fn small_kalah_boards_have_their_published_values() {
             let solution = solve(&lvl, &endgame, &config, &Shared::default(), &quiet).unwrap();
             assert_eq!(solution.value, expected, "Kalah(6,{stones}) {capture:?}");
             assert!(solution.best_moves().iter().all(|&p| solution.moves[p as usize].lower == expected));
+            // Without every move's exact margin: the same value and best moves.
+            let quick = Config { every_move: false, ..config.clone() };
+            let quicker = solve(&lvl, &endgame, &quick, &Shared::default(), &quiet).unwrap();
+            assert_eq!((quicker.value, quicker.best_moves()), (expected, solution.best_moves()));
             if stones <= 2 {
                 let start = Mancala::new(&lvl, 0).unwrap();
                 let old = crate::mancala::ai::solve_value(&start).map(crate::mancala::ai::margin_of);
