@@ -31,6 +31,8 @@ fn temp_dir(name: &str) -> PathBuf {
 
 #[path = "cli/serve.rs"]
 mod serve;
+#[path = "cli/solve.rs"]
+mod solve;
 
 const MCMORRAN: &str = "levels/nim/mcmorran-5-6-7.ron";
 

@@ -222,7 +222,11 @@ impl Binomials {
 
     /// Positions with `stones` stones in `parts` pits.
     pub fn count(&self, stones: u32, parts: usize) -> u64 {
-        self.get(stones as usize + parts - 1, parts - 1)
+        let a = stones as usize + parts - 1;
+        if a >= self.table.len() {
+            return u64::MAX;
+        }
+        self.get(a, parts - 1)
     }
 
     /// The rank of the pits among those with the same stones in `parts`

@@ -182,9 +182,14 @@ pub fn machine_memory() -> u64 {
 pub fn check_level(level: &MancalaLevel) -> Result<(), SolveError> {
     let total = 2 * level.pits as u32 * level.stones as u32;
     if total > board::MAX_STONES {
+        let positions = database_bytes(level.pits, total);
+        let estimate =
+            if positions == u64::MAX { "more than 1.8e19".to_owned() } else { format!("{positions:.2e}") };
         return Err(SolveError::Beyond(format!(
-            "{total} stones are more than the solver's {} (a pit's count must fit a byte)",
-            board::MAX_STONES
+            "{total} stones are beyond the solver: it holds at most {} (a pit's count must fit a byte), \
+             and a board of {total} stones on {} pits has {estimate} positions",
+            board::MAX_STONES,
+            2 * level.pits
         )));
     }
     Ok(())
