@@ -309,12 +309,13 @@ quit
 # on: the review marks in the log the moves that gave away stones.
 launch play levels/mancala/small-solved-4x3.ron --p1 greedy --p2 solve
 keys t
-sleep 16
+sleep 30
 shot mancala-review
 quit
-# McMorran's 5-6-7 (misère): the nim-sum in binary, the winning take lit.
+# McMorran's 5-6-7 (misère): the nim-sum in binary, the winning takes lit;
+# 4 typed chooses 4 stones of pile 1, and the top bar says it wins.
 launch play levels/nim/mcmorran-5-6-7.ron
-keys t
+keys t 4
 sleep 1
 shot nim-sum
 quit

@@ -23,6 +23,11 @@ pub struct Teaching {
     pub offered: Option<&'static str>,
     /// Lines for the side panel, under the box that turns it on.
     pub notes: Vec<TeachNote>,
+    /// What the move chosen on the board is worth ("A3: you win by 4 with
+    /// perfect play after this"), or of the position when none is: a line
+    /// of the top bar of its own, kept while teaching so the board stays
+    /// still as the choice changes.
+    pub verdict: String,
 }
 
 impl Teaching {
@@ -33,6 +38,13 @@ impl Teaching {
     /// Whether `game`'s board teaches now.
     pub fn shown_for(&self, game: &str) -> bool {
         self.on && self.offered == Some(game)
+    }
+
+    /// Says `verdict`, touching the resource only when it changes.
+    pub fn say(this: &mut ResMut<Teaching>, verdict: String) {
+        if this.verdict != verdict {
+            this.verdict = verdict;
+        }
     }
 
     /// Sets what `game` offers and says, touching the resource only when

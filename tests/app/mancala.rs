@@ -284,25 +284,27 @@ fn teaching_gives_each_pit_its_proven_margin_and_rings_the_best() {
         assert_eq!(m.sow.side, mover.0);
         *app.world_mut().resource_mut::<PitChoice>() = PitChoice { pit: m.sow.pit, hover: None, keyed: true };
         frames(&mut app, 1);
-        let said = app.world().resource::<MovePreview>().0.clone();
+        let said = app.world().resource::<Teaching>().verdict.clone();
         let result = match m.margin {
             x if x > 0 => format!("you win by {x} with perfect play after this"),
             0 => "a draw with perfect play after this".to_owned(),
             x => format!("you lose by {} with perfect play after this", -x),
         };
-        assert!(said.contains(&result), "{said}");
         let verdict = if m.margin == top {
             " (a best move)".to_owned()
         } else {
             format!(" — gives away {} against the best", top - m.margin)
         };
-        assert!(said.ends_with(&verdict), "{said}");
+        let pit = game.cell_name(game.pit_cell(m.sow.side, m.sow.pit));
+        assert_eq!(said, format!("{pit}: {result}{verdict}"));
+        // The preview of the last stone is still said beside it.
+        assert!(app.world().resource::<MovePreview>().0.contains("the last of"));
     }
     // Turned off, nothing is ringed and the preview says no margin.
     app.world_mut().resource_mut::<Teaching>().on = false;
     frames(&mut app, 2);
     assert_eq!(ringed(&mut app), Vec::<usize>::new());
-    assert!(!app.world().resource::<MovePreview>().0.contains("perfect play"));
+    assert_eq!(app.world().resource::<Teaching>().verdict, "");
 }
 
 #[test]
@@ -336,6 +338,13 @@ fn the_review_marks_the_move_that_gave_away_stones_and_no_best_move() {
         let want = (n == at + 1).then(|| format!("−{lost}"));
         assert_eq!(marks.of(n, played), want.as_deref(), "move {n}");
     }
+    // The side panel says who gave the stones away, and in which move.
+    let by = board(&app).name_of(board(&app).movers[at]).to_owned();
+    let notes: Vec<String> =
+        app.world().resource::<Teaching>().notes.iter().map(|n| n.text.clone()).collect();
+    let stones = if lost == 1 { "stone" } else { "stones" };
+    let said = format!("{by} gave away {lost} {stones} in move {}.", at + 1);
+    assert!(notes.contains(&said), "{notes:?}");
     // A step back: the marks are not for that line.
     app.world_mut().write_message(SessionRequest::Undo);
     frames(&mut app, 2);

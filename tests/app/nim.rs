@@ -5,7 +5,7 @@ use super::*;
 use std::collections::HashMap;
 
 use tabula::app::levels::reload::LevelReloaded;
-use tabula::app::nim::{NimLesson, STONE_WINNING};
+use tabula::app::nim::{NimChoice, NimLesson, STONE_WINNING};
 use tabula::app::teach::Teaching;
 
 #[test]
@@ -406,5 +406,16 @@ fn teaching_lights_exactly_the_winning_takes_in_both_endings() {
         let every_move_loses = notes.iter().any(|n| n == "Every move loses against best play.");
         assert_eq!(every_move_loses, want.is_empty(), "{notes:?}");
         assert!(notes.iter().any(|n| n.starts_with("nim-sum")), "{notes:?}");
+        // Choosing a take says whether it wins.
+        let mut all = Vec::new();
+        session(&app).game.legal_moves(Player::ONE, &mut all);
+        for take in [want.first(), all.iter().find(|t| !want.contains(t))].into_iter().flatten() {
+            let mut choice = app.world_mut().resource_mut::<NimChoice>();
+            (choice.pile, choice.count, choice.armed) = (take.pile as usize, take.count, true);
+            frames(&mut app, 1);
+            let wins = if want.contains(take) { "wins" } else { "loses" };
+            let said = &app.world().resource::<Teaching>().verdict;
+            assert_eq!(*said, format!("{take}: it {wins} against best play"));
+        }
     }
 }

@@ -38,7 +38,7 @@ pub(super) fn make_cell_texture(mut commands: Commands, images: Option<ResMut<As
     commands.insert_resource(RingTexture(texture(&mut images, CELL_TEXTURE, ring_pixels(CELL_TEXTURE))));
 }
 
-/// RGBA pixels of a soft ring of light, brightest just outside a hollow's
+/// RGBA pixels of a soft ring of light, brightest at a hollow's
 /// rim and fading both ways, so that it glows around the pit.
 pub fn ring_pixels(size: u32) -> Vec<u8> {
     let mut data = Vec::with_capacity((size * size * 4) as usize);
@@ -47,7 +47,7 @@ pub fn ring_pixels(size: u32) -> Vec<u8> {
         for x in 0..size {
             let (dx, dy) = ((x as f32 + 0.5 - r) / r, (y as f32 + 0.5 - r) / r);
             let d = (dx * dx + dy * dy).sqrt();
-            let alpha = (-((d - 0.84) / 0.09).powi(2)).exp();
+            let alpha = (-((d - 0.88) / 0.06).powi(2)).exp();
             data.extend_from_slice(&[255, 255, 255, (alpha * 255.0) as u8]);
         }
     }

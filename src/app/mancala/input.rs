@@ -8,12 +8,11 @@ use tabula_engine::mancala::{Mancala, Sow, Sown};
 use tabula_engine::{Game, Player};
 
 use super::art::{CELL_COLOR, CELL_HOVER, CELL_TARGET, STORE_WINNER};
-use super::teach::{PitMargins, margin_words};
 use super::{Cell, MancalaLayout, PitChoice};
 use crate::app::board::{BoardPointer, digits_pressed};
 use crate::app::session::{BoardBusy, MovePreview, RequestMove, Session, StatusLine};
 
-fn chosen_pit(choice: &PitChoice) -> Option<u8> {
+pub(super) fn chosen_pit(choice: &PitChoice) -> Option<u8> {
     choice.hover.or(choice.keyed.then_some(choice.pit))
 }
 
@@ -25,7 +24,6 @@ pub(super) fn preview_pit(
     session: Res<Session<Mancala>>,
     choice: Res<PitChoice>,
     busy: Res<BoardBusy>,
-    margins: Res<PitMargins>,
     mut cells: Query<(&Cell, &mut Sprite)>,
     mut shown: ResMut<MovePreview>,
 ) {
@@ -51,13 +49,7 @@ pub(super) fn preview_pit(
         }
     }
     let text = match (preview, human) {
-        (Some((p, sow, Ok(fx))), _) => {
-            let sowing = describe_sowing(board, p, sow, &fx);
-            match margin_words(&margins, sow) {
-                Some(worth) => format!("{sowing} · {worth}"),
-                None => sowing,
-            }
-        }
+        (Some((p, sow, Ok(fx))), _) => describe_sowing(board, p, sow, &fx),
         (Some((_, sow, Err(e))), _) => format!("{sow}: {e}"),
         (None, Some(_)) => "Point at one of your pits to see where its stones go; click to sow.".into(),
         (None, None) => String::new(),

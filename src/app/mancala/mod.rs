@@ -13,6 +13,7 @@ mod art;
 mod form;
 mod input;
 mod picture;
+mod review;
 mod spawn;
 mod teach;
 
@@ -150,6 +151,7 @@ pub fn plugin(app: &mut App) {
         .init_resource::<MancalaLayout>()
         .init_resource::<PitMargins>()
         .init_resource::<teach::Lessons>()
+        .init_resource::<review::GameReview>()
         .add_systems(Startup, art::make_cell_texture)
         .add_systems(
             Update,
@@ -157,8 +159,8 @@ pub fn plugin(app: &mut App) {
                 spawn::rebuild_board,
                 animate::sow_stones,
                 (glide, count_busy::<Glide>, animate::update_counts),
-                (teach::work_out_margins, teach::review_game, teach::teach_notes),
-                (input::preview_pit, teach::ring_best_pits),
+                (teach::work_out_margins, review::review_game, review::teach_notes),
+                (input::preview_pit, teach::say_verdict, teach::ring_best_pits),
             )
                 .chain()
                 .in_set(SessionSet::View)

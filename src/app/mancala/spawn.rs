@@ -83,7 +83,7 @@ fn spawn_cell(commands: &mut Commands, layout: &MancalaLayout, art: &Art, board:
     if !layout.is_store(cell) {
         commands.spawn((
             BestRing(cell),
-            Sprite { image: art.ring.clone(), color: BEST_RING, custom_size: Some(size * 1.22), ..default() },
+            Sprite { image: art.ring.clone(), color: BEST_RING, custom_size: Some(size * 1.15), ..default() },
             Transform::from_xyz(at.x, at.y, 1.5),
             Visibility::Hidden,
             DespawnOnExit(ActiveGame::of::<Mancala>()),

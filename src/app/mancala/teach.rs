@@ -1,8 +1,7 @@
 //! The teaching overlay on the Mancala board: the proven margin of each
 //! move of the position on the board, worked out on another thread by the
-//! engine's `Teacher` (seconds on a large board), the best pits ringed; and
-//! once a game is over, a review that marks in the move log each move that
-//! gave away stones, and how many.
+//! engine's `Teacher` (seconds on a large board), the best pits ringed, and
+//! what the side panel says of it. Reviewing a finished game is `review`'s.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -12,7 +11,8 @@ use tabula_engine::mancala::solver::{MoveMargin, Teacher};
 use tabula_engine::mancala::{Mancala, MancalaLevel, Sow};
 use tabula_engine::{Game, Player};
 
-use super::BestRing;
+use super::input::chosen_pit;
+use super::{BestRing, PitChoice};
 use crate::app::frames::NextFrame;
 use crate::app::session::{BoardBusy, Session};
 use crate::app::teach::{Background, MoveMarks, TeachNote, Teaching};
@@ -46,23 +46,21 @@ impl PitMargins {
 }
 
 /// Positions proven so far: `None` for one beyond the teacher.
-type Proven = Arc<Mutex<HashMap<Mancala, Option<Vec<MoveMargin>>>>>;
+pub(super) type Proven = Arc<Mutex<HashMap<Mancala, Option<Vec<MoveMargin>>>>>;
 
 /// The teacher of the level in play, what it has proven, and its work.
 #[derive(Resource, Default)]
 pub(super) struct Lessons {
     teacher: Option<(MancalaLevel, Teacher)>,
-    proven: Proven,
+    pub(super) proven: Proven,
     /// The position being worked out for the board.
     asking: Option<(Mancala, Background)>,
-    /// The game being reviewed, as its positions before each move.
-    review: Option<(Vec<Mancala>, Background)>,
 }
 
 impl Lessons {
     /// The teacher for `level`'s rules; what another level's proved is
     /// forgotten.
-    fn teacher(&mut self, level: &MancalaLevel) -> Teacher {
+    pub(super) fn teacher(&mut self, level: &MancalaLevel) -> Teacher {
         if self.teacher.as_ref().is_none_or(|(l, _)| l != level) {
             *self = Lessons { teacher: Some((level.clone(), Teacher::new(level))), ..default() };
         }
@@ -143,110 +141,6 @@ pub(super) fn ring_best_pits(
     }
 }
 
-/// Once the game is over, reviews it on another thread: every position
-/// of it proven, each move's loss is the best margin less its own.
-pub(super) fn review_game(
-    session: Res<Session<Mancala>>,
-    teaching: Res<Teaching>,
-    mut lessons: ResMut<Lessons>,
-    mut marks: ResMut<MoveMarks>,
-    mut next: ResMut<NextFrame>,
-) {
-    let over = session.outcome().is_some() && session.called.is_none();
-    if !teaching.shown_for(Mancala::NAME) || !over {
-        lessons.review = None;
-        if *marks != MoveMarks::default() {
-            *marks = MoveMarks::default();
-        }
-        return;
-    }
-    let teacher = lessons.teacher(&session.level);
-    let positions = positions(&session);
-    if lessons.review.as_ref().is_none_or(|(p, _)| *p != positions) {
-        let (todo, proven) = (positions.clone(), lessons.proven.clone());
-        let work = Background::start(move |stop| prove_all(&teacher, &todo, &proven, stop));
-        lessons.review = Some((positions.clone(), work));
-    }
-    if lessons.review.as_ref().is_some_and(|(_, work)| !work.finished()) {
-        next.ask();
-    }
-    let now = lessons.proven.lock().map(|proven| review(&positions, &session.moves, &proven));
-    if let Ok(now) = now
-        && *marks != now
-    {
-        *marks = now;
-    }
-}
-
-/// The positions before each move of the game.
-fn positions(session: &Session<Mancala>) -> Vec<Mancala> {
-    let mut board = *session.start();
-    let mut out = Vec::with_capacity(session.moves.len());
-    for &sow in &session.moves {
-        out.push(board);
-        if board.play(sow).is_err() {
-            break;
-        }
-    }
-    out
-}
-
-fn prove_all(
-    teacher: &Teacher,
-    positions: &[Mancala],
-    proven: &Proven,
-    stop: &std::sync::atomic::AtomicBool,
-) {
-    for board in positions {
-        if stop.load(std::sync::atomic::Ordering::Relaxed) {
-            return;
-        }
-        if proven.lock().is_ok_and(|p| p.contains_key(board)) {
-            continue;
-        }
-        let moves = teacher.move_margins(board);
-        if let Ok(mut proven) = proven.lock() {
-            proven.insert(*board, moves);
-        }
-    }
-}
-
-/// The marks of a game whose positions are `positions`, from what is
-/// proven so far.
-fn review(
-    positions: &[Mancala],
-    moves: &[Sow],
-    proven: &HashMap<Mancala, Option<Vec<MoveMargin>>>,
-) -> MoveMarks {
-    let (mut marks, mut done, mut beyond, mut lost) = (Vec::new(), 0, 0, 0);
-    for (board, sow) in positions.iter().zip(moves) {
-        let known = proven.get(board);
-        done += usize::from(known.is_some());
-        let loss = known.and_then(|k| {
-            let k = k.as_ref()?;
-            let best = k.iter().map(|m| m.margin).max()?;
-            Some(best - k.iter().find(|m| m.sow == *sow)?.margin)
-        });
-        beyond += usize::from(matches!(known, Some(None)));
-        lost += usize::from(loss.is_some_and(|l| l > 0));
-        marks.push(loss.filter(|&l| l > 0).map(|l| format!("−{l}")));
-    }
-    let summary = if done < positions.len() {
-        format!("Reviewing the game… {done} of {} positions", positions.len())
-    } else {
-        let mut s = match lost {
-            0 => "No move gave away stones".to_owned(),
-            1 => "1 move gave away stones".to_owned(),
-            n => format!("{n} moves gave away stones"),
-        };
-        if beyond > 0 {
-            s.push_str(&format!(" ({beyond} not proven: too many stones for the solver)"));
-        }
-        s
-    };
-    MoveMarks { moves: moves.len(), marks, summary: Some(summary) }
-}
-
 /// A margin in a player's words, for the player to move: "you win by 4".
 pub(super) fn result_words(margin: i32) -> String {
     match margin {
@@ -256,8 +150,7 @@ pub(super) fn result_words(margin: i32) -> String {
     }
 }
 
-/// What the overlay says of sowing `sow`, for the top bar beside the
-/// preview of its last stone.
+/// What the overlay says of sowing `sow`: its margin in the mover's words.
 pub(super) fn margin_words(margins: &PitMargins, sow: Sow) -> Option<String> {
     match margins {
         PitMargins::Off => None,
@@ -277,28 +170,36 @@ pub(super) fn margin_words(margins: &PitMargins, sow: Sow) -> Option<String> {
     }
 }
 
-/// The overlay's lines in the side panel: the best moves, or why there
-/// are none to show, and the review's summary.
-pub(super) fn teach_notes(
+/// The top bar's teaching line: what the chosen pit is worth; with no pit
+/// chosen, the position's best moves; after the game, the review.
+pub(super) fn say_verdict(
     session: Res<Session<Mancala>>,
+    choice: Res<PitChoice>,
     margins: Res<PitMargins>,
     marks: Res<MoveMarks>,
     mut teaching: ResMut<Teaching>,
 ) {
-    let offered = teaching.offered;
-    let mut notes = Vec::new();
-    if teaching.shown_for(Mancala::NAME) {
-        let mover = session.view().current_player();
-        notes.extend(position_notes(&margins, session.name_of(mover), mover));
-        if let Some(summary) = marks.summary_for(session.moves.len()) {
-            notes.push(TeachNote::line(summary));
-            notes.push(TeachNote::line("A red mark in the move log: the stones that move gave away."));
+    let view = session.view();
+    let chosen = session.human_to_move().zip(chosen_pit(&choice)).map(|(p, pit)| Sow { side: p.0, pit });
+    let verdict = match chosen.filter(|s| view.check(*s).is_ok()) {
+        Some(sow) => {
+            let name = view.cell_name(view.pit_cell(sow.side, sow.pit));
+            margin_words(&margins, sow).map(|w| format!("{name}: {w}")).unwrap_or_default()
         }
-    }
-    Teaching::set(&mut teaching, offered, notes);
+        None if view.outcome().is_some() => {
+            marks.summary_for(session.moves.len()).unwrap_or_default().to_owned()
+        }
+        None => {
+            let mover = view.current_player();
+            let mut notes = position_notes(&margins, session.name_of(mover), mover);
+            if notes.is_empty() { String::new() } else { notes.swap_remove(0).text }
+        }
+    };
+    Teaching::say(&mut teaching, verdict);
 }
 
-fn position_notes(margins: &PitMargins, name: &str, mover: Player) -> Vec<TeachNote> {
+/// What the side panel says of the position on the board.
+pub(super) fn position_notes(margins: &PitMargins, name: &str, mover: Player) -> Vec<TeachNote> {
     let row = if mover == Player::ONE { 'A' } else { 'B' };
     match margins {
         PitMargins::Off => Vec::new(),

@@ -5,7 +5,6 @@
 use bevy::prelude::*;
 use tabula_engine::nim::{Nim, Take};
 
-use super::teach::NimLesson;
 use super::{DRAWN_STONES, NimChoice, NimLayout};
 use crate::app::board::{BoardPointer, digits_pressed};
 use crate::app::session::{MovePreview, RequestMove, Session, StatusLine};
@@ -14,18 +13,14 @@ use crate::app::session::{MovePreview, RequestMove, Session, StatusLine};
 pub(super) fn describe_choice(
     session: Res<Session<Nim>>,
     choice: Res<NimChoice>,
-    lesson: Res<NimLesson>,
     mut preview: ResMut<MovePreview>,
 ) {
     let text = match session.human_to_move() {
         Some(_) if choice.armed => {
-            let take = Take { pile: choice.pile as u32, count: choice.count };
-            let worth = match lesson.wins(take) {
-                Some(true) => " It wins against best play.",
-                Some(false) => " It loses against best play.",
-                None => "",
-            };
-            format!("Chosen: {take}. Press Enter or click again to take.{worth}")
+            format!(
+                "Chosen: {}. Press Enter or click again to take.",
+                Take { pile: choice.pile as u32, count: choice.count }
+            )
         }
         Some(_) => "Choose stones: click one (it and all to its right), or use the arrow keys.".to_owned(),
         None => String::new(),

@@ -169,6 +169,7 @@ pub fn plugin(app: &mut App) {
                     paint::fit_labels,
                     count_busy::<Leaving>,
                     input::describe_choice,
+                    teach::say_verdict,
                 ),
             )
                 .chain()

@@ -8,6 +8,7 @@ use tabula_engine::Game;
 use tabula_engine::nim::ai::mover_wins;
 use tabula_engine::nim::{Ending, Nim, Take};
 
+use super::NimChoice;
 use crate::app::session::Session;
 use crate::app::teach::{TeachNote, Teaching};
 
@@ -23,13 +24,6 @@ pub struct NimLesson {
     pub winning: Vec<Take>,
     /// What the side panel says of it.
     notes: Vec<TeachNote>,
-}
-
-impl NimLesson {
-    /// Whether `take` wins, while the overlay is shown.
-    pub fn wins(&self, take: Take) -> Option<bool> {
-        self.shown.then(|| self.winning.contains(&take))
-    }
 }
 
 /// Every winning take: each take is tried, and it wins when the opponent,
@@ -73,6 +67,28 @@ pub(super) fn work_out_takes(
         *lesson = now;
     }
     Teaching::set(&mut teaching, offered, lesson.notes.clone());
+}
+
+/// The top bar's teaching line: whether the take pointed at (or chosen)
+/// wins against best play; with none, the nim-sum and what it means.
+pub(super) fn say_verdict(
+    session: Res<Session<Nim>>,
+    choice: Res<NimChoice>,
+    lesson: Res<NimLesson>,
+    mut teaching: ResMut<Teaching>,
+) {
+    let pointed = choice.hover.or(choice.armed.then_some((choice.pile, choice.count)));
+    let take = pointed.filter(|_| session.human_to_move().is_some());
+    let verdict = match take.map(|(pile, count)| Take { pile: pile as u32, count }) {
+        _ if !lesson.shown => String::new(),
+        Some(take) if lesson.winning.contains(&take) => format!("{take}: it wins against best play"),
+        Some(take) if session.view().check(take).is_ok() => format!("{take}: it loses against best play"),
+        _ if lesson.winning.is_empty() => {
+            format!("nim-sum {}: every move loses against best play", lesson.nim_sum)
+        }
+        _ => format!("nim-sum {}: the winning takes are lit", lesson.nim_sum),
+    };
+    Teaching::say(&mut teaching, verdict);
 }
 
 /// The nim-sum worked out in binary, then what it means and the winning
