@@ -79,10 +79,19 @@ pub(super) fn say_verdict(
 ) {
     let pointed = choice.hover.or(choice.armed.then_some((choice.pile, choice.count)));
     let take = pointed.filter(|_| session.human_to_move().is_some());
+    let view = session.view();
+    // Misère with no pile above one stone: the nim-sum no longer decides.
+    let endgame = view.ending() == Ending::Misere && lesson.piles.iter().all(|&n| n <= 1);
     let verdict = match take.map(|(pile, count)| Take { pile: pile as u32, count }) {
         _ if !lesson.shown => String::new(),
         Some(take) if lesson.winning.contains(&take) => format!("{take}: it wins against best play"),
-        Some(take) if session.view().check(take).is_ok() => format!("{take}: it loses against best play"),
+        Some(take) if view.check(take).is_ok() => format!("{take}: it loses against best play"),
+        _ if endgame && lesson.winning.is_empty() => {
+            "an odd number of one-stone piles: every move loses against best play".to_owned()
+        }
+        _ if endgame => {
+            "no pile above one stone: leave an odd number of them (the winning takes are lit)".into()
+        }
         _ if lesson.winning.is_empty() => {
             format!("nim-sum {}: every move loses against best play", lesson.nim_sum)
         }
