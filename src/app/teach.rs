@@ -8,6 +8,7 @@
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::thread::JoinHandle;
+use std::time::Instant;
 
 use bevy::prelude::*;
 
@@ -109,6 +110,7 @@ impl MoveMarks {
 pub struct Background {
     handle: JoinHandle<()>,
     stop: Arc<AtomicBool>,
+    started: Instant,
 }
 
 impl Background {
@@ -116,11 +118,16 @@ impl Background {
         let stop = Arc::new(AtomicBool::new(false));
         let flag = stop.clone();
         let handle = std::thread::spawn(move || work(&flag));
-        Background { handle, stop }
+        Background { handle, stop, started: Instant::now() }
     }
 
     pub fn finished(&self) -> bool {
         self.handle.is_finished()
+    }
+
+    /// Whole seconds since it started.
+    pub fn seconds(&self) -> u64 {
+        self.started.elapsed().as_secs()
     }
 }
 

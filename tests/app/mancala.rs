@@ -300,6 +300,15 @@ fn teaching_gives_each_pit_its_proven_margin_and_rings_the_best() {
         // The preview of the last stone is still said beside it.
         assert!(app.world().resource::<MovePreview>().0.contains("the last of"));
     }
+    // At a server's table the overlay is not offered, even when on.
+    app.world_mut().resource_mut::<Session<Mancala>>().online = true;
+    frames(&mut app, 2);
+    assert_eq!(app.world().resource::<Teaching>().offered, None);
+    assert_eq!(*app.world().resource::<PitMargins>(), PitMargins::Off);
+    assert_eq!(ringed(&mut app), Vec::<usize>::new());
+    app.world_mut().resource_mut::<Session<Mancala>>().online = false;
+    frames(&mut app, 2);
+    assert_eq!(ringed(&mut app), best, "back at a table of its own");
     // Turned off, nothing is ringed and the preview says no margin.
     app.world_mut().resource_mut::<Teaching>().on = false;
     frames(&mut app, 2);

@@ -23,7 +23,7 @@ use tabula_engine::mancala::{Mancala, MancalaLevel, MancalaStep, Transfer, rules
 use tabula_engine::{Game, Outcome, Player};
 
 use crate::app::board::{count_busy, keys_free, playing, pointer_free};
-use crate::app::game::{WindowGame, name_of};
+use crate::app::game::{ActiveGame, WindowGame, name_of};
 use crate::app::glide::{Glide, glide};
 use crate::app::help::{Key, key};
 use crate::app::registry;
@@ -153,6 +153,7 @@ pub fn plugin(app: &mut App) {
         .init_resource::<teach::Lessons>()
         .init_resource::<review::GameReview>()
         .add_systems(Startup, art::make_cell_texture)
+        .add_systems(OnExit(ActiveGame::of::<Mancala>()), review::stop_reviewing)
         .add_systems(
             Update,
             (

@@ -26,6 +26,11 @@ pub(super) struct GameReview {
     found: Review,
 }
 
+/// Leaving the board stops a review under way: it may have minutes to go.
+pub(super) fn stop_reviewing(mut review: ResMut<GameReview>) {
+    review.job = None;
+}
+
 pub(super) fn review_game(
     session: Res<Session<Mancala>>,
     teaching: Res<Teaching>,

@@ -23,8 +23,8 @@ pub enum PitMargins {
     /// The overlay is off, or the game is over.
     #[default]
     Off,
-    /// The teacher is still at it.
-    Working,
+    /// The teacher is still at it, for so many seconds now.
+    Working(u64),
     /// Beyond what the teacher proves within its budget.
     Beyond,
     /// Each legal move with its proven margin.
@@ -97,7 +97,8 @@ pub(super) fn work_out_margins(
             None => {
                 ask(&mut lessons, teacher, board);
                 next.ask();
-                PitMargins::Working
+                let asked = lessons.asking.as_ref().filter(|(at, _)| *at == board);
+                PitMargins::Working(asked.map_or(0, |(_, work)| work.seconds()))
             }
         }
     };
@@ -154,7 +155,7 @@ pub(super) fn result_words(margin: i32) -> String {
 pub(super) fn margin_words(margins: &PitMargins, sow: Sow) -> Option<String> {
     match margins {
         PitMargins::Off => None,
-        PitMargins::Working => Some("working it out…".into()),
+        PitMargins::Working(seconds) => Some(working(*seconds)),
         PitMargins::Beyond => Some("not proven here: too many stones left for the solver".into()),
         PitMargins::Proven(moves) => {
             let margin = margins.of(sow)?;
@@ -198,12 +199,18 @@ pub(super) fn say_verdict(
     Teaching::say(&mut teaching, verdict);
 }
 
+/// "working it out…", and after a while for how long, so that a wait of
+/// seconds on a large board is not taken for a hang.
+fn working(seconds: u64) -> String {
+    if seconds < 2 { "working it out…".to_owned() } else { format!("working it out… {seconds} s") }
+}
+
 /// What the side panel says of the position on the board.
 pub(super) fn position_notes(margins: &PitMargins, name: &str, mover: Player) -> Vec<TeachNote> {
     let row = if mover == Player::ONE { 'A' } else { 'B' };
     match margins {
         PitMargins::Off => Vec::new(),
-        PitMargins::Working => vec![TeachNote::line("Working it out…")],
+        PitMargins::Working(seconds) => vec![TeachNote::line(format!("W{}", &working(*seconds)[1..]))],
         PitMargins::Beyond => vec![TeachNote::line("Not proven here: too many stones left for the solver.")],
         PitMargins::Proven(moves) => {
             let best = margins.best();
