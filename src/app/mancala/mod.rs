@@ -6,7 +6,9 @@
 //! This file holds the board's components, the chosen pit, where each pit
 //! and store is drawn, and the plugin. Spawning the board is `spawn`'s, the
 //! stones' flights `animate`'s, the preview, mouse and keys `input`'s, the
-//! colours and the carved hollow `art`'s.
+//! colours and the carved hollow `art`'s, the teaching overlay (each pit's
+//! proven margin, the best pits ringed) `teach`'s and its review of a
+//! finished game `review`'s.
 
 mod animate;
 mod art;

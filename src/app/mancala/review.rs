@@ -16,8 +16,6 @@ use crate::app::frames::NextFrame;
 use crate::app::session::Session;
 use crate::app::teach::{Background, MoveMarks, TeachNote, Teaching};
 
-/// Once the game is over, reviews it on another thread: every position
-/// of it proven, each move's loss is the best margin less its own.
 /// The review of the game on the board: its positions, the work proving
 /// them, and what it found so far.
 #[derive(Resource, Default)]
@@ -31,6 +29,9 @@ pub(super) fn stop_reviewing(mut review: ResMut<GameReview>) {
     review.job = None;
 }
 
+/// Once the game is over, reviews it on another thread: every position
+/// of it proven, each move's loss is the best margin less its own. The
+/// marks come as the positions are proven.
 pub(super) fn review_game(
     session: Res<Session<Mancala>>,
     teaching: Res<Teaching>,

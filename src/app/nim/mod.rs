@@ -5,7 +5,8 @@
 //! This file holds the board's components, the player's choice, the layout
 //! of the rows and the plugin. Spawning the rows is `spawn`'s, the taken
 //! stones leaving `animate`'s, the colours of stones, rows and labels each
-//! frame `paint`'s, the mouse and keys `input`'s.
+//! frame `paint`'s, the mouse and keys `input`'s, the teaching overlay (the
+//! nim-sum, the winning takes) `teach`'s.
 
 mod animate;
 mod form;
