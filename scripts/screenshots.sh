@@ -2,7 +2,8 @@
 # Takes the README's screenshots: runs the real window under Xvfb (Mesa's
 # software Vulkan), drives it with the keyboard through xdotool as a player
 # would, and saves docs/screenshots/*.png. `scripts/screenshots.sh online`
-# takes only the online ones (18).
+# takes only the online ones (18), `scripts/screenshots.sh teach` only the
+# teaching overlay's (19).
 set -euo pipefail
 only=${1:-}
 cd "$(dirname "$0")/.."
@@ -63,7 +64,7 @@ quit() {
   wait "$app" 2>/dev/null || true; app=""
 }
 
-if [ "$only" != online ]; then
+if [ -z "$only" ]; then
 # 1. The menu.
 launch
 shot menu
@@ -292,6 +293,34 @@ sleep 8
 shot arena-window
 quit
 fi
+
+if [ -z "$only" ] || [ "$only" = teach ]; then
+# 19. Teaching (T). On the small solved board against the solver, A2 sown,
+#     the solver answers, then A3 chosen: the best pits ringed, A3's worth
+#     in the top bar, the best moves in the side panel.
+launch play levels/mancala/small-solved-4x3.ron --p2 solve
+keys t 2 Return
+sleep 3
+keys 3
+sleep 1
+shot mancala-teach
+quit
+# Watching greedy against the solver on the same board to the end, teaching
+# on: the review marks in the log the moves that gave away stones.
+launch play levels/mancala/small-solved-4x3.ron --p1 greedy --p2 solve
+keys t
+sleep 30
+shot mancala-review
+quit
+# McMorran's 5-6-7 (misère): the nim-sum in binary, the winning takes lit;
+# 4 typed chooses 4 stones of pile 1, and the top bar says it wins.
+launch play levels/nim/mcmorran-5-6-7.ron
+keys t 4
+sleep 1
+shot nim-sum
+quit
+fi
+if [ "$only" = teach ]; then exit 0; fi
 
 # 18. Online, on a second display twice as wide, so that two windows are
 #     seen side by side; each window is a player of its own (settings,

@@ -10,6 +10,7 @@ use super::lesson::LessonPanel;
 use super::screen::Screen;
 use super::session::{GameInProgress, ReplaysFolder, SessionRequest, newest_first};
 use super::settings::Settings;
+use super::teach::Teaching;
 
 /// The replay browser is open.
 #[derive(Resource, Default)]
@@ -38,6 +39,7 @@ fn game_keys(
     mut settings: ResMut<Settings>,
     mut browser: ResMut<ReplayBrowser>,
     mut lesson: ResMut<LessonPanel>,
+    mut teaching: ResMut<Teaching>,
     mut asking: ResMut<Asking>,
     in_progress: Res<GameInProgress>,
 ) {
@@ -75,6 +77,9 @@ fn game_keys(
     }
     if pressed(KeyCode::KeyL) {
         lesson.toggle();
+    }
+    if pressed(KeyCode::KeyT) {
+        teaching.toggle();
     }
     if pressed(KeyCode::KeyM) {
         settings.sound = !settings.sound;

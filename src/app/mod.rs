@@ -31,6 +31,7 @@ pub mod screen;
 pub mod session;
 pub mod settings;
 pub mod sound;
+pub mod teach;
 pub mod theme;
 
 use std::process::ExitCode;
@@ -156,6 +157,7 @@ pub fn plugin(app: &mut App) {
         levels::plugin,
         online::plugin,
         online::start::plugin,
+        teach::plugin,
     ));
     app.init_resource::<help::ScreenKeys>().init_resource::<ask::Asking>();
     for game in GAMES {

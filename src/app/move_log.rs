@@ -1,6 +1,8 @@
 //! The move log in the side panel: every move in words, newest last, with
 //! who made it; the moves taken back follow, greyed. A click on a move
 //! steps back (or forward) to just after it, as replay stepping does.
+//! A finished game reviewed by the teaching overlay has its weak moves
+//! marked in red, with a line on them at the top.
 
 use bevy::prelude::*;
 use bevy_egui::egui;
@@ -8,6 +10,8 @@ use bevy_egui::egui;
 use super::board::seat_color32;
 use super::game::WindowGame;
 use super::session::{Session, SessionRequest};
+use super::teach::MoveMarks;
+use super::theme::palette::ERROR_COLOR;
 
 /// Rows shown before the log scrolls.
 const LOG_HEIGHT: f32 = 180.0;
@@ -21,6 +25,7 @@ pub fn log_line(number: usize, who: &str, mv: &str) -> String {
 pub(super) fn move_log<G: WindowGame>(
     ui: &mut egui::Ui,
     session: &Session<G>,
+    marks: &MoveMarks,
     requests: &mut MessageWriter<SessionRequest>,
 ) {
     ui.heading("Moves");
@@ -29,6 +34,9 @@ pub(super) fn move_log<G: WindowGame>(
         return;
     }
     let played = session.moves.len();
+    if let Some(summary) = marks.summary_for(played) {
+        ui.label(egui::RichText::new(summary).color(ERROR_COLOR));
+    }
     let rows = 1 + played + session.redo.len();
     let row_height = ui.text_style_height(&egui::TextStyle::Body) + ui.spacing().item_spacing.y;
     // Only the rows in view are laid out: a long game has thousands.
@@ -49,9 +57,14 @@ pub(super) fn move_log<G: WindowGame>(
                     // Moves taken back, nearest first: a click plays forward to it.
                     n => (egui::RichText::new(format!("{n}. {}", session.words(n))).weak(), false),
                 };
-                if ui.selectable_label(current, text).clicked() {
-                    requests.write(SessionRequest::GoTo(row));
-                }
+                ui.horizontal(|ui| {
+                    if ui.selectable_label(current, text).clicked() {
+                        requests.write(SessionRequest::GoTo(row));
+                    }
+                    if let Some(mark) = marks.of(row, played).filter(|_| row <= played) {
+                        ui.label(egui::RichText::new(mark).color(ERROR_COLOR).strong());
+                    }
+                });
             }
         },
     );

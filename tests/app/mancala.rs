@@ -1,8 +1,10 @@
 use super::*;
-use tabula::app::mancala::{Cell, PitChoice, STORE_WINNER, Stone};
+use tabula::app::mancala::{BestRing, Cell, PitChoice, PitMargins, STORE_WINNER, Stone};
 use tabula::app::session::MovePreview;
 use tabula::app::settings::Settings;
+use tabula::app::teach::{MoveMarks, Teaching};
 use tabula_engine::core::rng_from_seed;
+use tabula_engine::mancala::solver::{MoveMargin, Teacher};
 use tabula_engine::mancala::{Capture, Mancala, MancalaLevel, Sow};
 
 fn kalah(pits: u8, stones: u16, capture: Capture, sweep: bool) -> LevelFile {
@@ -225,4 +227,135 @@ fn enter_sows_only_a_pit_chosen_since_the_last_move() {
     press(&mut app, &[KeyCode::Digit2, KeyCode::Enter]);
     settle(&mut app);
     assert_eq!(board(&app).moves.len(), 3, "Ann sowed A2");
+}
+
+/// Two people at the small solved board (4 pits of 3), teaching on.
+fn small_board_taught(name: &str) -> (App, MancalaLevel) {
+    let dir = temp_dir(name);
+    let mut app = headless(&dir);
+    app.world_mut().resource_mut::<Settings>().animation_speed = 4.0;
+    let path = manifest_dir().join("levels/mancala/small-solved-4x3.ron");
+    let level = level::load(&path).unwrap();
+    let rules = level.get::<Mancala>().unwrap().clone();
+    start(&mut app, level, Some(path), vec![seat("Ann", None), seat("Bob", None)]);
+    app.world_mut().resource_mut::<Teaching>().on = true;
+    (app, rules)
+}
+
+/// Frames until the overlay has proven the board's moves.
+fn proven(app: &mut App) -> Vec<MoveMargin> {
+    wait_for(app, "the teacher proves the board's moves", |app| {
+        matches!(app.world().resource::<PitMargins>(), PitMargins::Proven(_))
+    });
+    frames(app, 1);
+    let PitMargins::Proven(moves) = app.world().resource::<PitMargins>().clone() else { unreachable!() };
+    moves
+}
+
+fn ringed(app: &mut App) -> Vec<usize> {
+    let mut cells: Vec<usize> = app
+        .world_mut()
+        .query::<(&BestRing, &Visibility)>()
+        .iter(app.world())
+        .filter(|(_, v)| **v != Visibility::Hidden)
+        .map(|(ring, _)| ring.0)
+        .collect();
+    cells.sort();
+    cells
+}
+
+#[test]
+fn teaching_gives_each_pit_its_proven_margin_and_rings_the_best() {
+    let (mut app, rules) = small_board_taught("mancala-teach");
+    // Ann sows A1, Bob B2: a position where the pits are worth different margins.
+    sow(&mut app, 0, 0);
+    sow(&mut app, 1, 1);
+    let game = board(&app).game;
+    let expected = Teacher::new(&rules).move_margins(&game).expect("the small board is proven");
+    assert_eq!(proven(&mut app), expected, "the overlay shows the engine's margins");
+    let top = expected.iter().map(|m| m.margin).max().unwrap();
+    let best: Vec<usize> =
+        expected.iter().filter(|m| m.margin == top).map(|m| game.pit_cell(m.sow.side, m.sow.pit)).collect();
+    let worse = expected.iter().find(|m| m.margin < top).expect("a move worse than the best here");
+    assert_eq!(ringed(&mut app), best, "exactly the best pits are ringed");
+    // Choosing a pit says its margin in the player's words.
+    let mover = game.current_player();
+    for m in [expected.iter().find(|m| m.margin == top).unwrap(), worse] {
+        assert_eq!(m.sow.side, mover.0);
+        *app.world_mut().resource_mut::<PitChoice>() = PitChoice { pit: m.sow.pit, hover: None, keyed: true };
+        frames(&mut app, 1);
+        let said = app.world().resource::<Teaching>().verdict.clone();
+        let result = match m.margin {
+            x if x > 0 => format!("you win by {x} with perfect play after this"),
+            0 => "a draw with perfect play after this".to_owned(),
+            x => format!("you lose by {} with perfect play after this", -x),
+        };
+        let verdict = if m.margin == top {
+            " (a best move)".to_owned()
+        } else {
+            format!(" — gives away {} against the best", top - m.margin)
+        };
+        let pit = game.cell_name(game.pit_cell(m.sow.side, m.sow.pit));
+        assert_eq!(said, format!("{pit}: {result}{verdict}"));
+        // The preview of the last stone is still said beside it.
+        assert!(app.world().resource::<MovePreview>().0.contains("the last of"));
+    }
+    // At a server's table the overlay is not offered, even when on.
+    app.world_mut().resource_mut::<Session<Mancala>>().online = true;
+    frames(&mut app, 2);
+    assert_eq!(app.world().resource::<Teaching>().offered, None);
+    assert_eq!(*app.world().resource::<PitMargins>(), PitMargins::Off);
+    assert_eq!(ringed(&mut app), Vec::<usize>::new());
+    app.world_mut().resource_mut::<Session<Mancala>>().online = false;
+    frames(&mut app, 2);
+    assert_eq!(ringed(&mut app), best, "back at a table of its own");
+    // Turned off, nothing is ringed and the preview says no margin.
+    app.world_mut().resource_mut::<Teaching>().on = false;
+    frames(&mut app, 2);
+    assert_eq!(ringed(&mut app), Vec::<usize>::new());
+    assert_eq!(app.world().resource::<Teaching>().verdict, "");
+}
+
+#[test]
+fn the_review_marks_the_move_that_gave_away_stones_and_no_best_move() {
+    let (mut app, rules) = small_board_taught("mancala-review");
+    let teacher = Teacher::new(&rules);
+    // Best moves throughout, but the third move is the worst there is.
+    let mut blunder = None;
+    while board(&app).game.outcome().is_none() {
+        let game = board(&app).game;
+        let moves = teacher.move_margins(&game).unwrap();
+        let top = moves.iter().map(|m| m.margin).max().unwrap();
+        let worst = moves.iter().min_by_key(|m| m.margin).unwrap();
+        let played = board(&app).moves.len();
+        let m = if played >= 2 && blunder.is_none() && worst.margin < top {
+            blunder = Some((played, top - worst.margin));
+            worst
+        } else {
+            moves.iter().find(|m| m.margin == top).unwrap()
+        };
+        sow(&mut app, m.sow.side, m.sow.pit);
+    }
+    let (at, lost) = blunder.expect("some position had a worse move");
+    wait_for(&mut app, "the review is done", |app| {
+        app.world().resource::<MoveMarks>().summary.as_deref() == Some("1 move gave away stones")
+    });
+    let marks = app.world().resource::<MoveMarks>().clone();
+    let played = board(&app).moves.len();
+    assert_eq!(marks.moves, played);
+    for n in 1..=played {
+        let want = (n == at + 1).then(|| format!("−{lost}"));
+        assert_eq!(marks.of(n, played), want.as_deref(), "move {n}");
+    }
+    // The side panel says who gave the stones away, and in which move.
+    let by = board(&app).name_of(board(&app).movers[at]).to_owned();
+    let notes: Vec<String> =
+        app.world().resource::<Teaching>().notes.iter().map(|n| n.text.clone()).collect();
+    let stones = if lost == 1 { "stone" } else { "stones" };
+    let said = format!("{by} gave away {lost} {stones} in move {}.", at + 1);
+    assert!(notes.contains(&said), "{notes:?}");
+    // A step back: the marks are not for that line.
+    app.world_mut().write_message(SessionRequest::Undo);
+    frames(&mut app, 2);
+    assert_eq!(app.world().resource::<MoveMarks>().of(at + 1, board(&app).moves.len()), None);
 }

@@ -2,7 +2,11 @@
 //! move log, watching, hot reload and the keyboard.
 
 use super::*;
+use std::collections::HashMap;
+
 use tabula::app::levels::reload::LevelReloaded;
+use tabula::app::nim::{NimChoice, NimLesson, STONE_WINNING};
+use tabula::app::teach::Teaching;
 
 #[test]
 fn stones_are_entities_and_taken_ones_leave() {
@@ -313,4 +317,105 @@ fn the_board_is_playable_by_keyboard_alone() {
     assert_eq!(session(&app).game.piles(), &[5, 2, 7]);
     press(&mut app, &[KeyCode::Enter]);
     assert_eq!(session(&app).game.piles(), &[5, 2, 7], "nor after an undo");
+}
+
+/// Whether the player to move wins, by trying every take (no rule of
+/// thumb): the overlay's answer is checked against it.
+fn wins_by_search(piles: &mut Vec<u32>, ending: Ending, memo: &mut HashMap<Vec<u32>, bool>) -> bool {
+    if piles.iter().all(|&n| n == 0) {
+        // The last stone was taken by the other player.
+        return ending == Ending::Misere;
+    }
+    if let Some(&known) = memo.get(piles) {
+        return known;
+    }
+    let mut wins = false;
+    for pile in 0..piles.len() {
+        let n = piles[pile];
+        for left in 0..n {
+            piles[pile] = left;
+            wins |= !wins_by_search(piles, ending, memo);
+            piles[pile] = n;
+        }
+    }
+    memo.insert(piles.clone(), wins);
+    wins
+}
+
+fn winning_by_search(piles: &[u32], ending: Ending) -> Vec<Take> {
+    let mut memo = HashMap::new();
+    let mut after = piles.to_vec();
+    let mut winning = Vec::new();
+    for (pile, &n) in piles.iter().enumerate() {
+        for count in 1..=n {
+            after[pile] = n - count;
+            if !wins_by_search(&mut after, ending, &mut memo) {
+                winning.push(Take { pile: pile as u32, count });
+            }
+            after[pile] = n;
+        }
+    }
+    winning
+}
+
+/// The stones lit as winning, as (pile, slot).
+fn lit(app: &mut App) -> Vec<(usize, u32)> {
+    let mut lit: Vec<(usize, u32)> = app
+        .world_mut()
+        .query::<(&Stone, &Sprite)>()
+        .iter(app.world())
+        .filter(|(_, sprite)| sprite.color == STONE_WINNING)
+        .map(|(stone, _)| (stone.pile, stone.slot))
+        .collect();
+    lit.sort();
+    lit
+}
+
+#[test]
+fn teaching_lights_exactly_the_winning_takes_in_both_endings() {
+    let cases: [(&[u32], Ending); 5] = [
+        (&[3, 4, 5], Ending::Normal),
+        (&[1, 2, 3], Ending::Normal),
+        (&[1, 1, 3], Ending::Misere),
+        (&[2, 5, 6, 7], Ending::Misere),
+        (&[1, 1, 1], Ending::Misere),
+    ];
+    for (piles, ending) in cases {
+        let dir = temp_dir("nim-teach");
+        let mut app = headless(&dir);
+        start(&mut app, nim_level(piles, ending), None, vec![seat("Ann", None), seat("Bob", None)]);
+        frames(&mut app, 1);
+        assert_eq!(lit(&mut app), [], "off by default");
+        app.world_mut().resource_mut::<Teaching>().on = true;
+        frames(&mut app, 1);
+        let want = winning_by_search(piles, ending);
+        let lesson = app.world().resource::<NimLesson>().clone();
+        assert_eq!(lesson.winning, want, "{piles:?} {ending:?}");
+        assert_eq!(lesson.nim_sum, piles.iter().fold(0, |x, &n| x ^ n));
+        let mut stones: Vec<(usize, u32)> = want
+            .iter()
+            .flat_map(|t| {
+                (piles[t.pile as usize] - t.count..piles[t.pile as usize]).map(move |s| (t.pile as usize, s))
+            })
+            .collect();
+        stones.sort();
+        stones.dedup();
+        assert_eq!(lit(&mut app), stones, "{piles:?} {ending:?}: the stones the winning takes remove");
+        let notes: Vec<String> =
+            app.world().resource::<Teaching>().notes.iter().map(|n| n.text.clone()).collect();
+        let every_move_loses = notes.iter().any(|n| n == "Every move loses against best play.");
+        assert_eq!(every_move_loses, want.is_empty(), "{notes:?}");
+        assert!(notes.iter().any(|n| n.starts_with("nim-sum")), "{notes:?}");
+        // Choosing a take says whether it wins.
+        let mut all = Vec::new();
+        session(&app).game.legal_moves(Player::ONE, &mut all);
+        for take in [want.first(), all.iter().find(|t| !want.contains(t))].into_iter().flatten() {
+            let mut choice = app.world_mut().resource_mut::<NimChoice>();
+            (choice.pile, choice.count, choice.armed) = (take.pile as usize, take.count, true);
+            frames(&mut app, 1);
+            let wins = if want.contains(take) { "wins" } else { "loses" };
+            let said = &app.world().resource::<Teaching>().verdict;
+            assert_eq!(*said, format!("{take}: it {wins} against best play"));
+        }
+    }
 }

@@ -7,6 +7,7 @@ use super::room::PanelRoom;
 use crate::app::game::WindowGame;
 use crate::app::help::{Controls, Key, ScreenKeys, key};
 use crate::app::session::{Session, StatusLine};
+use crate::app::teach::Teaching;
 use crate::app::theme::widgets::status_text;
 
 /// The second panel: the window's bottom, the whole width.
@@ -14,9 +15,20 @@ pub(super) fn bottom_bar<G: WindowGame>(
     mut panels: PanelRoom,
     session: Res<Session<G>>,
     status: Res<StatusLine>,
+    teaching: Res<Teaching>,
     mut help: ResMut<ScreenKeys>,
 ) -> Result {
-    let line = help.show(G::TITLE, controls(&session));
+    let mut controls = controls(&session);
+    // A board that teaches names T among its keys; watching or stepping
+    // through a replay, its keys are not listed, so the F1 list names it.
+    // At a server's table it is not offered, and not named.
+    let named = controls.keys.iter().chain(&controls.more).any(|k| k.keys == "T");
+    if teaching.offered != Some(G::NAME) {
+        controls.keys.retain(|k| k.keys != "T");
+    } else if !named {
+        controls = controls.also(&[key("T", "teach: what each move is worth")]);
+    }
+    let line = help.show(G::TITLE, controls);
     let bottom = panels.show("status", |root| {
         egui::Panel::bottom("status").show(root, |ui| {
             ui.add_space(3.0);

@@ -19,6 +19,7 @@ use crate::app::move_log::move_log;
 use crate::app::online::OnlineRequest;
 use crate::app::session::{GameInProgress, Session, SessionRequest, Watch};
 use crate::app::settings::Settings;
+use crate::app::teach::{MoveMarks, Teaching};
 use crate::app::theme::palette::ERROR_COLOR;
 
 const PANEL_WIDTH: f32 = 270.0;
@@ -35,6 +36,8 @@ pub(super) struct SideControls<'w, 's, G: WindowGame> {
     requests: MessageWriter<'w, SessionRequest>,
     asking: ResMut<'w, Asking>,
     in_progress: Res<'w, GameInProgress>,
+    teaching: ResMut<'w, Teaching>,
+    marks: Res<'w, MoveMarks>,
     clues: Local<'s, Clues>,
     table: Table<'w>,
     answers: MessageWriter<'w, OnlineRequest>,
@@ -58,13 +61,14 @@ impl<G: WindowGame> SideControls<'_, '_, G> {
         lesson(ui, &self.session, &mut self.lesson);
         self.game_buttons(ui);
         ui.separator();
+        self.teach(ui);
         // At a server's table the moves come as they are played: nothing to pause.
         if !self.session.online {
             watch_controls(ui, &self.session, &self.watch, &mut self.settings, &mut self.requests);
         }
         clues(ui, &self.session, &mut self.clues);
         ui.separator();
-        move_log(ui, &self.session, &mut self.requests);
+        move_log(ui, &self.session, &self.marks, &mut self.requests);
         ui.separator();
         if !self.session.online {
             self.replays(ui);
@@ -99,6 +103,21 @@ impl<G: WindowGame> SideControls<'_, '_, G> {
         if self.session.deals && ui.button("Restart this deal (Shift+F2)").clicked() {
             self.requests.write(SessionRequest::Restart);
         }
+    }
+
+    /// The teaching overlay's box, and what it says of the position.
+    fn teach(&mut self, ui: &mut egui::Ui) {
+        if self.teaching.offered != Some(G::NAME) {
+            return;
+        }
+        ui.checkbox(&mut self.teaching.on, "Teach: what each move is worth (T)");
+        if self.teaching.on {
+            for note in &self.teaching.notes {
+                let text = egui::RichText::new(&note.text);
+                ui.label(if note.table { text.monospace() } else { text });
+            }
+        }
+        ui.separator();
     }
 
     fn replays(&mut self, ui: &mut egui::Ui) {

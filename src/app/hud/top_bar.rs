@@ -11,7 +11,8 @@ use super::room::PanelRoom;
 use crate::app::board::seat_color32;
 use crate::app::game::WindowGame;
 use crate::app::session::{Agents, Controller, Headline, MovePreview, Session, Turn, Watch};
-use crate::app::theme::palette::PAUSED_COLOR;
+use crate::app::teach::Teaching;
+use crate::app::theme::palette::{PAUSED_COLOR, TEACH_COLOR};
 
 /// What the top bar says of the game.
 #[derive(SystemParam)]
@@ -22,6 +23,7 @@ pub(super) struct TurnFacts<'w, G: WindowGame> {
     headline: Res<'w, Headline>,
     preview: Res<'w, MovePreview>,
     watch: Res<'w, Watch>,
+    teaching: Res<'w, Teaching>,
     table: Table<'w>,
 }
 
@@ -38,6 +40,7 @@ pub(super) fn top_bar<G: WindowGame>(mut panels: PanelRoom, facts: TurnFacts<G>)
             });
             ui.horizontal_wrapped(|ui| facts.seats_and_turn(ui));
             facts.table.connection_line(ui);
+            facts.verdict(ui);
             facts.agents_notes(ui);
             ui.add_space(4.0);
         })
@@ -102,6 +105,15 @@ impl<G: WindowGame> TurnFacts<'_, G> {
                     .color(seat_color32(to_move.index()))
                     .strong()
             }
+        }
+    }
+
+    /// While teaching, what the chosen move is worth: a line kept even
+    /// when empty, so the board does not move as the choice changes.
+    fn verdict(&self, ui: &mut egui::Ui) {
+        if self.teaching.shown_for(G::NAME) {
+            let text = format!("Teach: {}", self.teaching.verdict);
+            ui.label(egui::RichText::new(text).color(TEACH_COLOR).size(16.0));
         }
     }
 

@@ -13,6 +13,8 @@ pub(super) const CELL_HOVER: Color = Color::srgb(1.0, 0.9, 0.65);
 pub(super) const CELL_TARGET: Color = Color::srgb(0.55, 0.95, 0.6);
 /// The winner's store once the last stones have landed.
 pub const STORE_WINNER: Color = Color::srgb(1.0, 0.82, 0.3);
+/// The ring of light around a best pit, while teaching.
+pub(super) const BEST_RING: Color = Color::srgb(1.0, 0.93, 0.55);
 pub(super) const LABEL_COLOR: Color = Color::srgb(0.95, 0.92, 0.85);
 /// Glass-stone colours, picked per stone.
 const STONE_COLOURS: [Color; 6] = [
@@ -27,9 +29,29 @@ const STONE_COLOURS: [Color; 6] = [
 #[derive(Resource)]
 pub(super) struct CellTexture(pub Handle<Image>);
 
+#[derive(Resource)]
+pub(super) struct RingTexture(pub Handle<Image>);
+
 pub(super) fn make_cell_texture(mut commands: Commands, images: Option<ResMut<Assets<Image>>>) {
     let Some(mut images) = images else { return };
     commands.insert_resource(CellTexture(texture(&mut images, CELL_TEXTURE, cell_pixels(CELL_TEXTURE))));
+    commands.insert_resource(RingTexture(texture(&mut images, CELL_TEXTURE, ring_pixels(CELL_TEXTURE))));
+}
+
+/// RGBA pixels of a soft ring of light, brightest at a hollow's
+/// rim and fading both ways, so that it glows around the pit.
+pub fn ring_pixels(size: u32) -> Vec<u8> {
+    let mut data = Vec::with_capacity((size * size * 4) as usize);
+    let r = size as f32 / 2.0;
+    for y in 0..size {
+        for x in 0..size {
+            let (dx, dy) = ((x as f32 + 0.5 - r) / r, (y as f32 + 0.5 - r) / r);
+            let d = (dx * dx + dy * dy).sqrt();
+            let alpha = (-((d - 0.88) / 0.06).powi(2)).exp();
+            data.extend_from_slice(&[255, 255, 255, (alpha * 255.0) as u8]);
+        }
+    }
+    data
 }
 
 /// RGBA pixels of a hollow carved in wood: shadowed at the top, lit at the

@@ -12,7 +12,7 @@ use super::{Cell, MancalaLayout, PitChoice};
 use crate::app::board::{BoardPointer, digits_pressed};
 use crate::app::session::{BoardBusy, MovePreview, RequestMove, Session, StatusLine};
 
-fn chosen_pit(choice: &PitChoice) -> Option<u8> {
+pub(super) fn chosen_pit(choice: &PitChoice) -> Option<u8> {
     choice.hover.or(choice.keyed.then_some(choice.pit))
 }
 

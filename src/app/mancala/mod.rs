@@ -6,14 +6,18 @@
 //! This file holds the board's components, the chosen pit, where each pit
 //! and store is drawn, and the plugin. Spawning the board is `spawn`'s, the
 //! stones' flights `animate`'s, the preview, mouse and keys `input`'s, the
-//! colours and the carved hollow `art`'s.
+//! colours and the carved hollow `art`'s, the teaching overlay (each pit's
+//! proven margin, the best pits ringed) `teach`'s and its review of a
+//! finished game `review`'s.
 
 mod animate;
 mod art;
 mod form;
 mod input;
 mod picture;
+mod review;
 mod spawn;
+mod teach;
 
 use bevy::prelude::*;
 use bevy_egui::egui;
@@ -21,13 +25,14 @@ use tabula_engine::mancala::{Mancala, MancalaLevel, MancalaStep, Transfer, rules
 use tabula_engine::{Game, Outcome, Player};
 
 use crate::app::board::{count_busy, keys_free, playing, pointer_free};
-use crate::app::game::{WindowGame, name_of};
+use crate::app::game::{ActiveGame, WindowGame, name_of};
 use crate::app::glide::{Glide, glide};
 use crate::app::help::{Key, key};
 use crate::app::registry;
 use crate::app::session::{MoveChoice, SessionSet, choice_expires};
 
 pub use art::{STORE_WINNER, cell_pixels};
+pub use teach::PitMargins;
 
 const PIT: f32 = 112.0;
 const SPACING: f32 = 132.0;
@@ -59,6 +64,10 @@ struct BoardPart;
 /// The tag under a cell: a pit's name (A1), or whose store it is.
 #[derive(Component, Debug, Clone, Copy)]
 pub struct CellTag(pub usize);
+
+/// The ring that lights a pit as a best move, while teaching.
+#[derive(Component, Debug, Clone, Copy)]
+pub struct BestRing(pub usize);
 
 /// The cell each leg of a stone's glide leaves (a sown stone may be
 /// captured on): while it waits to lift off, it is counted there.
@@ -142,13 +151,19 @@ pub fn plugin(app: &mut App) {
     choice_expires::<PitChoice>(app);
     app.init_resource::<PitChoice>()
         .init_resource::<MancalaLayout>()
+        .init_resource::<PitMargins>()
+        .init_resource::<teach::Lessons>()
+        .init_resource::<review::GameReview>()
         .add_systems(Startup, art::make_cell_texture)
+        .add_systems(OnExit(ActiveGame::of::<Mancala>()), review::stop_reviewing)
         .add_systems(
             Update,
             (
                 spawn::rebuild_board,
                 animate::sow_stones,
-                (glide, count_busy::<Glide>, animate::update_counts, input::preview_pit),
+                (glide, count_busy::<Glide>, animate::update_counts),
+                (teach::work_out_margins, review::review_game, review::teach_notes),
+                (input::preview_pit, teach::say_verdict, teach::ring_best_pits),
             )
                 .chain()
                 .in_set(SessionSet::View)
@@ -164,7 +179,8 @@ pub fn plugin(app: &mut App) {
 
 impl WindowGame for Mancala {
     const MOUSE: &'static str = "Hover one of your pits to see where its last stone lands; click to sow.";
-    const KEYS: &'static [Key] = &[key("Left/Right or digits", "pit"), key("Enter", "sow")];
+    const KEYS: &'static [Key] =
+        &[key("Left/Right or digits", "pit"), key("Enter", "sow"), key("T", "teach: best moves")];
     const ABOUT: &'static str = "Sow stones around the board; the most in your store wins.";
     const PICTURE: Option<&'static str> = Some("kalah-6-4.ron");
 

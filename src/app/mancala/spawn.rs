@@ -7,22 +7,23 @@ use bevy::prelude::*;
 use tabula_engine::Player;
 use tabula_engine::mancala::Mancala;
 
-use super::art::{BOARD_COLOR, CELL_COLOR, CellTexture, LABEL_COLOR, bead_color};
+use super::art::{BEST_RING, BOARD_COLOR, CELL_COLOR, CellTexture, LABEL_COLOR, RingTexture, bead_color};
 use super::{
-    BoardPart, Cell, CellCount, CellTag, LABEL_GAP, MARGIN, MancalaLayout, NAME_GAP, PIT, ROW_Y, STONE,
-    STORE_SIZE, Stone, TAG_GAP,
+    BestRing, BoardPart, Cell, CellCount, CellTag, LABEL_GAP, MARGIN, MancalaLayout, NAME_GAP, PIT, ROW_Y,
+    STONE, STORE_SIZE, Stone, TAG_GAP,
 };
 use crate::app::board::BoardCamera;
 use crate::app::board::{StoneTexture, clear_on_reset, fit_view, seat_color};
 use crate::app::game::ActiveGame;
 use crate::app::session::{BoardReset, Session};
 
-type Parts = Or<(With<Stone>, With<Cell>, With<CellCount>, With<BoardPart>)>;
+type Parts = Or<(With<Stone>, With<Cell>, With<CellCount>, With<BoardPart>, With<BestRing>)>;
 
 /// The images a board is drawn with (none without an asset server).
 struct Art {
     stone: Handle<Image>,
     hollow: Handle<Image>,
+    ring: Handle<Image>,
 }
 
 pub(super) fn rebuild_board(
@@ -31,7 +32,7 @@ pub(super) fn rebuild_board(
     session: Res<Session<Mancala>>,
     old: Query<Entity, Parts>,
     stone_texture: Option<Res<StoneTexture>>,
-    cell_texture: Option<Res<CellTexture>>,
+    (cell_texture, ring_texture): (Option<Res<CellTexture>>, Option<Res<RingTexture>>),
     mut layout: ResMut<MancalaLayout>,
     mut cameras: Query<&mut Projection, With<BoardCamera>>,
 ) {
@@ -46,6 +47,7 @@ pub(super) fn rebuild_board(
     let art = Art {
         stone: stone_texture.map(|t| t.0.clone()).unwrap_or_default(),
         hollow: cell_texture.map(|t| t.0.clone()).unwrap_or_default(),
+        ring: ring_texture.map(|t| t.0.clone()).unwrap_or_default(),
     };
     commands.spawn((
         BoardPart,
@@ -77,6 +79,16 @@ fn spawn_cell(commands: &mut Commands, layout: &MancalaLayout, art: &Art, board:
         Transform::from_xyz(at.x, at.y, 1.0),
         DespawnOnExit(ActiveGame::of::<Mancala>()),
     ));
+    // Over the hollow, under the stones: lit while teaching.
+    if !layout.is_store(cell) {
+        commands.spawn((
+            BestRing(cell),
+            Sprite { image: art.ring.clone(), color: BEST_RING, custom_size: Some(size * 1.15), ..default() },
+            Transform::from_xyz(at.x, at.y, 1.5),
+            Visibility::Hidden,
+            DespawnOnExit(ActiveGame::of::<Mancala>()),
+        ));
+    }
     let label_at = if layout.is_store(cell) {
         at + Vec2::new(0.0, STORE_SIZE.y / 2.0 + 28.0)
     } else if cell < n {

@@ -5,7 +5,8 @@
 //! This file holds the board's components, the player's choice, the layout
 //! of the rows and the plugin. Spawning the rows is `spawn`'s, the taken
 //! stones leaving `animate`'s, the colours of stones, rows and labels each
-//! frame `paint`'s, the mouse and keys `input`'s.
+//! frame `paint`'s, the mouse and keys `input`'s, the teaching overlay (the
+//! nim-sum, the winning takes) `teach`'s.
 
 mod animate;
 mod form;
@@ -13,6 +14,7 @@ mod input;
 mod paint;
 pub mod picture;
 mod spawn;
+mod teach;
 
 use bevy::prelude::*;
 use bevy_egui::egui;
@@ -24,6 +26,8 @@ use crate::app::game::{WindowGame, name_of};
 use crate::app::help::{Key, key};
 use crate::app::registry;
 use crate::app::session::{MoveChoice, SessionSet, choice_expires};
+
+pub use teach::{NimLesson, winning_takes};
 
 const STONE: f32 = 40.0;
 const MAX_SPACING: f32 = 48.0;
@@ -42,6 +46,8 @@ const ROW_REFUSED: Color = Color::srgb(0.55, 0.16, 0.14);
 const STONE_COLOR: Color = Color::srgb(0.86, 0.84, 0.78);
 const STONE_HOVER: Color = Color::srgb(1.0, 0.93, 0.62);
 const STONE_CHOSEN: Color = Color::srgb(0.95, 0.45, 0.30);
+/// The stones a winning take removes, while teaching.
+pub const STONE_WINNING: Color = Color::srgb(0.50, 0.90, 0.55);
 const LABEL_COLOR: Color = Color::srgb(0.85, 0.88, 0.85);
 const DIM_LABEL: Color = Color::srgb(0.55, 0.6, 0.57);
 
@@ -150,18 +156,21 @@ pub fn plugin(app: &mut App) {
     app.init_resource::<NimChoice>()
         .init_resource::<NimLayout>()
         .init_resource::<RefusalFlash>()
+        .init_resource::<NimLesson>()
         .add_systems(
             Update,
             (
                 spawn::rebuild_board,
                 animate::take_stones,
                 paint::flash_refusals,
+                teach::work_out_takes,
                 (
                     animate::lift_stones,
                     paint::paint_board,
                     paint::fit_labels,
                     count_busy::<Leaving>,
                     input::describe_choice,
+                    teach::say_verdict,
                 ),
             )
                 .chain()
@@ -179,8 +188,12 @@ pub fn plugin(app: &mut App) {
 impl WindowGame for Nim {
     const MOUSE: &'static str =
         "Click a stone to choose it and every stone to its right; click again or press Enter to take.";
-    const KEYS: &'static [Key] =
-        &[key("Up/Down", "pile"), key("Left/Right or digits", "how many"), key("Enter", "take")];
+    const KEYS: &'static [Key] = &[
+        key("Up/Down", "pile"),
+        key("Left/Right or digits", "how many"),
+        key("Enter", "take"),
+        key("T", "teach: nim-sum"),
+    ];
     const ABOUT: &'static str = "Take stones from one pile at a time; the last stone decides.";
     const PICTURE: Option<&'static str> = Some("traditional-3-4-5.ron");
 

@@ -7,10 +7,11 @@ use bevy::camera::ScalingMode;
 use bevy::prelude::*;
 use tabula_engine::nim::Nim;
 
+use super::teach::NimLesson;
 use super::{
     COUNT_WIDTH, DIM_LABEL, DRAWN_STONES, LABEL_COLOR, LABEL_WIDTH, Label, Leaving, MARGIN, NimChoice,
     NimLayout, PileCount, PileRow, ROW_COLOR, ROW_CURSOR, ROW_HEIGHT, ROW_REFUSED, RefusalFlash,
-    STONE_CHOSEN, STONE_COLOR, STONE_HOVER, Stone,
+    STONE_CHOSEN, STONE_COLOR, STONE_HOVER, STONE_WINNING, Stone,
 };
 use crate::app::board::BoardCamera;
 use crate::app::frames::NextFrame;
@@ -36,10 +37,12 @@ pub(super) fn flash_refusals(
     }
 }
 
-/// Stones to take are highlighted; the cursor's row is lit.
+/// Stones to take are highlighted; the cursor's row is lit; while
+/// teaching, so are the stones each winning take removes.
 pub(super) fn paint_board(
     choice: Res<NimChoice>,
     session: Res<Session<Nim>>,
+    lesson: Res<NimLesson>,
     mut stones: Query<(&Stone, &mut Sprite), (Without<Leaving>, Without<PileRow>)>,
     mut rows: Query<(&PileRow, &mut Sprite), Without<Stone>>,
     flash: Res<RefusalFlash>,
@@ -55,11 +58,14 @@ pub(super) fn paint_board(
     // lights its row, never stones Enter would take unasked.
     let selected = (human && choice.armed).then(|| chosen(choice.pile, choice.count));
     let hovered = choice.hover.filter(|_| human).map(|(p, c)| chosen(p, c));
+    let winning: Vec<_> = lesson.winning.iter().map(|t| chosen(t.pile as usize, t.count)).collect();
     for (stone, mut sprite) in &mut stones {
         sprite.color = if selected.as_ref().is_some_and(|f| f(stone)) {
             STONE_CHOSEN
         } else if hovered.as_ref().is_some_and(|f| f(stone)) {
             STONE_HOVER
+        } else if winning.iter().any(|f| f(stone)) {
+            STONE_WINNING
         } else {
             STONE_COLOR
         };

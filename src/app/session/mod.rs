@@ -185,6 +185,11 @@ impl<G: WindowGame> Session<G> {
         })
     }
 
+    /// The game before its first move.
+    pub fn start(&self) -> &G {
+        &self.start
+    }
+
     /// How the game ended: by its rules, or as a server called it.
     pub fn outcome(&self) -> Option<Outcome> {
         self.game.outcome().or(self.called)

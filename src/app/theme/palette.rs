@@ -9,3 +9,5 @@ pub const ERROR_COLOR: Color32 = Color32::from_rgb(255, 110, 100);
 pub const OK_COLOR: Color32 = Color32::from_rgb(120, 220, 140);
 /// Paused: the colour of a held clock.
 pub const PAUSED_COLOR: Color32 = Color32::from_rgb(255, 200, 90);
+/// The teaching overlay's words: the light of the rings around best moves.
+pub const TEACH_COLOR: Color32 = Color32::from_rgb(255, 228, 140);
