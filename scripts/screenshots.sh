@@ -295,19 +295,19 @@ quit
 fi
 
 if [ -z "$only" ] || [ "$only" = teach ]; then
-# 19. Teaching (T). On the small solved board against the solver, A2 sown,
+# 19. Teaching (T). On the small solved board against the perfect agent, A2 sown,
 #     the solver answers, then A3 chosen: the best pits ringed, A3's worth
 #     in the top bar, the best moves in the side panel.
-launch play levels/mancala/small-solved-4x3.ron --p2 solve
+launch play levels/mancala/small-solved-4x3.ron --p2 perfect
 keys t 2 Return
 sleep 3
 keys 3
 sleep 1
 shot mancala-teach
 quit
-# Watching greedy against the solver on the same board to the end, teaching
+# Watching greedy against the perfect agent on the same board to the end, teaching
 # on: the review marks in the log the moves that gave away stones.
-launch play levels/mancala/small-solved-4x3.ron --p1 greedy --p2 solve
+launch play levels/mancala/small-solved-4x3.ron --p1 greedy --p2 perfect
 keys t
 sleep 30
 shot mancala-review

@@ -174,7 +174,7 @@ fn report(bar: &ProgressBar, last: &Mutex<Instant>, p: Progress) {
         }
         Progress::TierBuilt { stones, positions, seconds } => {
             say(
-                &bar,
+                bar,
                 format!(
                     "  tier {stones:>2} built: {positions} positions in {seconds:.1} s ({:.1} M positions/s)",
                     positions as f64 / seconds.max(1e-9) / 1e6
@@ -183,7 +183,7 @@ fn report(bar: &ProgressBar, last: &Mutex<Instant>, p: Progress) {
         }
         Progress::Resumed { checkpoint, moves_proven } => {
             say(
-                &bar,
+                bar,
                 format!(
                     "  resumed from the checkpoint {} ({moves_proven} first moves already proven)",
                     checkpoint.display()

@@ -5,7 +5,7 @@
 //!
 //! A tier of `k` stones on `2n` pits holds one signed byte per arrangement,
 //! `C(k + 2n - 1, 2n - 1)` of them, in the order of `Binomials::rank`. On
-//! disk (docs/formats.md, "Endgame databases") a tier is a 48-byte header
+//! disk (docs/solver.md, "Endgame databases") a tier is a 48-byte header
 //! and those bytes.
 
 use std::fs;

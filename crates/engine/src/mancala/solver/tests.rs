@@ -127,3 +127,45 @@ fn small_kalah_boards_have_their_published_values() {
         }
     }
 }
+
+/// The `perfect` agent, playing both sides of the small board, keeps the
+/// proven margin of the start to the end, plays a best move every time,
+/// and says so.
+#[test]
+fn the_perfect_agent_never_gives_away_a_proven_margin() {
+    use crate::core::{AgentRegistry, rng_from_seed};
+    let lvl = level(4, 3, Capture::Standard, true);
+    let dir = std::env::temp_dir().join(format!("tabula-perfect-{}", std::process::id()));
+    let teacher = Teacher::with_dir(&lvl, &dir);
+    let mut board = Mancala::new(&lvl, 0).unwrap();
+    let start = teacher.move_margins(&board).unwrap().iter().map(|m| m.margin).max().unwrap();
+    let mut seen = HashMap::new();
+    assert_eq!(start, brute(&board, &mut seen));
+    let mut agent = Mancala::build_agent(&"perfect".parse().unwrap()).unwrap();
+    let mut rng = rng_from_seed(3);
+    while board.outcome().is_none() {
+        let me = board.current_player();
+        let margins = teacher.move_margins(&board).unwrap();
+        let best = margins.iter().map(|m| m.margin).max().unwrap();
+        let mv = agent.choose(me, &board, &mut rng).unwrap();
+        assert_eq!(margins.iter().find(|m| m.sow == mv).unwrap().margin, best, "{mv} at {:?}", board.cells());
+        let note = agent.note().unwrap();
+        assert!(note.starts_with("plays perfectly: ") && note.ends_with(" from here"), "{note}");
+        board.play(mv).unwrap();
+    }
+    assert_eq!(board::final_difference(&board, Player::ONE), start);
+}
+
+/// Beyond the solver's reach the agent still plays, and says the move is
+/// not proven.
+#[test]
+fn the_perfect_agent_says_when_it_is_not_proven() {
+    use crate::core::{AgentRegistry, rng_from_seed};
+    let lvl = level(6, 6, Capture::Standard, true);
+    let board = Mancala::new(&lvl, 0).unwrap();
+    let mut agent = Mancala::build_agent(&"perfect".parse().unwrap()).unwrap();
+    let mv = agent.choose(Player::ONE, &board, &mut rng_from_seed(1)).unwrap();
+    assert!(board.check(mv).is_ok());
+    let note = agent.note().unwrap();
+    assert!(note.starts_with("not proven here (too many stones left for the solver): "), "{note}");
+}
