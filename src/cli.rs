@@ -65,10 +65,10 @@ pub enum Command {
         #[arg(long)]
         states: bool,
     },
-    /// Prove a Mancala level's value: the first player's margin with
-    /// perfect play and the best first moves, with endgame databases and
-    /// checkpoints kept in the data folder (docs/solver.md).
-    Solve(crate::solve::SolveArgs),
+    /// Prove a level's value: the first player's margin with perfect play
+    /// and the best first moves, with endgame databases and checkpoints
+    /// kept in the data folder (docs/solver.md; sowing games only).
+    Solve(crate::app::SolveArgs),
     /// Count the move sequences of each length up to the depth from the start.
     Perft {
         level: PathBuf,
@@ -254,7 +254,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Some(Command::Replay { replay, states }) => run_replay(&replay, states),
         Some(Command::Serve(args)) => crate::network::serve(args),
         Some(Command::Bot(args)) => crate::network::bot(args),
-        Some(Command::Solve(args)) => crate::solve::run(args),
+        Some(Command::Solve(args)) => crate::app::solve(args),
         Some(Command::Perft { level, depth, divide }) => {
             let level = level::load(&level)?;
             if divide {

@@ -6,4 +6,3 @@ pub mod app;
 pub mod arena_run;
 pub mod cli;
 pub mod network;
-pub mod solve;

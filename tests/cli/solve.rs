@@ -82,4 +82,19 @@ fn solve_refuses_other_games_and_boards_beyond_it() {
     let stderr = text(&run.stderr);
     assert!(!run.status.success());
     assert!(stderr.contains("beyond the solver") && stderr.contains("positions"), "{stderr}");
+
+    // Databases larger than the memory allowed are refused before any is built.
+    let run = tabula(&[
+        "solve",
+        "levels/mancala/kalah-6-4.ron",
+        "--tiers",
+        "60",
+        "--memory",
+        "64",
+        "--dir",
+        dir.to_str().unwrap(),
+    ]);
+    let stderr = text(&run.stderr);
+    assert!(!run.status.success());
+    assert!(stderr.contains("more than the 64 MiB of --memory"), "{stderr}");
 }

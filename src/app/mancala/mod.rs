@@ -16,6 +16,7 @@ mod form;
 mod input;
 mod picture;
 mod review;
+pub mod solve;
 mod spawn;
 mod teach;
 

@@ -28,6 +28,9 @@ pub use teach::{MoveMargin, Teacher};
 use super::{Mancala, MancalaLevel};
 use crate::core::Game;
 
+/// Plies of the quick search that gives MTD(f) its first guess.
+const GUESS_DEPTH: u32 = 10;
+
 /// How a solve is run.
 #[derive(Clone, Debug)]
 pub struct Config {
@@ -359,7 +362,12 @@ pub fn solve(
                     let proven = if fx.ended {
                         Some(fx.gain)
                     } else {
-                        let guess = sign * ((mv.lower.max(floor) + mv.upper) / 2 - fx.gain);
+                        let guess = if mv.lower == -(stones as i32) && mv.upper == stones as i32 {
+                            let wide = left as i32 + 1;
+                            searcher.estimate(&child, left, GUESS_DEPTH, -wide, wide)
+                        } else {
+                            sign * ((mv.lower.max(floor) + mv.upper) / 2 - fx.gain)
+                        };
                         searcher.value(&child, left, guess, &mut heard).map(|v| fx.gain + sign * v)
                     };
                     if let Some(value) = proven {

@@ -258,6 +258,36 @@ impl<'a> Searcher<'a> {
         Some(lower)
     }
 
+    /// A quick guess at the value for MTD(f) to start from: alpha-beta
+    /// `depth` plies deep counting only the stones stored on the way (and
+    /// the databases' values where they reach). Not a proof, not counted.
+    pub fn estimate(&mut self, pits: &Pits, stones: u32, depth: u32, alpha: i32, beta: i32) -> i32 {
+        if let Some(v) = self.endgame.value(pits, stones) {
+            return v;
+        }
+        if depth == 0 {
+            return 0;
+        }
+        let (children, count) = self.children(pits, stones, NO_PIT);
+        let (mut alpha, mut best) = (alpha, i32::MIN);
+        for child in &children[..count] {
+            let gain = child.fx.gain;
+            let value = if child.fx.ended {
+                gain
+            } else if child.fx.extra_turn {
+                gain + self.estimate(&child.pits, child.left, depth - 1, alpha - gain, beta - gain)
+            } else {
+                gain - self.estimate(&child.pits, child.left, depth - 1, gain - beta, gain - alpha)
+            };
+            best = best.max(value);
+            alpha = alpha.max(best);
+            if alpha >= beta {
+                break;
+            }
+        }
+        best
+    }
+
     /// Whether the value of `pits` is at least `gamma`: one zero-window
     /// search; `None` if stopped first.
     pub fn test(

@@ -51,19 +51,8 @@ pub fn run(args: SolveArgs) -> anyhow::Result<ExitCode> {
     };
     let lvl: MancalaLevel = lvl.clone();
     solver::check_level(&lvl).map_err(|e| anyhow::anyhow!("{}: {e}", args.level.display()))?;
-    let threads =
-        args.threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())).max(1);
-    let memory = args.memory.unwrap_or_else(|| solver::machine_memory() / 2 / (1 << 20)) << 20;
-    let plan = solver::plan(&lvl, memory, args.tiers);
-    let dir = args.dir.unwrap_or_else(|| crate::app::settings::data_dir().join("kalah"));
-    let config = Config {
-        threads,
-        table_bits: plan.table_bits,
-        tiers: plan.tiers,
-        dir: Some(dir.clone()),
-        checkpoint_every: Duration::from_secs_f64(args.checkpoint_every.max(0.1)),
-        every_move: args.every_move,
-    };
+    let (config, plan) = configure(&args, &lvl)?;
+    let dir = config.dir.clone().expect("a folder");
     println!("{}: {}", args.level.display(), lvl.name);
     println!(
         "  {} pits a side, {} stones each, {}, {}",
@@ -112,6 +101,33 @@ pub fn run(args: SolveArgs) -> anyhow::Result<ExitCode> {
         Err(SolveError::Stopped) => bail!("stopped; the checkpoint in {} carries on", dir.display()),
         Err(e) => Err(e.into()),
     }
+}
+
+/// The threads, memory, databases and folder of a solve, from the options.
+fn configure(args: &SolveArgs, lvl: &MancalaLevel) -> anyhow::Result<(Config, solver::Plan)> {
+    let threads =
+        args.threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())).max(1);
+    let memory =
+        args.memory.unwrap_or_else(|| solver::machine_memory() / 2 / (1 << 20)).saturating_mul(1 << 20);
+    let plan = solver::plan(lvl, memory, args.tiers);
+    if plan.database_bytes > memory {
+        bail!(
+            "databases up to {} stones take {} MiB, more than the {} MiB of --memory",
+            plan.tiers,
+            plan.database_bytes >> 20,
+            memory >> 20
+        );
+    }
+    let dir = args.dir.clone().unwrap_or_else(|| crate::app::settings::data_dir().join("kalah"));
+    let config = Config {
+        threads,
+        table_bits: plan.table_bits,
+        tiers: plan.tiers,
+        dir: Some(dir),
+        checkpoint_every: Duration::from_secs_f64(args.checkpoint_every.clamp(0.1, 1e6)),
+        every_move: args.every_move,
+    };
+    Ok((config, plan))
 }
 
 /// A line above the progress bar, or on its own when there is no terminal
