@@ -51,9 +51,9 @@ pub struct Pits(pub [u8; 32]);
 pub struct Sowing {
     /// Stones that went to the mover's store (sown or captured), and at the
     /// end of the game the swept difference: the value the move makes now.
+    /// Before the end these are the stones that left the pits, so the
+    /// child holds `stones - gain`.
     pub gain: i32,
-    /// Stones that left the pits (so the child's tier is `stones - left`).
-    pub left: u32,
     pub extra_turn: bool,
     pub ended: bool,
 }
@@ -183,12 +183,12 @@ impl Pits {
             let sum = |s: &[u8]| s.iter().map(|&c| c as i32).sum::<i32>();
             let swept = if rules.sweep { sum(&self.0[..n]) - sum(&self.0[n..2 * n]) } else { 0 };
             self.0[..2 * n].fill(0);
-            return Sowing { gain: store + swept, left: 0, extra_turn: false, ended: true };
+            return Sowing { gain: store + swept, extra_turn: false, ended: true };
         }
         if !extra_turn {
             *self = self.turned(n);
         }
-        Sowing { gain: store, left: store as u32, extra_turn, ended: false }
+        Sowing { gain: store, extra_turn, ended: false }
     }
 }
 
@@ -348,7 +348,6 @@ mod tests {
                             assert_eq!(pits, expect);
                             let after_for_me = if fx.extra_turn { made_after } else { -made_after };
                             assert_eq!(after_for_me - made, fx.gain);
-                            assert_eq!(fx.left as i32, fx.gain);
                         }
                     }
                 }

@@ -140,7 +140,7 @@ impl Endgame {
             bits &= bits - 1;
             let mut child = *pits;
             let fx = child.sow(self.rules, pit);
-            let tier = if fx.ended { u32::MAX } else { k - fx.left };
+            let tier = if fx.ended { u32::MAX } else { k - fx.gain as u32 };
             let rank = if fx.ended { 0 } else { self.rank(&child) };
             children[count] = (child, fx.gain, tier, fx.extra_turn, rank);
             count += 1;

@@ -286,15 +286,14 @@ pub fn solve(
     }
 
     let started = Instant::now();
+    let mut order: Vec<usize> = (0..moves.len()).collect();
+    order.sort_by_key(|&i| {
+        let pit = moves[i].pit as usize;
+        let mut child = pits;
+        (!child.sow(rules, pit).extra_turn, std::cmp::Reverse(pit))
+    });
     let moves = Mutex::new(moves);
     let next = AtomicUsize::new(0);
-    let mut order: Vec<usize> = (0..moves.lock().expect("moves").len()).collect();
-    order.sort_by_key(|&i| {
-        let pit = moves.lock().expect("moves")[i].pit as usize;
-        let mut child = pits;
-        let fx = child.sow(rules, pit);
-        (!fx.extra_turn, std::cmp::Reverse(pit))
-    });
     // The best exact margin so far: a move shown not to reach it is done.
     let best = AtomicI32::new(i32::MIN);
     for m in moves.lock().expect("moves").iter() {
@@ -343,7 +342,7 @@ pub fn solve(
                     // The margin is the first player's: the mover's gain, then
                     // the child's value for whoever moves there.
                     let sign = if fx.extra_turn { 1 } else { -1 };
-                    let left = stones - fx.left;
+                    let left = stones - fx.gain as u32;
                     let mut heard = |lower: i32, upper: i32| {
                         let (lo, hi) = if sign > 0 { (lower, upper) } else { (-upper, -lower) };
                         let mut moves = moves.lock().expect("moves");

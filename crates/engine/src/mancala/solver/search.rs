@@ -422,7 +422,7 @@ impl<'a> Searcher<'a> {
     /// The children, best first by a cheap guess.
     #[inline]
     fn children(&self, pits: &Pits, stones: u32, hint: u8) -> ([Child; 16], usize) {
-        let fx = Sowing { gain: 0, left: 0, extra_turn: false, ended: false };
+        let fx = Sowing { gain: 0, extra_turn: false, ended: false };
         let empty = Child { pits: Pits([0; 32]), fx, pit: 0, order: 0, left: 0, at: 0 };
         let mut out = [empty; 16];
         let mut count = 0;
@@ -436,7 +436,7 @@ impl<'a> Searcher<'a> {
             if pit as u8 == hint {
                 order += 10_000;
             }
-            let left = stones - fx.left;
+            let left = if fx.ended { 0 } else { stones - fx.gain as u32 };
             let at = if fx.ended {
                 0
             } else if left <= self.top {

@@ -63,9 +63,13 @@ pub fn default_dir() -> PathBuf {
     crate::core::data_dir().join("kalah")
 }
 
-/// The databases of `rules` found under `dir`, loaded once per process.
-fn databases(rules: Rules, dir: &Path) -> Arc<Endgame> {
-    static LOADED: OnceLock<Mutex<HashMap<(Rules, PathBuf), Arc<Endgame>>>> = OnceLock::new();
+/// The databases of `rules` found under `dir`, loaded once per process,
+/// and a table of proven bounds for them that every teacher of those rules
+/// shares (its bounds are true of the positions whoever found them), so a
+/// new teacher, one an agent a game, costs no allocation.
+fn databases(rules: Rules, dir: &Path) -> (Arc<Endgame>, Arc<Table>) {
+    type Loaded = HashMap<(Rules, PathBuf), (Arc<Endgame>, Arc<Table>)>;
+    static LOADED: OnceLock<Mutex<Loaded>> = OnceLock::new();
     let mut loaded = LOADED.get_or_init(Default::default).lock().unwrap_or_else(|e| e.into_inner());
     loaded
         .entry((rules, dir.to_owned()))
@@ -91,7 +95,7 @@ fn databases(rules: Rules, dir: &Path) -> Arc<Endgame> {
                     endgame = built;
                 }
             }
-            Arc::new(endgame)
+            (Arc::new(endgame), Arc::new(Table::new(TABLE_BITS)))
         })
         .clone()
 }
@@ -105,10 +109,11 @@ impl Teacher {
 
     /// The same with databases and results kept in `dir`.
     pub fn with_dir(level: &MancalaLevel, dir: &Path) -> Teacher {
+        let (endgame, table) = databases(Rules::of(level), dir);
         Teacher {
             level: level.clone(),
-            endgame: databases(Rules::of(level), dir),
-            table: Arc::new(Table::new(TABLE_BITS)),
+            endgame,
+            table,
             finished: super::finished(dir, level).map(Arc::new),
             budget: NODE_BUDGET,
         }
@@ -163,7 +168,7 @@ impl Teacher {
             let rest = if fx.ended {
                 0
             } else {
-                let v = searcher.value(&child, stones - fx.left, 0, &mut |_, _| {})?;
+                let v = searcher.value(&child, stones - fx.gain as u32, 0, &mut |_, _| {})?;
                 if fx.extra_turn { v } else { -v }
             };
             out.push(MoveMargin { sow: Sow { side, pit }, margin: made + fx.gain + rest });
