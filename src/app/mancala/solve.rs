@@ -38,9 +38,15 @@ pub struct SolveArgs {
     /// Seconds between checkpoints of the search.
     #[arg(long, default_value_t = 60.0)]
     pub checkpoint_every: f64,
+    /// A guess at the first player's margin: every first move is first
+    /// tested against it. It orders the work only; the value printed is
+    /// proven whatever the guess.
+    #[arg(long, allow_hyphen_values = true)]
+    pub guess: Option<i32>,
 }
 
 pub fn run(args: SolveArgs) -> anyhow::Result<ExitCode> {
+    on_huge_pages();
     let file = level::load(&args.level)?;
     let Some(lvl) = file.get::<Mancala>() else {
         bail!(
@@ -126,6 +132,7 @@ fn configure(args: &SolveArgs, lvl: &MancalaLevel) -> anyhow::Result<(Config, so
         dir: Some(dir),
         checkpoint_every: Duration::from_secs_f64(args.checkpoint_every.clamp(0.1, 1e6)),
         every_move: args.every_move,
+        guess: args.guess,
     };
     Ok((config, plan))
 }
@@ -223,5 +230,29 @@ fn report(bar: &ProgressBar, last: &Mutex<Instant>, p: Progress) {
         Progress::Checkpointed { path } => {
             bar.set_message(format!("checkpoint written: {}", path.display()));
         }
+    }
+}
+
+/// The databases and the table are gigabytes read at random: on the
+/// kernel's 4 KiB pages nearly every read also misses the TLB, and on huge
+/// pages the search runs twice as fast (docs/benchmarks.md). glibc asks for
+/// them only when told so at start, so the command starts itself once more
+/// with its tunable set (`exec`: the same process, the same arguments).
+fn on_huge_pages() {
+    #[cfg(target_os = "linux")]
+    {
+        use std::os::unix::process::CommandExt;
+        const TUNABLE: &str = "glibc.malloc.hugetlb";
+        let now = std::env::var("GLIBC_TUNABLES").unwrap_or_default();
+        if now.contains(TUNABLE) {
+            return;
+        }
+        let Ok(exe) = std::env::current_exe() else { return };
+        let value = if now.is_empty() { format!("{TUNABLE}=1") } else { format!("{now}:{TUNABLE}=1") };
+        // Returns only if the start failed; the solve then goes on as it is.
+        let _ = std::process::Command::new(exe)
+            .args(std::env::args_os().skip(1))
+            .env("GLIBC_TUNABLES", value)
+            .exec();
     }
 }

@@ -14,8 +14,8 @@ pub mod teach;
 mod tests;
 
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
 use std::sync::atomic::{AtomicI32, AtomicUsize, Ordering};
+use std::sync::{Barrier, Mutex};
 use std::time::{Duration, Instant};
 
 use serde::{Deserialize, Serialize};
@@ -46,6 +46,11 @@ pub struct Config {
     /// Prove every first move's exact margin, not only that the others are
     /// worse than the best.
     pub every_move: bool,
+    /// A guess at the first player's margin (Irving's `-r`): every first
+    /// move is first tested against it, so a right guess leaves one test a
+    /// move and two for the best. Only the order of the work: a wrong guess
+    /// costs time, never the proof.
+    pub guess: Option<i32>,
 }
 
 /// A first move and what is proven of its margin so far: the first
@@ -293,7 +298,6 @@ pub fn solve(
         (!child.sow(rules, pit).extra_turn, std::cmp::Reverse(pit))
     });
     let moves = Mutex::new(moves);
-    let next = AtomicUsize::new(0);
     // The best exact margin so far: a move shown not to reach it is done.
     let best = AtomicI32::new(i32::MIN);
     for m in moves.lock().expect("moves").iter() {
@@ -304,6 +308,10 @@ pub fn solve(
     let count = moves.lock().expect("moves").len();
     let finished_threads = AtomicUsize::new(0);
     let threads = config.threads.clamp(1, count.max(1));
+    // A first pass tests against the guess; a second, once every thread is
+    // done with the first, proves what the guess left open.
+    let passes = [AtomicUsize::new(0), AtomicUsize::new(0)];
+    let between = Barrier::new(threads);
     let checkpoint = |moves: &[FirstMove]| -> Result<(), SolveError> {
         let Some((checkpoint, table_path, _)) = &paths else { return Ok(()) };
         std::fs::create_dir_all(checkpoint.parent().expect("a folder")).map_err(io(checkpoint))?;
@@ -320,60 +328,87 @@ pub fn solve(
         Ok(())
     };
 
+    // One first move: a test against the best margin proven so far (or the
+    // guess), then, if it reaches that, its exact margin. `None`: stopped.
+    let prove_move = |searcher: &mut Searcher<'_>, i: usize, guess: Option<i32>| -> Option<()> {
+        let mv = moves.lock().expect("moves")[i];
+        let floor = Some(best.load(Ordering::Relaxed)).filter(|&f| f != i32::MIN);
+        if mv.exact().is_some() || floor.is_some_and(|f| mv.upper < f) {
+            return Some(());
+        }
+        let mut child = pits;
+        let fx = child.sow(rules, mv.pit as usize);
+        // The margin is the first player's: the mover's gain, then the
+        // child's value for whoever moves there.
+        let sign = if fx.extra_turn { 1 } else { -1 };
+        let left = stones - fx.gain as u32;
+        let mut heard = |lower: i32, upper: i32| {
+            let (lo, hi) = if sign > 0 { (lower, upper) } else { (-upper, -lower) };
+            let mut moves = moves.lock().expect("moves");
+            moves[i].lower = moves[i].lower.max(fx.gain + lo);
+            moves[i].upper = moves[i].upper.min(fx.gain + hi);
+        };
+        let value = if fx.ended {
+            fx.gain
+        } else {
+            if let Some(target) = floor.or(guess)
+                && !config.every_move
+            {
+                if mv.upper < target {
+                    return Some(());
+                }
+                if mv.lower < target {
+                    let gamma = if sign > 0 { target - fx.gain } else { fx.gain - target + 1 };
+                    if searcher.test(&child, left, gamma, &mut heard)? != (sign > 0) {
+                        return Some(());
+                    }
+                }
+            }
+            // MTD(f) from the nearest proven bound, else the guess, else a
+            // quick estimate.
+            let mv = moves.lock().expect("moves")[i];
+            let start = if mv.lower > -(stones as i32) {
+                Some(mv.lower)
+            } else if mv.upper < stones as i32 {
+                Some(mv.upper)
+            } else {
+                guess
+            };
+            let child_guess = match start {
+                Some(margin) => sign * (margin - fx.gain),
+                None => {
+                    let wide = left as i32 + 1;
+                    searcher.estimate(&child, left, GUESS_DEPTH, -wide, wide)
+                }
+            };
+            fx.gain + sign * searcher.value(&child, left, child_guess, &mut heard)?
+        };
+        let mut moves = moves.lock().expect("moves");
+        moves[i].lower = value;
+        moves[i].upper = value;
+        best.fetch_max(value, Ordering::Relaxed);
+        Some(())
+    };
+
     std::thread::scope(|scope| -> Result<(), SolveError> {
         for _ in 0..threads {
             scope.spawn(|| {
                 let mut searcher = Searcher::new(endgame, &table, shared);
-                loop {
-                    let i = next.fetch_add(1, Ordering::Relaxed);
-                    if i >= count || shared.stopped() {
-                        break;
+                for (pass, next) in passes.iter().enumerate() {
+                    if pass > 0 {
+                        between.wait();
                     }
-                    // Likely best first, so that a floor is soon known:
-                    // extra turns, then the pits nearest the store.
-                    let i = order[i];
-                    let mv = moves.lock().expect("moves")[i];
-                    let floor = best.load(Ordering::Relaxed);
-                    if mv.exact().is_some() || (floor != i32::MIN && mv.upper < floor) {
-                        continue;
-                    }
-                    let mut child = pits;
-                    let fx = child.sow(rules, mv.pit as usize);
-                    // The margin is the first player's: the mover's gain, then
-                    // the child's value for whoever moves there.
-                    let sign = if fx.extra_turn { 1 } else { -1 };
-                    let left = stones - fx.gain as u32;
-                    let mut heard = |lower: i32, upper: i32| {
-                        let (lo, hi) = if sign > 0 { (lower, upper) } else { (-upper, -lower) };
-                        let mut moves = moves.lock().expect("moves");
-                        moves[i].lower = moves[i].lower.max(fx.gain + lo);
-                        moves[i].upper = moves[i].upper.min(fx.gain + hi);
-                    };
-                    if !fx.ended && !config.every_move && floor != i32::MIN {
-                        // Only whether it reaches the best so far: one test.
-                        let gamma = if sign > 0 { floor - fx.gain } else { fx.gain - floor + 1 };
-                        match searcher.test(&child, left, gamma, &mut heard) {
-                            None => break,
-                            Some(at_least) if (sign > 0) != at_least => continue,
-                            Some(_) => {}
+                    let guess = if pass == 0 { config.guess } else { None };
+                    while let Some(i) = (!shared.stopped()).then(|| next.fetch_add(1, Ordering::Relaxed)) {
+                        if i >= count {
+                            break;
                         }
-                    }
-                    let proven = if fx.ended {
-                        Some(fx.gain)
-                    } else {
-                        let guess = if mv.lower == -(stones as i32) && mv.upper == stones as i32 {
-                            let wide = left as i32 + 1;
-                            searcher.estimate(&child, left, GUESS_DEPTH, -wide, wide)
-                        } else {
-                            sign * ((mv.lower.max(floor) + mv.upper) / 2 - fx.gain)
-                        };
-                        searcher.value(&child, left, guess, &mut heard).map(|v| fx.gain + sign * v)
-                    };
-                    if let Some(value) = proven {
-                        let mut moves = moves.lock().expect("moves");
-                        moves[i].lower = value;
-                        moves[i].upper = value;
-                        best.fetch_max(value, Ordering::Relaxed);
+                        // Likely best first, so that a floor is soon known:
+                        // extra turns, then the pits nearest the store.
+                        let i = order[i];
+                        if prove_move(&mut searcher, i, guess).is_none() {
+                            break;
+                        }
                     }
                 }
                 finished_threads.fetch_add(1, Ordering::Relaxed);

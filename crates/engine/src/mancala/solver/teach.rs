@@ -90,6 +90,7 @@ fn databases(rules: Rules, dir: &Path) -> (Arc<Endgame>, Arc<Table>) {
                     dir: None,
                     checkpoint_every: Default::default(),
                     every_move: false,
+                    guess: None,
                 };
                 if let Ok(built) = super::databases(rules, &config, &|_| {}) {
                     endgame = built;

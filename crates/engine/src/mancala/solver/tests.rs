@@ -65,6 +65,7 @@ fn config(tiers: u32) -> Config {
         dir: None,
         checkpoint_every: Duration::from_secs(3600),
         every_move: true,
+        guess: None,
     }
 }
 
@@ -115,10 +116,18 @@ fn small_kalah_boards_have_their_published_values() {
             let solution = solve(&lvl, &endgame, &config, &Shared::default(), &quiet).unwrap();
             assert_eq!(solution.value, expected, "Kalah(6,{stones}) {capture:?}");
             assert!(solution.best_moves().iter().all(|&p| solution.moves[p as usize].lower == expected));
-            // Without every move's exact margin: the same value and best moves.
-            let quick = Config { every_move: false, ..config.clone() };
-            let quicker = solve(&lvl, &endgame, &quick, &Shared::default(), &quiet).unwrap();
-            assert_eq!((quicker.value, quicker.best_moves()), (expected, solution.best_moves()));
+            // Without every move's exact margin: the same value and best
+            // moves, whatever the guess (right, too high, too low).
+            for guess in [None, Some(expected), Some(expected + 8), Some(expected - 8)] {
+                let quick = Config { every_move: false, guess, ..config.clone() };
+                let quicker = solve(&lvl, &endgame, &quick, &Shared::default(), &quiet).unwrap();
+                let what = format!("Kalah(6,{stones}) {capture:?}, guess {guess:?}");
+                assert_eq!(
+                    (quicker.value, quicker.best_moves()),
+                    (expected, solution.best_moves()),
+                    "{what}"
+                );
+            }
             if stones <= 2 {
                 let start = Mancala::new(&lvl, 0).unwrap();
                 let old = crate::mancala::ai::solve_value(&start).map(crate::mancala::ai::margin_of);
