@@ -328,6 +328,15 @@ pub fn solve(
         Ok(())
     };
 
+    // Threads on each first move now.
+    let on: Vec<AtomicUsize> = (0..count).map(|_| AtomicUsize::new(0)).collect();
+    // Whether a first move still needs work in a pass with this guess.
+    let open = |i: usize, guess: Option<i32>| {
+        let mv = moves.lock().expect("moves")[i];
+        let floor = Some(best.load(Ordering::Relaxed)).filter(|&f| f != i32::MIN);
+        let target = floor.or(guess).filter(|_| !config.every_move);
+        mv.exact().is_none() && floor.or(target).is_none_or(|t| mv.upper >= t)
+    };
     // One first move: a test against the best margin proven so far (or the
     // guess), then, if it reaches that, its exact margin. `None`: stopped.
     let prove_move = |searcher: &mut Searcher<'_>, i: usize, guess: Option<i32>| -> Option<()> {
@@ -400,13 +409,20 @@ pub fn solve(
                     }
                     let guess = if pass == 0 { config.guess } else { None };
                     while let Some(i) = (!shared.stopped()).then(|| next.fetch_add(1, Ordering::Relaxed)) {
-                        if i >= count {
-                            break;
-                        }
                         // Likely best first, so that a floor is soon known:
-                        // extra turns, then the pits nearest the store.
-                        let i = order[i];
-                        if prove_move(&mut searcher, i, guess).is_none() {
+                        // extra turns, then the pits nearest the store. Once
+                        // every move is taken, a thread joins one still open.
+                        let joined = || {
+                            order
+                                .iter()
+                                .copied()
+                                .find(|&m| on[m].load(Ordering::Relaxed) > 0 && open(m, guess))
+                        };
+                        let Some(i) = order.get(i).copied().or_else(joined) else { break };
+                        on[i].fetch_add(1, Ordering::Relaxed);
+                        let proven = prove_move(&mut searcher, i, guess);
+                        on[i].fetch_sub(1, Ordering::Relaxed);
+                        if proven.is_none() {
                             break;
                         }
                     }

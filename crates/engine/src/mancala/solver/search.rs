@@ -11,7 +11,7 @@
 use std::fs;
 use std::io::{Read, Write};
 use std::path::Path;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU8, AtomicU64, Ordering};
 
 use super::board::{Pits, Rules, Sowing};
 use super::endgame::Endgame;
@@ -20,6 +20,12 @@ const NO_PIT: u8 = 0xFF;
 /// Nodes a thread counts before it adds them to the shared count and looks
 /// at the stop flag.
 const FLUSH: u64 = 4096;
+/// Entries of the table's busy marks.
+const BUSY_SLOTS: usize = 1 << 20;
+/// A subtree is marked busy, and a busy child left for last, only with at
+/// least this many stones more than the databases hold: below that it is
+/// cheaper to search than to coordinate.
+const BUSY_ABOVE: u32 = 6;
 
 /// A transposition table of proven bounds, `2^bits` entries of 16 bytes in
 /// buckets of two: one kept for the bigger subtree, one always replaced.
@@ -27,6 +33,10 @@ const FLUSH: u64 = 4096;
 pub struct Table {
     slots: Box<[[AtomicU64; 2]]>,
     mask: u64,
+    /// How many threads are inside each big subtree now, by key (ABDADA,
+    /// Weill 1996): a thread leaves a subtree another is in for last, so
+    /// that two threads on one move split its work rather than repeat it.
+    busy: Box<[AtomicU8]>,
 }
 
 /// What the table knows of a position.
@@ -62,7 +72,17 @@ impl Table {
     pub fn new(bits: u32) -> Table {
         let size = 1usize << bits.clamp(4, 36);
         let slots = (0..size).map(|_| [AtomicU64::new(0), AtomicU64::new(0)]).collect();
-        Table { slots, mask: (size as u64 - 1) & !1 }
+        let busy = (0..BUSY_SLOTS).map(|_| AtomicU8::new(0)).collect();
+        Table { slots, mask: (size as u64 - 1) & !1, busy }
+    }
+
+    fn busy_slot(&self, key: u64) -> &AtomicU8 {
+        &self.busy[(key >> 44) as usize % BUSY_SLOTS]
+    }
+
+    /// Whether another thread is searching below `key` now.
+    fn is_busy(&self, key: u64) -> bool {
+        self.busy_slot(key).load(Ordering::Relaxed) != 0
     }
 
     /// Its size in bytes.
@@ -354,11 +374,30 @@ impl<'a> Searcher<'a> {
                 return floor;
             }
         }
+        let big = stones >= self.top + BUSY_ABOVE;
+        if big {
+            self.table.busy_slot(key).fetch_add(1, Ordering::Relaxed);
+        }
         let mut best = i32::MIN;
         let mut best_pit = NO_PIT;
-        for child in &children[..count] {
+        // The first child at once; each other one only if no other thread
+        // is below it now, else once the rest are done.
+        let mut visit = [0u8; 32];
+        for (c, slot) in visit[..count].iter_mut().enumerate() {
+            *slot = c as u8;
+        }
+        let (mut at, mut len) = (0, count);
+        while at < len {
+            let c = visit[at] as usize;
+            at += 1;
+            let child = &children[c];
             let gain = child.fx.gain;
             let left = child.left;
+            if big && at > 1 && at <= count && left >= self.top + BUSY_ABOVE && self.table.is_busy(child.at) {
+                visit[len] = c as u8;
+                len += 1;
+                continue;
+            }
             let value = if child.fx.ended {
                 gain
             } else if left <= self.top {
@@ -370,7 +409,7 @@ impl<'a> Searcher<'a> {
                 gain - self.search(&child.pits, left, gain - beta, gain - alpha)
             };
             if self.shared.stopped() {
-                return 0;
+                break;
             }
             if value > best {
                 best = value;
@@ -382,6 +421,12 @@ impl<'a> Searcher<'a> {
                     break;
                 }
             }
+        }
+        if big {
+            self.table.busy_slot(key).fetch_sub(1, Ordering::Relaxed);
+        }
+        if self.shared.stopped() {
+            return 0;
         }
         let (new_lower, new_upper) = if best >= beta {
             (best, upper)
