@@ -152,28 +152,37 @@ pub fn database_bytes(pits: u8, tiers: u32) -> u64 {
 
 /// The databases and table for `level` within `memory` bytes: the
 /// databases take up to three quarters (never more stones than the board
-/// has, nor more than `MOST_TIERS`), the table the rest, up to 4 GiB.
+/// has, nor more than `MOST_TIERS`), the table the rest, up to 4 GiB and
+/// at most sixteen times the databases.
 pub fn plan(level: &MancalaLevel, memory: u64, tiers: Option<u32>) -> Plan {
     let total = 2 * level.pits as u32 * level.stones as u32;
     let tiers = tiers.unwrap_or_else(|| {
-        // About five stones in twelve: Kalah (6,4) searches in seconds
-        // from 20, and bigger boards stop at `MOST_TIERS` (docs/solver.md).
+        // Fit to the boards measured (docs/solver.md): 20 stones for Kalah
+        // (6,4), 27 for (6,5), where one tier fewer or more costs more
+        // time than it saves; five in twelve on small boards. Bigger boards
+        // stop at `MOST_TIERS`.
         let mut k = 0;
-        while k < (total * 5 / 12).min(MOST_TIERS) && database_bytes(level.pits, k + 1) <= memory / 4 * 3 {
+        let most = (total * 7 / 12).saturating_sub(8).max(total * 5 / 12).min(MOST_TIERS);
+        while k < most
+            && database_bytes(level.pits, k + 1) <= memory / 4 * 3
+        {
             k += 1;
         }
         k
     });
     let tiers = tiers.min(total).min(endgame::MAX_TIER);
     let database = database_bytes(level.pits, tiers);
-    let rest = memory.saturating_sub(database).clamp(1 << 24, 1 << 32);
+    // No bigger than the databases sixteen times over: a small board's
+    // search touches few entries, and each one touched costs a page.
+    let rest =
+        memory.saturating_sub(database).clamp(1 << 24, 1 << 32).min(database.saturating_mul(16).max(1 << 24));
     let table_bits = 63 - (rest / 16).leading_zeros();
     Plan { tiers, table_bits, database_bytes: database, table_bytes: 16 << table_bits }
 }
 
 /// The most tiers a plan builds unasked: building more costs more time
 /// than the search it saves (docs/solver.md).
-pub const MOST_TIERS: u32 = 24;
+pub const MOST_TIERS: u32 = 27;
 
 /// The machine's memory in bytes (4 GiB when it cannot be read).
 pub fn machine_memory() -> u64 {
@@ -460,6 +469,8 @@ pub fn solve(
         search_seconds: seconds_before + started.elapsed().as_secs_f64(),
     };
     if let Some((checkpoint, table_path, done)) = &paths {
+        // The folder may not exist yet: a board solved without databases.
+        std::fs::create_dir_all(done.parent().expect("a folder")).map_err(io(done))?;
         std::fs::write(done, ron::to_string(&solution).expect("plain data")).map_err(io(done))?;
         let _ = std::fs::remove_file(checkpoint);
         let _ = std::fs::remove_file(table_path);

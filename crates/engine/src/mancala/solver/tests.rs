@@ -178,3 +178,35 @@ fn the_perfect_agent_says_when_it_is_not_proven() {
     let note = agent.note().unwrap();
     assert!(note.starts_with("not proven here (too many stones left for the solver): "), "{note}");
 }
+
+/// The plan the docs give: databases to 20 stones for Kalah (6,4) and 27
+/// for (6,5) within 12 GiB, and a small board's table no bigger than it
+/// needs.
+#[test]
+fn the_default_plan_is_the_measured_one() {
+    let memory = 12 << 30;
+    let of = |stones, capture| super::plan(&level(6, stones, capture, true), memory, None);
+    assert_eq!(of(4, Capture::Empty).tiers, 20);
+    assert_eq!(of(5, Capture::Standard).tiers, 27);
+    assert_eq!(of(5, Capture::Standard).table_bytes, 4 << 30);
+    assert_eq!(of(1, Capture::Empty).table_bytes, 16 << 20);
+    // Asked for, the tiers are as asked, within the board's stones.
+    let lvl = level(6, 1, Capture::Empty, true);
+    assert_eq!(super::plan(&lvl, memory, Some(7)).tiers, 7);
+    assert_eq!(super::plan(&lvl, memory, Some(40)).tiers, 12);
+}
+
+/// A board solved with no databases at all still keeps its result, in a
+/// folder that did not exist.
+#[test]
+fn a_solve_without_databases_keeps_its_result() {
+    let lvl = level(6, 1, Capture::Empty, true);
+    let dir = std::env::temp_dir().join(format!("tabula-no-tiers-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let config = Config { dir: Some(dir.clone()), every_move: false, ..config(0) };
+    let endgame = databases(Rules::of(&lvl), &config, &|_| {}).unwrap();
+    let solution = solve(&lvl, &endgame, &config, &Shared::default(), &|_| {}).unwrap();
+    assert_eq!(solution.value, 2);
+    assert_eq!(super::finished(&dir, &lvl).map(|s| s.value), Some(2));
+    let _ = std::fs::remove_dir_all(&dir);
+}
