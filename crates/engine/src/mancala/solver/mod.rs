@@ -163,9 +163,7 @@ pub fn plan(level: &MancalaLevel, memory: u64, tiers: Option<u32>) -> Plan {
         // stop at `MOST_TIERS`.
         let mut k = 0;
         let most = (total * 7 / 12).saturating_sub(8).max(total * 5 / 12).min(MOST_TIERS);
-        while k < most
-            && database_bytes(level.pits, k + 1) <= memory / 4 * 3
-        {
+        while k < most && database_bytes(level.pits, k + 1) <= memory / 4 * 3 {
             k += 1;
         }
         k
@@ -349,11 +347,11 @@ pub fn solve(
     // One first move: a test against the best margin proven so far (or the
     // guess), then, if it reaches that, its exact margin. `None`: stopped.
     let prove_move = |searcher: &mut Searcher<'_>, i: usize, guess: Option<i32>| -> Option<()> {
-        let mv = moves.lock().expect("moves")[i];
-        let floor = Some(best.load(Ordering::Relaxed)).filter(|&f| f != i32::MIN);
-        if mv.exact().is_some() || floor.is_some_and(|f| mv.upper < f) {
+        if !open(i, guess) {
             return Some(());
         }
+        let mv = moves.lock().expect("moves")[i];
+        let floor = Some(best.load(Ordering::Relaxed)).filter(|&f| f != i32::MIN);
         let mut child = pits;
         let fx = child.sow(rules, mv.pit as usize);
         // The margin is the first player's: the mover's gain, then the
@@ -369,17 +367,14 @@ pub fn solve(
         let value = if fx.ended {
             fx.gain
         } else {
+            // `open` said it may reach the target; a test says whether.
             if let Some(target) = floor.or(guess)
                 && !config.every_move
+                && mv.lower < target
             {
-                if mv.upper < target {
+                let gamma = if sign > 0 { target - fx.gain } else { fx.gain - target + 1 };
+                if searcher.test(&child, left, gamma, &mut heard)? != (sign > 0) {
                     return Some(());
-                }
-                if mv.lower < target {
-                    let gamma = if sign > 0 { target - fx.gain } else { fx.gain - target + 1 };
-                    if searcher.test(&child, left, gamma, &mut heard)? != (sign > 0) {
-                        return Some(());
-                    }
                 }
             }
             // MTD(f) from the nearest proven bound, else the guess, else a
