@@ -46,7 +46,6 @@ pub struct SolveArgs {
 }
 
 pub fn run(args: SolveArgs) -> anyhow::Result<ExitCode> {
-    on_huge_pages();
     let file = level::load(&args.level)?;
     let Some(lvl) = file.get::<Mancala>() else {
         bail!(
@@ -59,6 +58,12 @@ pub fn run(args: SolveArgs) -> anyhow::Result<ExitCode> {
     solver::check_level(&lvl).map_err(|e| anyhow::anyhow!("{}: {e}", args.level.display()))?;
     let (config, plan) = configure(&args, &lvl)?;
     let dir = config.dir.clone().expect("a folder");
+    // Before any output (it starts the command again), and only for a
+    // solve that will build or search: a refusal or a finished solve
+    // answers at once without it.
+    if solver::finished(&dir, &lvl).is_none() {
+        on_huge_pages();
+    }
     println!("{}: {}", args.level.display(), lvl.name);
     println!(
         "  {} pits a side, {} stones each, {}, {}",
