@@ -9,7 +9,7 @@ use tabula::app::game::ActiveGame;
 use tabula::app::registry as window_game;
 
 fn tally() -> TallyLevel {
-    TallyLevel { name: "three".into(), seats: 3, target: 12 }
+    TallyLevel { name: "three".into(), seats: 3, target: 12, secrets: None }
 }
 
 #[test]

@@ -10,7 +10,7 @@ impl tabula::app::game::WindowGame for Tally {
     const ABOUT: &'static str = "Add to the tally in turn; the highest secret wins.";
 
     fn new_level() -> TallyLevel {
-        TallyLevel { name: "New tally".into(), seats: 3, target: 12 }
+        TallyLevel { name: "New tally".into(), seats: 3, target: 12, secrets: None }
     }
 
     fn from_view(view: &TallyView) -> Tally {

@@ -24,6 +24,10 @@ pub struct TallyLevel {
     pub name: String,
     pub seats: u8,
     pub target: u32,
+    /// Each seat's secret, seat 1 first; absent, drawn from the seed. A
+    /// seat may not see the others': a server hands out the level without.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub secrets: Option<Vec<u8>>,
 }
 
 impl Level for TallyLevel {
@@ -32,6 +36,9 @@ impl Level for TallyLevel {
     }
     fn summary(&self) -> Vec<String> {
         vec![format!("{} seats, to {}", self.seats, self.target)]
+    }
+    fn public(&self) -> TallyLevel {
+        TallyLevel { secrets: None, ..self.clone() }
     }
 }
 
@@ -159,8 +166,15 @@ impl Game for Tally {
         }
         let mut rng = rng_from_seed(seed);
         let n = level.seats as usize;
+        let secrets = match &level.secrets {
+            Some(fixed) if fixed.len() != n || fixed.iter().any(|&s| s > 3) => {
+                return Err(RuleViolation::new("secrets", "a secret from 0 to 3 for each seat"));
+            }
+            Some(fixed) => fixed.clone(),
+            None => (0..n).map(|_| rng.random_range(0..=3)).collect(),
+        };
         Ok(Tally {
-            secrets: (0..n).map(|_| rng.random_range(0..=3)).collect(),
+            secrets,
             shown: vec![false; n],
             tally: 0,
             target: level.target.max(1),
@@ -251,6 +265,10 @@ impl Game for Tally {
 
     fn public_state(&self) -> serde_json::Value {
         serde_json::to_value(&*self.observe(None)).unwrap()
+    }
+
+    fn legal_bound(&self) -> u64 {
+        3
     }
 
     fn move_bound(&self) -> u64 {

@@ -74,6 +74,9 @@ pub trait LiveGame: Send + Sync {
     fn legal(&self, seat: Player) -> Vec<(Json, String)>;
     /// Whether `seat` has a move now (nothing written out).
     fn may_move(&self, seat: Player) -> bool;
+    /// The most legal moves any seat can have from here on, and the most
+    /// moves the game can last ([`Game::legal_bound`], [`Game::move_bound`]).
+    fn bounds(&self) -> (u64, u64);
     /// Goes back to the position after `ply` moves, unless a move since
     /// showed what was hidden (then the reason, and nothing changes).
     fn take_back(&mut self, ply: usize) -> Result<(), &'static str>;
@@ -193,11 +196,19 @@ impl<G: Registered> LiveGame for Live<G> {
         LevelFile::new::<G>(crate::core::Level::public(typed)).layout()
     }
 
-    fn play(&mut self, seat: Player, mv: &Value) -> Result<Played, Refusal> {
-        let mv = G::Move::deserialize(mv).map_err(|e| Refusal {
-            kind: RefusalKind::Malformed,
-            message: format!("not a move of {}: {e}", G::TITLE),
-        })?;
+    fn play(&mut self, seat: Player, sent: &Value) -> Result<Played, Refusal> {
+        let malformed = |message| Refusal { kind: RefusalKind::Malformed, message };
+        let mv =
+            G::Move::deserialize(sent).map_err(|e| malformed(format!("not a move of {}: {e}", G::TITLE)))?;
+        // One way to write each move, as `legal` writes it: serde would also
+        // read a struct from a list (`[1, 1]`), which no document promises.
+        let written = to_value(&mv);
+        if written != *sent {
+            return Err(malformed(format!(
+                "not a move of {} as the notation writes it: {written}",
+                G::TITLE
+            )));
+        }
         let (_, steps) = apply_with_steps(&mut self.game, seat, mv).map_err(|e| Refusal {
             kind: if e.not_your_turn().is_some() { RefusalKind::NotYourTurn } else { RefusalKind::Illegal },
             message: e.to_string(),
@@ -224,6 +235,10 @@ impl<G: Registered> LiveGame for Live<G> {
         let mut moves = Vec::new();
         self.game.legal_moves(seat, &mut moves);
         !moves.is_empty()
+    }
+
+    fn bounds(&self) -> (u64, u64) {
+        (self.game.legal_bound(), self.game.move_bound())
     }
 
     fn take_back(&mut self, ply: usize) -> Result<(), &'static str> {
@@ -338,6 +353,11 @@ mod tests {
         let refused = live.play(Player::TWO, &raw(r#"{"heap":0}"#)).unwrap_err();
         assert_eq!(refused.kind, RefusalKind::Malformed);
         assert!(refused.message.starts_with("not a move of Nim: "), "{}", refused.message);
+        // A move another way than the notation's: a list, an unknown field.
+        for other in [r#"[0, 1]"#, r#"{"pile":0,"count":1,"bogus":9}"#] {
+            let refused = live.play(Player::TWO, &raw(other)).unwrap_err();
+            assert_eq!(refused.kind, RefusalKind::Malformed, "{other}");
+        }
         assert_eq!(live.observe(None).get(), before, "a refusal changes nothing");
         assert_eq!(live.legal(Player::TWO).len(), 3);
         assert!(live.legal(Player::ONE).is_empty());

@@ -78,6 +78,7 @@ where
     assert!((G::SEATS.0..=G::SEATS.1).contains(&players), "seed {seed}: {players} seats");
     let mut rng = rng_from_seed(seed);
     let bound = game.move_bound();
+    let most_legal = game.legal_bound();
     let mut history = Vec::new();
     let (mut legal, mut probes, mut seen) = (Vec::new(), Vec::new(), Vec::new());
     loop {
@@ -96,6 +97,11 @@ where
             legal.clear();
             game.legal_moves(player, &mut legal);
             anyone_may_move |= !legal.is_empty();
+            assert!(
+                legal.len() as u64 <= most_legal,
+                "{}",
+                at(&format!("{player} has {} legal moves, over the bound {most_legal}", legal.len()))
+            );
             for mv in legal.iter() {
                 assert!(probes.contains(mv), "{}", at(&format!("probe_moves misses {player}'s legal {mv}")));
                 let mut next = game.clone();

@@ -253,6 +253,10 @@ pub trait Game: Clone + fmt::Debug + Send + Sync + 'static {
     fn public_state(&self) -> serde_json::Value;
     /// An upper bound on the moves left before the game must end.
     fn move_bound(&self) -> u64;
+    /// An upper bound on the legal moves of any seat, here or in any
+    /// position that follows: a game server hosts a level only when this
+    /// bound, and so every message it sends, is small enough.
+    fn legal_bound(&self) -> u64;
     /// Per-seat scores where the game keeps them (stores, points).
     fn scores(&self) -> Vec<i64> {
         Vec::new()

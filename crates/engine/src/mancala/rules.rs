@@ -18,6 +18,7 @@ pub const CELLS: usize = 32;
 /// Sow the stones of pit `pit` (0-based from the row owner's left, in sowing
 /// order) of row `side` (0 is player 1's row). Shown as "A3", "B1".
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Sow {
     pub side: u8,
     pub pit: u8,
@@ -650,6 +651,11 @@ impl Game for Mancala {
 
     fn move_bound(&self) -> u64 {
         if self.outcome.is_some() { 0 } else { (self.move_cap - self.plies) as u64 }
+    }
+
+    /// A sowing a pit of the mover's row.
+    fn legal_bound(&self) -> u64 {
+        u64::from(self.pits)
     }
 
     fn scores(&self) -> Vec<i64> {

@@ -12,6 +12,7 @@ use crate::core::{Game, GameRng, NotYourTurn, Observation, Outcome, Player, Rule
 
 /// Take `count` stones from pile `pile` (0-based; shown 1-based).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Take {
     pub pile: u32,
     pub count: u32,
@@ -221,6 +222,11 @@ impl Game for Nim {
     }
 
     fn move_bound(&self) -> u64 {
+        self.stones
+    }
+
+    /// A pile of n stones gives n takes.
+    fn legal_bound(&self) -> u64 {
         self.stones
     }
 

@@ -200,6 +200,18 @@ impl Level for RobotsLevel {
         Some(l.finish())
     }
 
+    /// With hidden homes, every home and candidate home is a plain tile:
+    /// what a seat that joins a server's table may know of the board.
+    fn public(&self) -> RobotsLevel {
+        let mut level = self.clone();
+        if self.homes == Homes::Hidden {
+            for row in &mut level.board {
+                *row = row.chars().map(|c| if robot_of_home(c).is_some() { '.' } else { c }).collect();
+            }
+        }
+        level
+    }
+
     fn summary(&self) -> Vec<String> {
         let (w, h) = (self.board.first().map_or(0, |r| r.chars().count()), self.board.len());
         let swaps = match self.swaps {

@@ -160,6 +160,7 @@ impl Sighting {
 /// `Forward(robot: 'B', steps: 2)`, `Rotate(robot: 'B', quarters: 1)`
 /// (counter-clockwise), `Exchange(a: (1, 2), b: (4, 1))`, `Pass`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub enum RobotMove {
     Step { robot: char, dir: Dir },
     Forward { robot: char, steps: u8 },
@@ -1582,6 +1583,29 @@ impl Game for Robots {
 
     fn move_bound(&self) -> u64 {
         if self.outcome.is_some() { 0 } else { (self.move_cap - self.plies) as u64 }
+    }
+
+    /// Each own robot's walks (four steps under rule A; three forwards and
+    /// three turns under rule B), every pair of tiles while swaps are left
+    /// (the board's tiles are fixed in number), and Pass.
+    fn legal_bound(&self) -> u64 {
+        let tiles = self.tiles.len() as u64;
+        Player::all(self.players as usize)
+            .map(|p| {
+                let walks: u64 = self
+                    .robots
+                    .iter()
+                    .filter(|r| r.player == p)
+                    .map(|r| match r.rule {
+                        RuleSet::A => 4,
+                        RuleSet::B => 6,
+                    })
+                    .sum();
+                let exchanges = if self.swaps_left(p) > 0 { tiles * tiles.saturating_sub(1) / 2 } else { 0 };
+                walks + exchanges + 1
+            })
+            .max()
+            .unwrap_or(1)
     }
 
     fn random_move(&self, rng: &mut GameRng) -> Option<RobotMove> {

@@ -42,6 +42,7 @@ pub enum Target {
 
 /// A move, as in replay files (docs/formats.md, "Move notation").
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub enum BankMove {
     Play {
         from: Source,
@@ -328,54 +329,40 @@ impl Side {
         !self.reserve.is_empty() && self.reserve_hidden as usize == self.reserve.len()
     }
 
-    /// Puts `card`, which is somewhere among this side's unseen cards, into
-    /// unseen slot `slot` of the reserve (`in_hand` false) or the hand.
-    /// In a real state it is already there; in an observation the unseen
-    /// cards lie in a canonical order, so it is swapped in.
+    /// Puts `card`, turned up by the rules, into unseen slot `slot` of the
+    /// reserve (`in_hand` false) or the hand. In a real state (or one an
+    /// agent sampled) it is already there; in an observation the slot holds
+    /// no card anyone knows, and the card takes its place.
     fn bring_unseen(&mut self, card: Card, in_hand: bool, slot: usize) {
-        let rh = self.reserve_hidden as usize;
-        let hh = self.hand_hidden as usize;
-        let at_slot = if in_hand { self.hand.as_slice()[slot] } else { self.reserve.as_slice()[slot] };
-        if at_slot == card {
-            return;
-        }
-        let found_reserve = self.reserve.as_slice()[..rh].iter().position(|&c| c == card);
-        let found_hand = self.hand.as_slice()[..hh].iter().position(|&c| c == card);
-        let Some((from_hand, at)) = found_reserve.map(|i| (false, i)).or(found_hand.map(|i| (true, i)))
-        else {
-            panic!("{card} is not among the unseen cards");
-        };
-        let take = |side: &mut Side, hand: bool, i: usize, c: Card| {
-            let pile = if hand { &mut side.hand } else { &mut side.reserve };
-            std::mem::replace(&mut pile.as_mut_slice()[i], c)
-        };
-        let displaced = take(self, in_hand, slot, card);
-        take(self, from_hand, at, displaced);
+        let pile = if in_hand { &mut self.hand } else { &mut self.reserve };
+        pile.as_mut_slice()[slot] = card;
     }
 
-    /// The unseen cards sorted into their slots: what no one can tell apart.
-    fn canonicalize(&mut self) {
-        let rh = self.reserve_hidden as usize;
-        let hh = self.hand_hidden as usize;
-        if rh + hh < 2 {
-            return;
-        }
-        let mut unseen: Vec<Card> = self.reserve.as_slice()[..rh].to_vec();
-        unseen.extend_from_slice(&self.hand.as_slice()[..hh]);
-        unseen.sort_unstable();
-        self.reserve.as_mut_slice()[..rh].copy_from_slice(&unseen[..rh]);
-        self.hand.as_mut_slice()[..hh].copy_from_slice(&unseen[rh..]);
+    /// The unseen cards as no one knows them: every one the same
+    /// placeholder, so that two deals differing only in them look alike.
+    fn hide_unseen(&mut self) {
+        let (rh, hh) = (self.reserve_hidden as usize, self.hand_hidden as usize);
+        self.reserve.as_mut_slice()[..rh].fill(Card::PLACEHOLDER);
+        self.hand.as_mut_slice()[..hh].fill(Card::PLACEHOLDER);
     }
 
-    /// The unseen cards dealt anew into their slots at random.
-    fn shuffle_unseen(&mut self, rng: &mut GameRng) {
-        let rh = self.reserve_hidden as usize;
-        let hh = self.hand_hidden as usize;
-        let mut unseen: Vec<Card> = self.reserve.as_slice()[..rh].to_vec();
-        unseen.extend_from_slice(&self.hand.as_slice()[..hh]);
-        unseen.shuffle(rng);
-        self.reserve.as_mut_slice()[..rh].copy_from_slice(&unseen[..rh]);
-        self.hand.as_mut_slice()[..hh].copy_from_slice(&unseen[rh..]);
+    /// The unseen slots dealt from `pool` (taken from its end).
+    fn deal_unseen(&mut self, pool: &mut Vec<Card>) {
+        let (rh, hh) = (self.reserve_hidden as usize, self.hand_hidden as usize);
+        for slot in self.reserve.as_mut_slice()[..rh].iter_mut().chain(&mut self.hand.as_mut_slice()[..hh]) {
+            *slot = pool.pop().expect("two decks hold every card in sight and every unseen one");
+        }
+    }
+
+    /// The cards of this side in sight (face up or known).
+    fn seen(&self) -> impl Iterator<Item = Card> + '_ {
+        let (rh, hh) = (self.reserve_hidden as usize, self.hand_hidden as usize);
+        self.reserve.as_slice()[rh..]
+            .iter()
+            .chain(&self.hand.as_slice()[hh..])
+            .chain(self.shown.iter())
+            .chain(self.waste.as_slice())
+            .copied()
     }
 }
 
@@ -924,14 +911,13 @@ impl RussianBank {
     }
 
     /// The observation every seat shares: unseen cards in a canonical order.
+    /// The table as every seat and a spectator see it: each unseen card
+    /// in its place but no card anyone knows (docs/rules/russian-bank.md,
+    /// "Hidden information").
     pub fn public_view(&self) -> RussianBank {
         let mut view = self.clone();
-        view.sides.iter_mut().for_each(Side::canonicalize);
+        view.sides.iter_mut().for_each(Side::hide_unseen);
         view
-    }
-
-    fn has_unseen(&self) -> bool {
-        self.sides.iter().any(|s| s.reserve_hidden as usize + s.hand_hidden as usize >= 2)
     }
 
     /// Builds the start of a level: a shuffled deal or a fixed position.
@@ -1156,12 +1142,24 @@ impl Game for RussianBank {
     fn observe(&self, _viewer: Option<Player>) -> Cow<'_, BankView> {
         // Both players (and a spectator) see the same: no one looks at a
         // face-down card.
-        Cow::Owned(BankView(if self.has_unseen() { self.public_view() } else { self.clone() }))
+        Cow::Owned(BankView(self.public_view()))
     }
 
+    /// The unseen cards drawn from two full decks less every card in
+    /// sight: all a seat knows of them, whatever the deal (a fixed deal may
+    /// hold any cards).
     fn sample_state(observation: &BankView, _viewer: Option<Player>, rng: &mut GameRng) -> RussianBank {
         let mut state = observation.0.clone();
-        state.sides.iter_mut().for_each(|s| s.shuffle_unseen(rng));
+        let mut left = [2u8; 52];
+        let tableau = state.tableau.iter().flat_map(|p| p.as_slice().iter().copied());
+        let foundations = (0..8).flat_map(|n| state.foundation_pile(n));
+        for card in state.sides.iter().flat_map(Side::seen).chain(tableau).chain(foundations) {
+            left[card.index()] = left[card.index()].saturating_sub(1);
+        }
+        let mut pool: Vec<Card> =
+            Card::deck().flat_map(|c| std::iter::repeat_n(c, left[c.index()] as usize)).collect();
+        pool.shuffle(rng);
+        state.sides.iter_mut().for_each(|s| s.deal_unseen(&mut pool));
         state
     }
 
@@ -1205,6 +1203,14 @@ impl Game for RussianBank {
         if self.outcome.is_some() { 0 } else { (self.move_cap - self.plies) as u64 }
     }
 
+    /// Each card that may move (the reserve's top, the hand card, a
+    /// tableau pile's top) to each foundation, each other tableau pile, the
+    /// opponent's reserve and waste, and the hand card to its waste; then
+    /// TurnHand, EndTurn, Stop and Accept.
+    fn legal_bound(&self) -> u64 {
+        (SOURCES.len() * (8 + 8 + 2) + 1 + 4) as u64
+    }
+
     fn scores(&self) -> Vec<i64> {
         let mut scores = vec![0, 0];
         if let Some((p, points)) = self.winner_points() {
@@ -1238,10 +1244,48 @@ impl Game for RussianBank {
     }
 }
 
-/// What a seat sees: the table with the cards no one has seen in a
-/// canonical order. Everyone sees the same.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+/// What a seat sees: the table, each card no one has seen in its place
+/// but unknown. Everyone sees the same. As JSON (what a game server sends)
+/// it is the state's own structure with an unseen card written `null`:
+/// `"reserve": [null, null, "7H"]` is a reserve of three, the 7 of hearts
+/// on top. In memory an unseen card is a placeholder that no rule reads.
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct BankView(pub RussianBank);
+
+/// Calls `f` on each unseen slot of every reserve and hand of a state as JSON.
+fn unseen_slots(state: &mut serde_json::Value, f: impl Fn(&mut serde_json::Value)) {
+    for side in state["sides"].as_array_mut().into_iter().flatten() {
+        for (pile, hidden) in [("reserve", "reserve_hidden"), ("hand", "hand_hidden")] {
+            let n = side[hidden].as_u64().unwrap_or(0) as usize;
+            for slot in side[pile].as_array_mut().into_iter().flatten().take(n) {
+                f(slot);
+            }
+        }
+    }
+}
+
+impl Serialize for BankView {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut state = serde_json::to_value(&self.0).map_err(serde::ser::Error::custom)?;
+        unseen_slots(&mut state, |slot| *slot = serde_json::Value::Null);
+        state.serialize(s)
+    }
+}
+
+impl<'de> Deserialize<'de> for BankView {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<BankView, D::Error> {
+        let mut state = serde_json::Value::deserialize(d)?;
+        let placeholder = serde_json::to_value(Card::PLACEHOLDER).map_err(serde::de::Error::custom)?;
+        unseen_slots(&mut state, |slot| {
+            if slot.is_null() {
+                *slot = placeholder.clone();
+            }
+        });
+        let mut view: RussianBank = serde_json::from_value(state).map_err(serde::de::Error::custom)?;
+        view.sides.iter_mut().for_each(Side::hide_unseen);
+        Ok(BankView(view))
+    }
+}
 
 impl Observation<RussianBank> for BankView {
     fn legal_moves(&self, player: Player, out: &mut Vec<BankMove>) {
@@ -1251,8 +1295,5 @@ impl Observation<RussianBank> for BankView {
 
     fn follow(&mut self, step: &BankStep) {
         self.0.follow_step(step);
-        if matches!(step, BankStep::Revealed { .. } | BankStep::HandTurned { .. }) {
-            self.0.sides.iter_mut().for_each(Side::canonicalize);
-        }
     }
 }
