@@ -17,7 +17,6 @@ use std::time::{Duration, Instant};
 
 use bevy::prelude::*;
 use bevy::state::app::StatesPlugin;
-use serde_json::json;
 use tabula::app;
 use tabula::app::levels::LevelSources;
 use tabula::app::levels::library::levels_root;
@@ -27,6 +26,7 @@ use tabula::app::online::{OnlineTable, Seek};
 use tabula::app::session::{RequestMove, Session};
 use tabula_engine::core::Observation;
 use tabula_engine::nim::Nim;
+use tabula_server::protocol::CreateTable;
 
 fn window(dir: &Path) -> App {
     std::fs::create_dir_all(dir).unwrap();
@@ -75,7 +75,11 @@ fn main() {
     let deadline = Instant::now() + Duration::from_secs(60);
     while times.len() < wanted && Instant::now() < deadline {
         // A game of many stones; a new table once it is over.
-        let create = json!({"type": "create", "level": "nim/large-20-piles", "seats": ["person", "person"]});
+        let create = CreateTable {
+            level: Some("nim/large-20-piles".into()),
+            seats: Some(vec!["person".into(), "person".into()]),
+            ..CreateTable::default()
+        };
         ann.world_mut().insert_resource(OnlineTable::open(&url, "Ann", Seek::Create(create)).unwrap());
         bob.world_mut().remove_resource::<Session<Nim>>();
         let mut apps = [&mut ann, &mut bob];

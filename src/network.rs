@@ -5,8 +5,8 @@ use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use serde_json::Value;
-use tabula_server::client::{BotPlan, run_bot};
+use tabula_server::client::{BotEvent, BotPlan, run_bot};
+use tabula_server::protocol::{Message, ServerMessage};
 use tabula_server::{Config, Limits};
 
 #[derive(clap::Args, Debug)]
@@ -48,6 +48,19 @@ pub struct ServeArgs {
     /// times that at once): past that it is closed as a flood.
     #[arg(long, default_value_t = Limits::default().refusals_per_second)]
     refusals_per_second: f64,
+    /// The most legal moves a level hosted may give a seat at once (each
+    /// goes out in every message's `legal`).
+    #[arg(long, default_value_t = Limits::default().legal_moves)]
+    max_legal_moves: u64,
+    /// The most moves a game hosted may last: a level's move cap must be
+    /// within it.
+    #[arg(long, default_value_t = Limits::default().plies)]
+    max_game_moves: u64,
+    /// The most megabytes the database may grow to; past it (as on a full
+    /// disk) the server stops taking moves, tells every client why and
+    /// exits with an error. No limit by default.
+    #[arg(long)]
+    max_database_mb: Option<u64>,
 }
 
 pub fn serve(args: ServeArgs) -> anyhow::Result<ExitCode> {
@@ -58,6 +71,8 @@ pub fn serve(args: ServeArgs) -> anyhow::Result<ExitCode> {
         messages_per_second: args.messages_per_second,
         burst: args.messages_per_second * 2.0,
         refusals_per_second: args.refusals_per_second,
+        legal_moves: args.max_legal_moves,
+        plies: args.max_game_moves,
         ..Limits::default()
     };
     let tls = args.tls_cert.zip(args.tls_key);
@@ -69,6 +84,7 @@ pub fn serve(args: ServeArgs) -> anyhow::Result<ExitCode> {
         levels: Some(args.levels),
         replays: Some(args.replays),
         tls,
+        database_bytes: args.max_database_mb.map(|mb| mb * 1024 * 1024),
         limits,
     };
     tabula_server::serve(config, |addr, tables| {
@@ -119,62 +135,60 @@ pub fn bot(args: BotArgs) -> anyhow::Result<ExitCode> {
         ca: args.ca,
         name: args.name.unwrap_or_else(|| format!("{} (bot)", args.agent)),
         table: args.table,
-        create: args.create.map(|level| {
-            let seats = if args.seats.is_empty() { Vec::new() } else { args.seats.clone() };
-            (level, seats)
-        }),
+        create: args.create.map(|level| (level, (!args.seats.is_empty()).then(|| args.seats.clone()))),
         seat: args.seat,
         token: args.token,
         agent: args.agent.parse()?,
     };
     let server = args.server;
-    let game = run_bot(plan, &mut |message| say(&server, message))?;
+    let game = run_bot(plan, &mut |event| match event {
+        BotEvent::Heard(message) => say(&server, message),
+        BotEvent::Reconnecting(why) => println!("lost the server ({why}); coming back with the token"),
+    })?;
     println!("{} moves played by this seat", game.moves);
     Ok(ExitCode::SUCCESS)
 }
 
 /// One line a message worth telling.
-fn say(server: &str, m: &Value) {
-    let s = |key: &str| m[key].as_str().unwrap_or_default().to_owned();
-    match m["type"].as_str().unwrap_or_default() {
-        "created" => println!(
-            "table {} ({}); another bot joins with: tabula bot {server} --table {}",
-            s("table"),
-            s("level"),
-            s("table")
+fn say(server: &str, message: &Message) {
+    let mut result = None;
+    match &message.body {
+        ServerMessage::Created { table, level, .. } => {
+            println!("table {table} ({level}); another bot joins with: tabula bot {server} --table {table}")
+        }
+        ServerMessage::Joined { table, seat, token } => println!(
+            "seat {seat} at table {table}; token {token} (with --table {table} --token {token} this seat plays on after a stop)"
         ),
-        "joined" => println!(
-            "seat {} at table {}; token {} (with --table {} --token {} this seat plays on after a stop)",
-            m["seat"],
-            s("table"),
-            s("token"),
-            s("table"),
-            s("token")
-        ),
-        "state" => println!("at move {}, seat {} to move", m["ply"], m["to_move"]),
-        "moved" => println!("move {}: seat {} {}", m["ply"], m["seat"], s("says")),
-        "seats" => {
-            let who: Vec<String> = m["seats"]
-                .as_array()
-                .into_iter()
-                .flatten()
+        ServerMessage::State(state) => {
+            println!("at move {}, seat {} to move", state.ply, state.to_move);
+            result = state.result.as_ref();
+        }
+        ServerMessage::Moved(moved) => {
+            println!("move {}: seat {} {}", moved.ply, moved.seat, moved.says);
+            result = moved.result.as_ref();
+        }
+        ServerMessage::Seats { seats, .. } => {
+            let who: Vec<String> = seats
+                .iter()
                 .map(|seat| {
-                    let here = if seat["connected"] == true { "here" } else { "away" };
-                    format!("seat {} {} {here}", seat["seat"], seat["name"].as_str().unwrap_or("open"))
+                    let here = if seat.connected { "here" } else { "away" };
+                    format!("seat {} {} {here}", seat.seat, seat.name.as_deref().unwrap_or("open"))
                 })
                 .collect();
             println!("{}", who.join(", "));
         }
-        "reconnecting" => println!("lost the server ({}); coming back with the token", s("why")),
-        "error" => println!("refused: {}", s("message")),
+        ServerMessage::Ended { result: ended, .. } => result = Some(ended),
+        ServerMessage::Error { message, .. } => println!("refused: {message}"),
+        ServerMessage::Halted { message } => println!("the server stopped taking moves: {message}"),
         _ => {}
     }
-    if let Some(result) = m.get("result").filter(|r| !r.is_null()) {
-        let winner = result["winner"].as_u64().map_or("a draw".to_owned(), |w| format!("seat {w} won"));
+    if let Some(result) = result {
+        let winner = result.winner.map_or("a draw".to_owned(), |w| format!("seat {w} won"));
+        let reason = serde_json::to_value(result.reason).unwrap_or_default();
         println!(
-            "the game is over: {winner} ({}), scores {}",
-            result["reason"].as_str().unwrap_or_default(),
-            result["scores"]
+            "the game is over: {winner} ({}), scores {:?}",
+            reason.as_str().unwrap_or_default(),
+            result.scores
         );
     }
 }

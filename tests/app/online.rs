@@ -11,12 +11,13 @@ mod take_back;
 
 use std::time::Duration;
 
-use serde_json::{Value, json};
+use serde_json::Value;
 use tabula::app::game::WindowGame;
 use tabula::app::online::host::Hosting;
 use tabula::app::online::seats_file::{self, SeatsFile};
 use tabula::app::online::{OnlineRequest, OnlineTable, Seek, ServerSaid};
 use tabula_engine::core::{Agent, GameRng, rng_from_seed};
+use tabula_server::protocol::CreateTable;
 
 use super::mirror::{quick, settled};
 use super::*;
@@ -32,10 +33,19 @@ fn host(dir: &Path) -> Hosting {
 struct HeardView(Option<Value>);
 
 fn hear_views(mut said: MessageReader<ServerSaid>, mut heard: ResMut<HeardView>) {
-    for ServerSaid(message) in said.read() {
-        if message["type"] == "moved" {
-            heard.0 = Some(message["view"].clone());
+    for message in said.read() {
+        if let ServerSaid::Moved(moved) = message {
+            heard.0 = Some(moved.view.clone());
         }
+    }
+}
+
+/// A `create` request for `level` (a name the server offers), these seats.
+pub fn create_of(level: &str, seats: &[&str]) -> CreateTable {
+    CreateTable {
+        level: Some(level.to_owned()),
+        seats: Some(seats.iter().map(|s| s.to_string()).collect()),
+        ..CreateTable::default()
     }
 }
 
@@ -71,7 +81,13 @@ fn online(app: &App) -> &OnlineTable {
 pub(super) fn run_until(apps: &mut [&mut App], what: &str, done: impl Fn(&[&mut App]) -> bool) {
     let start = std::time::Instant::now();
     while !done(apps) {
-        assert!(start.elapsed() < Duration::from_secs(10), "waited ten seconds for this: {what}");
+        if start.elapsed() > Duration::from_secs(10) {
+            let said: Vec<String> = apps
+                .iter()
+                .map(|a| a.world().get_resource::<StatusLine>().map(|s| s.text.clone()).unwrap_or_default())
+                .collect();
+            panic!("waited ten seconds for this: {what}; the windows say {said:?}");
+        }
         for app in apps.iter_mut() {
             app.update();
         }
@@ -121,8 +137,7 @@ fn game_session<G: WindowGame>(app: &App) -> &Session<G> {
 /// A table of `level` hosted by `ann`'s window, seat 2 joined by `bob`'s;
 /// the table's id.
 fn sit_down<G: WindowGame>(url: &str, ann: &mut App, bob: &mut App, level: &str) -> String {
-    let create = json!({"type": "create", "level": level, "seats": ["person", "person"]});
-    seek(ann, url, "Ann", Seek::Create(create));
+    seek(ann, url, "Ann", Seek::Create(create_of(level, &["person", "person"])));
     run_until(&mut [&mut *ann], "the host's table", |a| has_session::<G>(a[0]));
     let table = online(ann).table.clone().unwrap();
     seek(bob, url, "Bob", Seek::Join { table: table.clone(), seat: None });

@@ -3,12 +3,12 @@
 //! from other windows, come back to by token; a port already taken said,
 //! and nothing changed.
 
-use serde_json::json;
 use tabula::app::levels::library::levels_root;
 use tabula::app::online::host::Hosting;
 use tabula::app::online::seats_file::{self, SeatsFile};
 use tabula::app::online::start::{GoOnline, HostFolder, create_request};
 use tabula::app::online::{OnlineTable, Seek};
+use tabula_server::protocol::CreateTable;
 
 use super::online::run_until;
 use super::*;
@@ -76,7 +76,7 @@ fn the_menu_hosting_on_a_port_taken_says_so_and_changes_nothing() {
     let taken = std::net::TcpListener::bind(("0.0.0.0", 0)).unwrap();
     let port = taken.local_addr().unwrap().port();
     let mut ann = window(&dir, "ann");
-    let create = json!({"type": "create", "level": "nim/traditional-3-4-5"});
+    let create = CreateTable { level: Some("nim/traditional-3-4-5".into()), ..CreateTable::default() };
     go(&mut ann, GoOnline::Host { port, create });
     frames(&mut ann, 2);
     let said = ann.world().resource::<StatusLine>().clone();
@@ -90,7 +90,7 @@ fn the_menu_hosting_on_a_port_taken_says_so_and_changes_nothing() {
 fn a_host_window_closed_and_opened_again_brings_its_server_and_table_back() {
     let dir = temp_dir("online-menu-host-back");
     let (mut ann, mut bob) = (window(&dir, "ann"), window(&dir, "bob"));
-    let create = json!({"type": "create", "level": "nim/traditional-3-4-5", "seats": ["person", "person"]});
+    let create = super::online::create_of("nim/traditional-3-4-5", &["person", "person"]);
     go(&mut ann, GoOnline::Host { port: 0, create });
     let url = ann.world().resource::<Hosting>().local_url();
     run_until(&mut [&mut ann], "the host at its table", |a| at_table(a[0]));

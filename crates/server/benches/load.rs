@@ -453,6 +453,7 @@ fn run(args: &Args, setup: Setup, dir: &Path) -> anyhow::Result<Run> {
         levels: Some(levels),
         replays: (!args.no_replays).then(|| dir.join("replays")),
         tls: None,
+        database_bytes: None,
         // The defaults are for the internet: here every connection comes
         // from one address and sends as fast as it is answered.
         limits: Limits {

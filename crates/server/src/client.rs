@@ -1,7 +1,8 @@
-//! A client of the protocol, for `tabula bot`, the tests and the load
-//! benchmark: connect (`ws://` or `wss://`), say hello, send requests and
-//! read messages as JSON; and [`play_seat`], a whole game played by an agent
-//! that sees only what the server sends.
+//! A client of the protocol, for `tabula bot`, the window, the tests and
+//! the load benchmark: connect (`ws://` or `wss://`), say hello, send
+//! [`Request`]s and read [`Message`]s (or, for tests that send what no
+//! client should, any JSON); and [`play_seat`], a whole game played by an
+//! agent that sees only what the server sends.
 
 use std::collections::VecDeque;
 use std::path::Path;
@@ -9,16 +10,16 @@ use std::sync::Arc;
 
 use anyhow::{Context, anyhow, bail};
 use futures_util::{SinkExt, StreamExt};
-use serde_json::{Value, json};
+use serde_json::Value;
 use tabula_engine::Player;
 use tabula_engine::core::{AgentSpec, rng_from_seed};
 use tokio::io::{AsyncRead, AsyncWrite};
 use tokio::net::TcpStream;
 use tokio_tungstenite::WebSocketStream;
 use tokio_tungstenite::tungstenite::protocol::WebSocketConfig;
-use tokio_tungstenite::tungstenite::{Message, Utf8Bytes};
+use tokio_tungstenite::tungstenite::{Message as WsMessage, Utf8Bytes};
 
-use crate::protocol::VERSION;
+use crate::protocol::{CreateTable, ErrorCode, Id, Message, Request, ServerMessage, TableState, VERSION};
 
 /// A plain or TLS stream.
 pub trait Io: AsyncRead + AsyncWrite + Unpin + Send {}
@@ -29,6 +30,14 @@ impl<T: AsyncRead + AsyncWrite + Unpin + Send> Io for T {}
 #[derive(Debug, thiserror::Error)]
 #[error("the connection to the server is gone: {0}")]
 pub struct Disconnected(String);
+
+/// The server refused a request: its code, and its words for people.
+#[derive(Debug, thiserror::Error)]
+#[error("{message} ({code})")]
+pub struct Refusal {
+    pub code: ErrorCode,
+    pub message: String,
+}
 
 pub struct Client {
     socket: WebSocketStream<Box<dyn Io>>,
@@ -89,16 +98,43 @@ impl Client {
             .await
             .with_context(|| format!("no WebSocket at {url}"))?;
         let mut client = Client { socket, pending: VecDeque::new(), next_id: 1, welcome: Value::Null };
-        client.welcome = client.request(json!({"type": "hello", "version": VERSION, "name": name})).await?;
+        let hello = Request::Hello { version: VERSION, name: Some(name.to_owned()) };
+        client.welcome = client.request_text(&hello).await?;
         Ok(client)
     }
 
+    /// Sends `request` with `id`, if one (its answer carries it as `re`).
+    pub async fn send_request(&mut self, request: &Request, id: Option<&Id>) -> anyhow::Result<()> {
+        self.send_raw(WsMessage::text(request.with_id(id))).await
+    }
+
+    /// Sends `request` and waits for its answer (a refusal is a
+    /// [`Refusal`] error); what comes meanwhile waits for [`Client::next`].
+    pub async fn ask(&mut self, request: &Request) -> anyhow::Result<Message> {
+        let answer = self.request_text(request).await?;
+        serde_json::from_value(answer).context("the server sent a message of no known type")
+    }
+
+    /// The next message from the server.
+    pub async fn next(&mut self) -> anyhow::Result<Message> {
+        let message = self.recv().await?;
+        serde_json::from_value(message).context("the server sent a message of no known type")
+    }
+
+    async fn request_text(&mut self, request: &Request) -> anyhow::Result<Value> {
+        let id = Id::number(self.next_id);
+        self.next_id += 1;
+        self.send_raw(WsMessage::text(request.with_id(Some(&id)))).await?;
+        self.answer_to(&id).await
+    }
+
+    /// Sends any JSON (tests send what no client should).
     pub async fn send(&mut self, message: &Value) -> anyhow::Result<()> {
-        self.send_raw(Message::text(message.to_string())).await
+        self.send_raw(WsMessage::text(message.to_string())).await
     }
 
     /// Sends a frame as it is (tests send what no client should).
-    pub async fn send_raw(&mut self, message: Message) -> anyhow::Result<()> {
+    pub async fn send_raw(&mut self, message: WsMessage) -> anyhow::Result<()> {
         Ok(self.socket.send(message).await.map_err(|e| Disconnected(e.to_string()))?)
     }
 
@@ -126,8 +162,8 @@ impl Client {
     async fn read_text(&mut self) -> anyhow::Result<Utf8Bytes> {
         loop {
             match self.socket.next().await {
-                Some(Ok(Message::Text(text))) => return Ok(text),
-                Some(Ok(Message::Close(frame))) => {
+                Some(Ok(WsMessage::Text(text))) => return Ok(text),
+                Some(Ok(WsMessage::Close(frame))) => {
                     let why = frame.map_or_else(String::new, |f| f.reason.to_string());
                     return Err(Disconnected(format!("the server closed it {why}")).into());
                 }
@@ -138,22 +174,27 @@ impl Client {
         }
     }
 
-    /// Sends `message` with an id and waits for its answer (an error
-    /// answer is an `Err`); what comes meanwhile waits for `recv`.
+    /// Sends JSON `message` with an id and waits for its answer, as JSON
+    /// (a refusal is a [`Refusal`] error); what comes meanwhile waits for
+    /// `recv`.
     pub async fn request(&mut self, mut message: Value) -> anyhow::Result<Value> {
-        let id = self.next_id;
+        let id = Id::number(self.next_id);
         self.next_id += 1;
-        message["id"] = json!(id);
+        message["id"] = serde_json::to_value(&id)?;
         self.send(&message).await?;
+        self.answer_to(&id).await
+    }
+
+    async fn answer_to(&mut self, id: &Id) -> anyhow::Result<Value> {
+        let id = serde_json::to_value(id)?;
         loop {
             let answer = self.read().await?;
-            if answer["re"] == json!(id) {
-                if answer["type"] == "error" {
-                    bail!(
-                        "{} ({})",
-                        answer["message"].as_str().unwrap_or("refused"),
-                        answer["code"].as_str().unwrap_or("")
-                    );
+            if answer["re"] == id {
+                if answer["type"] == "error"
+                    && let Ok(Message::<Value> { body: ServerMessage::Error { code, message }, .. }) =
+                        serde_json::from_value(answer.clone())
+                {
+                    return Err(Refusal { code, message }.into());
                 }
                 return Ok(answer);
             }
@@ -165,7 +206,7 @@ impl Client {
 /// How a seat's game went.
 #[derive(Debug)]
 pub struct SeatGame {
-    pub result: Value,
+    pub result: crate::protocol::Result,
     pub moves: u64,
 }
 
@@ -174,52 +215,99 @@ pub struct SeatGame {
 pub async fn play_seat(
     client: &mut Client,
     table: &str,
-    state: Value,
+    state: Message,
     spec: &AgentSpec,
-    each: &mut (dyn FnMut(&Value) + Send),
+    each: &mut (dyn FnMut(&Message) + Send),
 ) -> anyhow::Result<SeatGame> {
     let mut moves = 0;
     let result = play_counting(client, table, state, spec, &mut moves, each).await?;
     Ok(SeatGame { result, moves })
 }
 
+/// What a seat must know to choose a move from a message: the table, the
+/// ply, the seat to move, the view and whether it has a legal move.
+struct Turn<'a> {
+    table: &'a str,
+    ply: usize,
+    to_move: u8,
+    view: &'a Value,
+    can_move: bool,
+}
+
+fn turn_of(message: &Message) -> Option<Turn<'_>> {
+    match &message.body {
+        ServerMessage::State(s) => Some(Turn {
+            table: &s.table,
+            ply: s.ply,
+            to_move: s.to_move,
+            view: &s.view,
+            can_move: !s.legal.is_empty(),
+        }),
+        ServerMessage::Moved(m) => Some(Turn {
+            table: &m.table,
+            ply: m.ply,
+            to_move: m.to_move,
+            view: &m.view,
+            can_move: !m.legal.is_empty(),
+        }),
+        _ => None,
+    }
+}
+
+/// The result a message gives, if the game ended.
+fn result_of(message: &Message, table: &str) -> Option<crate::protocol::Result> {
+    match &message.body {
+        ServerMessage::State(s) if s.table == table => s.result.clone(),
+        ServerMessage::Moved(m) if m.table == table => m.result.clone(),
+        ServerMessage::Ended { table: t, result } if t == table => Some(result.clone()),
+        _ => None,
+    }
+}
+
 /// The same, counting the moves sent in `moves` as it goes; the result.
 async fn play_counting(
     client: &mut Client,
     table: &str,
-    state: Value,
+    state: Message,
     spec: &AgentSpec,
     moves: &mut u64,
-    each: &mut (dyn FnMut(&Value) + Send),
-) -> anyhow::Result<Value> {
-    let game = state["game"].as_str().ok_or_else(|| anyhow!("the state names no game"))?.to_owned();
-    let seat = Player(state["seat"].as_u64().ok_or_else(|| anyhow!("the state names no seat"))? as u8 - 1);
-    let mut agent = tabula_engine::games::live_agent(&game, spec)?;
+    each: &mut (dyn FnMut(&Message) + Send),
+) -> anyhow::Result<crate::protocol::Result> {
+    let ServerMessage::State(first) = &state.body else { bail!("a seat's game begins with its state") };
+    let seat = Player(first.seat.filter(|&s| s >= 1).ok_or_else(|| anyhow!("the state names no seat"))? - 1);
+    let mut agent = tabula_engine::games::live_agent(&first.game, spec)?;
     let mut rng = rng_from_seed(crate::random::random_u64());
     let mut message = state;
     loop {
         each(&message);
-        if !message["result"].is_null() {
-            return Ok(message["result"].clone());
+        if let Some(result) = result_of(&message, table) {
+            return Ok(result);
         }
-        if message["table"] == table && message["legal"].as_array().is_some_and(|l| !l.is_empty()) {
-            let view = message["view"].to_string();
-            let interject = message["to_move"].as_u64() != Some(u64::from(seat.0) + 1);
+        if let Some(turn) = turn_of(&message).filter(|t| t.table == table && t.can_move) {
+            let view = turn.view.to_string();
+            let interject = turn.to_move != seat.0 + 1;
             let chosen = agent.choose_seen(&view, seat, interject, &mut rng).map_err(|e| anyhow!(e))?;
             if let Some(mv) = chosen {
-                let ply = message["ply"].clone();
-                client.send(&json!({"type": "move", "table": table, "move": mv, "ply": ply})).await?;
+                let request = Request::Move { table: table.to_owned(), mv, seat: None, ply: Some(turn.ply) };
+                client.send_request(&request, None).await?;
                 *moves += 1;
             }
         }
-        message = client.recv().await?;
-        if message["type"] == "error" && message["code"] != "stale" && message["code"] != "not_your_turn" {
-            bail!("the server refused: {}", message["message"]);
-        }
-        if message["type"] == "ended" {
-            return Ok(message["result"].clone());
+        message = client.next().await?;
+        if let ServerMessage::Error { code, message } = &message.body
+            && !code.is_race()
+        {
+            return Err(Refusal { code: *code, message: message.clone() }.into());
         }
     }
+}
+
+/// What a bot tells whoever runs it.
+pub enum BotEvent<'a> {
+    /// A message from the server.
+    Heard(&'a Message),
+    /// The connection dropped (why): the bot comes back with its token.
+    Reconnecting(&'a str),
 }
 
 /// How long a bot keeps trying to reach a server that went away.
@@ -247,22 +335,26 @@ pub async fn play_to_the_end(
     table: &str,
     token: &str,
     spec: &AgentSpec,
-    each: &mut (dyn FnMut(&Value) + Send),
+    each: &mut (dyn FnMut(BotEvent<'_>) + Send),
 ) -> anyhow::Result<SeatGame> {
     let mut moves = 0;
     loop {
         let mut client = connect_again(url, ca, name).await?;
-        client.request(json!({"type": "resume", "token": token})).await?;
+        client.ask(&Request::Resume { token: token.to_owned() }).await?;
         let state = loop {
-            let message = client.recv().await?;
-            if message["type"] == "state" {
+            let message = client.next().await?;
+            if matches!(message.body, ServerMessage::State(_)) {
                 break message;
             }
         };
-        match play_counting(&mut client, table, state, spec, &mut moves, each).await {
+        let played = {
+            let mut heard = |m: &Message| each(BotEvent::Heard(m));
+            play_counting(&mut client, table, state, spec, &mut moves, &mut heard).await
+        };
+        match played {
             Ok(result) => return Ok(SeatGame { result, moves }),
             Err(e) if e.downcast_ref::<Disconnected>().is_some() => {
-                each(&json!({"type": "reconnecting", "why": e.to_string()}));
+                each(BotEvent::Reconnecting(&e.to_string()))
             }
             Err(e) => return Err(e),
         }
@@ -277,8 +369,9 @@ pub struct BotPlan {
     pub name: String,
     /// A table to join ...
     pub table: Option<String>,
-    /// ... or a level of the server's to open a table of, with its seats.
-    pub create: Option<(String, Vec<String>)>,
+    /// ... or a level of the server's to open a table of, with its seats
+    /// (absent: every seat open to a person).
+    pub create: Option<(String, Option<Vec<String>>)>,
     pub seat: Option<u8>,
     /// A seat held before.
     pub token: Option<String>,
@@ -289,16 +382,18 @@ pub struct BotPlan {
 /// the table is watched a moment to learn its game (a table without
 /// spectators is learnt of only once joined).
 async fn check_agent_for(client: &mut Client, table: &str, spec: &AgentSpec) -> anyhow::Result<()> {
-    let Ok(state) = client.request(json!({"type": "watch", "table": table})).await else { return Ok(()) };
-    client.request(json!({"type": "leave", "table": table})).await?;
-    let game = state["game"].as_str().unwrap_or_default();
-    tabula_engine::games::live_agent(game, spec)?;
+    let Ok(watched) = client.ask(&Request::Watch { table: table.to_owned() }).await else { return Ok(()) };
+    client.ask(&Request::Leave { table: table.to_owned() }).await?;
+    if let ServerMessage::State(state) = &watched.body {
+        let TableState { game, .. } = &**state;
+        tabula_engine::games::live_agent(game, spec)?;
+    }
     Ok(())
 }
 
 /// Runs `plan` on a runtime of its own: takes a seat (or comes back to one
 /// with its token) and plays it to the end of the game.
-pub fn run_bot(plan: BotPlan, each: &mut (dyn FnMut(&Value) + Send)) -> anyhow::Result<SeatGame> {
+pub fn run_bot(plan: BotPlan, each: &mut (dyn FnMut(BotEvent<'_>) + Send)) -> anyhow::Result<SeatGame> {
     let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build()?;
     runtime.block_on(async move {
         let ca = plan.ca.as_deref();
@@ -310,23 +405,30 @@ pub fn run_bot(plan: BotPlan, each: &mut (dyn FnMut(&Value) + Send)) -> anyhow::
                 let table = match (&plan.table, &plan.create) {
                     (Some(table), _) => table.clone(),
                     (None, Some((level, seats))) => {
-                        let created =
-                            client.request(json!({"type": "create", "level": level, "seats": seats})).await?;
-                        each(&created);
-                        created["table"].as_str().unwrap_or_default().to_owned()
+                        let create = CreateTable {
+                            level: Some(level.clone()),
+                            seats: seats.clone(),
+                            ..CreateTable::default()
+                        };
+                        let created = client.ask(&Request::Create(Box::new(create))).await?;
+                        each(BotEvent::Heard(&created));
+                        match created.body {
+                            ServerMessage::Created { table, .. } => table,
+                            other => bail!("the server answered create with {other:?}"),
+                        }
                     }
                     (None, None) => {
                         bail!("name a table to join (--table) or a level to open one of (--create)")
                     }
                 };
                 check_agent_for(&mut client, &table, &plan.agent).await?;
-                let mut join = json!({"type": "join", "table": table});
-                if let Some(seat) = plan.seat {
-                    join["seat"] = json!(seat);
+                let joined =
+                    client.ask(&Request::Join { table: table.clone(), seat: plan.seat, name: None }).await?;
+                each(BotEvent::Heard(&joined));
+                match joined.body {
+                    ServerMessage::Joined { token, .. } => (table, token),
+                    other => bail!("the server answered join with {other:?}"),
                 }
-                let joined = client.request(join).await?;
-                each(&joined);
-                (table, joined["token"].as_str().unwrap_or_default().to_owned())
             }
         };
         play_to_the_end(&plan.url, ca, &plan.name, &table, &token, &plan.agent, each).await

@@ -16,6 +16,9 @@ pub struct Config {
     pub replays: Option<PathBuf>,
     /// A certificate chain and its private key (PEM) to serve `wss://`.
     pub tls: Option<(PathBuf, PathBuf)>,
+    /// The most bytes the database may grow to: past it (as on a full
+    /// disk) the server stops taking moves and says why.
+    pub database_bytes: Option<u64>,
     pub limits: Limits,
 }
 
@@ -37,6 +40,27 @@ pub struct Limits {
     /// Refused requests a second a connection may send on average (ten
     /// times that at once): past that it is closed as a flood.
     pub refusals_per_second: f64,
+    /// Wrong tokens a connection may try before it is closed.
+    pub wrong_tokens: u32,
+    /// The largest level the server hosts, as every seat gets its text.
+    pub hosted_level_bytes: usize,
+    /// The most legal moves a hosted level may give a seat at once.
+    pub legal_moves: u64,
+    /// The most moves a hosted level's game may last (its move cap).
+    pub plies: u64,
+}
+
+impl Limits {
+    /// The largest message the server sends, given the limits on what it
+    /// hosts (docs/protocol.md, "Limits"; the test `bounds` checks it on
+    /// the largest level of each game).
+    pub fn sent_bytes(&self) -> usize {
+        // The level's text, the view and a move's steps, which grow with
+        // the level (a board's tiles, the stones sown), each
+        // legal move and each past move with its words (under 200 bytes in
+        // every game), and the rest of a message.
+        self.hosted_level_bytes * 64 + (self.legal_moves + self.plies) as usize * 200 + 64 * 1024
+    }
 }
 
 impl Default for Limits {
@@ -50,6 +74,10 @@ impl Default for Limits {
             messages_per_second: 200.0,
             burst: 400.0,
             refusals_per_second: 10.0,
+            wrong_tokens: 8,
+            hosted_level_bytes: 64 * 1024,
+            legal_moves: 10_000,
+            plies: 10_000,
         }
     }
 }
@@ -62,6 +90,7 @@ impl Default for Config {
             levels: Some("levels".into()),
             replays: Some("replays/server".into()),
             tls: None,
+            database_bytes: None,
             limits: Limits::default(),
         }
     }

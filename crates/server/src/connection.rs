@@ -6,23 +6,28 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use futures_util::{SinkExt, StreamExt};
-use serde_json::{Map, Value, json};
+use serde_json::{Map, Value};
 use tokio::io::{AsyncRead, AsyncWrite};
 use tokio_tungstenite::tungstenite::Message;
 use tokio_tungstenite::tungstenite::protocol::frame::coding::CloseCode;
 use tokio_tungstenite::tungstenite::protocol::{CloseFrame, WebSocketConfig};
 
 use crate::agents;
-use crate::lobby::{self, answering};
-use crate::protocol::{Request, VERSION, code};
+use crate::lobby;
+use crate::protocol::{
+    AgentEntry, ErrorCode, GameInfo, Id, LevelEntry, LimitsInfo, NAME_CHARS, Request, ServerMessage, VERSION,
+};
 use crate::shared::{Shared, lock};
 use crate::store::{Outbox, Outgoing};
-use crate::table::{ConnId, Refused};
+use crate::table::{ConnId, Refused, Say, say};
 
 /// Messages waiting for a slow reader before it is let go.
 const OUTBOX: usize = 4096;
-/// Wrong tokens a connection may try before it is let go.
-const BAD_TOKENS: u32 = 8;
+/// How long, and for how many frames, a connection closed by the server
+/// is still read: a peer still sending when the socket closes would get a
+/// reset, and lose the error and close frame on their way to it.
+const LINGER: Duration = Duration::from_secs(2);
+const LINGER_FRAMES: usize = 1024;
 /// Bytes read from the socket at a time. Requests are small; a larger
 /// message is still read whole, in more reads. tungstenite's default, 128
 /// KiB, is zeroed before every read and held by every connection: under load
@@ -68,6 +73,23 @@ impl Bucket {
     }
 }
 
+/// Answers a WebSocket handshake over its address's connection limit with
+/// HTTP 503 and why, instead of dropping the socket unanswered.
+pub async fn refuse<S: AsyncRead + AsyncWrite + Unpin>(most: usize, stream: S) {
+    use tokio_tungstenite::tungstenite::handshake::server::{ErrorResponse, Request, Response};
+    use tokio_tungstenite::tungstenite::http::StatusCode;
+    // tungstenite's callback hands back its HTTP answer as the error.
+    #[allow(clippy::result_large_err)]
+    let reject = |_: &Request, _: Response| -> Result<Response, ErrorResponse> {
+        let why = format!("too many connections from your address: at most {most} at once\n");
+        let mut response = ErrorResponse::new(Some(why));
+        *response.status_mut() = StatusCode::SERVICE_UNAVAILABLE;
+        Err(response)
+    };
+    let _ = tokio::time::timeout(Duration::from_secs(5), tokio_tungstenite::accept_hdr_async(stream, reject))
+        .await;
+}
+
 struct Conn {
     id: ConnId,
     outbox: Outbox,
@@ -84,7 +106,7 @@ pub async fn serve<S: AsyncRead + AsyncWrite + Unpin + Send + 'static>(shared: A
         .max_message_size(Some(limits.message_bytes))
         .max_frame_size(Some(limits.message_bytes));
     let handshake = tokio_tungstenite::accept_async_with_config(stream, Some(config));
-    let Ok(Ok(socket)) = tokio::time::timeout(std::time::Duration::from_secs(10), handshake).await else {
+    let Ok(Ok(socket)) = tokio::time::timeout(Duration::from_secs(10), handshake).await else {
         return;
     };
     let (mut sink, mut frames) = socket.split();
@@ -108,9 +130,11 @@ pub async fn serve<S: AsyncRead + AsyncWrite + Unpin + Send + 'static>(shared: A
     });
     let mut conn =
         Conn { id: shared.next_connection(), outbox, name: None, greeted: false, created: 0, bad_tokens: 0 };
+    shared.connected(conn.id, &conn.outbox);
     let mut messages = Bucket::new(limits.messages_per_second, limits.burst);
     let mut refusals = Bucket::new(limits.refusals_per_second, limits.refusals_per_second * 10.0);
     let mut written = false;
+    let mut closing = false;
     loop {
         // A connection cut off for reading too slowly reads no more either.
         let frame = tokio::select! {
@@ -124,9 +148,10 @@ pub async fn serve<S: AsyncRead + AsyncWrite + Unpin + Send + 'static>(shared: A
         let text = match frame {
             Ok(Message::Text(text)) => text,
             Ok(Message::Binary(_)) => {
-                error(&conn, None, code::BAD_JSON, "send JSON in text frames, not binary ones");
+                error(&conn, None, ErrorCode::BadJson, "send JSON in text frames, not binary ones");
                 if !refusals.take() {
-                    close(&conn, code::FLOOD, "too many refused requests");
+                    close(&conn, ErrorCode::Flood, "too many refused requests");
+                    closing = true;
                     break;
                 }
                 continue;
@@ -137,7 +162,8 @@ pub async fn serve<S: AsyncRead + AsyncWrite + Unpin + Send + 'static>(shared: A
                 let too_large = matches!(e, tokio_tungstenite::tungstenite::Error::Capacity(_));
                 if too_large {
                     let most = limits.message_bytes;
-                    close(&conn, code::TOO_LARGE, &format!("a message may hold at most {most} bytes"));
+                    close(&conn, ErrorCode::TooLarge, &format!("a message may hold at most {most} bytes"));
+                    closing = true;
                 }
                 break;
             }
@@ -150,38 +176,57 @@ pub async fn serve<S: AsyncRead + AsyncWrite + Unpin + Send + 'static>(shared: A
             Handled::Answered => {}
             Handled::Refused if refusals.take() => {}
             Handled::Refused => {
-                close(&conn, code::FLOOD, "too many refused requests");
+                close(&conn, ErrorCode::Flood, "too many refused requests");
+                closing = true;
                 break;
             }
-            Handled::Close => break,
+            Handled::Close => {
+                closing = true;
+                break;
+            }
         }
     }
     // Whatever was said is said; the seats wait for their tokens.
+    shared.disconnected(conn.id);
     let tables: Vec<String> = lock(&shared.tables).keys().cloned().collect();
     for table in tables {
         lobby::leave(&shared, conn.id, &table);
     }
     drop(conn);
+    if closing && !written {
+        // Read on (and drop) what the peer still sends until it answers
+        // the close, for a while: its socket then gets the error and the
+        // close frame, not a reset.
+        let linger = async {
+            let mut frames = frames.take(LINGER_FRAMES);
+            while let Some(Ok(frame)) = frames.next().await {
+                if frame.is_close() {
+                    break;
+                }
+            }
+        };
+        let _ = tokio::time::timeout(LINGER, linger).await;
+    }
     if !written {
         let _ = writer.await;
     }
 }
 
-fn send(conn: &Conn, value: &Value) {
-    conn.outbox.send(Outgoing::Text(value.to_string().into()));
+fn send(conn: &Conn, body: Say<'_>, re: Option<&Id>) {
+    conn.outbox.send(Outgoing::Text(say(body, re)));
 }
 
-fn error(conn: &Conn, re: Option<&Value>, code: &str, message: &str) {
-    let mut value = json!({"type": "error", "code": code, "message": message});
-    if let Some(re) = re {
-        value["re"] = re.clone();
-    }
-    send(conn, &value);
+fn error(conn: &Conn, re: Option<&Id>, code: ErrorCode, message: &str) {
+    send(conn, ServerMessage::Error { code, message: message.to_owned() }, re);
 }
 
-fn close(conn: &Conn, code: &'static str, message: &str) {
+fn close(conn: &Conn, code: ErrorCode, message: &str) {
     error(conn, None, code, message);
-    conn.outbox.send(Outgoing::Close(code));
+    conn.outbox.send(Outgoing::Close(match code {
+        ErrorCode::Flood => "flood",
+        ErrorCode::TooLarge => "too_large",
+        _ => "closed",
+    }));
 }
 
 enum Handled {
@@ -195,15 +240,22 @@ fn handle(shared: &Arc<Shared>, conn: &mut Conn, text: &str) -> Handled {
     let mut object: Map<String, Value> = match serde_json::from_str(text) {
         Ok(object) => object,
         Err(e) => {
-            error(conn, None, code::BAD_JSON, &format!("not a JSON object: {e}"));
+            error(conn, None, ErrorCode::BadJson, &format!("not a JSON object: {e}"));
             return Handled::Refused;
         }
     };
-    let re = object.remove("id");
+    let re = match object.remove("id").map(Id::try_from).transpose() {
+        Ok(re) => re,
+        Err(e) => {
+            error(conn, None, ErrorCode::BadRequest, &e);
+            return Handled::Refused;
+        }
+    };
     let request: Request = match serde_json::from_value(Value::Object(object)) {
         Ok(request) => request,
         Err(e) => {
-            error(conn, re.as_ref(), code::BAD_REQUEST, &format!("not a request of protocol {VERSION}: {e}"));
+            let message = format!("not a request of protocol {VERSION}: {e}");
+            error(conn, re.as_ref(), ErrorCode::BadRequest, &message);
             return Handled::Refused;
         }
     };
@@ -213,13 +265,13 @@ fn handle(shared: &Arc<Shared>, conn: &mut Conn, text: &str) -> Handled {
             error(conn, re.as_ref(), refused.code, &refused.message);
             // A move that lost a race (another seat moved first, a Stop)
             // is no client's fault: it does not count towards a flood.
-            if refused.code == code::STALE || refused.code == code::NOT_YOUR_TURN {
+            if refused.code.is_race() {
                 return Handled::Answered;
             }
-            if refused.code == code::BAD_TOKEN {
+            if refused.code == ErrorCode::BadToken {
                 conn.bad_tokens += 1;
-                if conn.bad_tokens >= BAD_TOKENS {
-                    close(conn, code::FLOOD, "too many wrong tokens");
+                if conn.bad_tokens >= shared.config.limits.wrong_tokens {
+                    close(conn, ErrorCode::Flood, "too many wrong tokens");
                     return Handled::Close;
                 }
             }
@@ -228,29 +280,33 @@ fn handle(shared: &Arc<Shared>, conn: &mut Conn, text: &str) -> Handled {
     }
 }
 
-fn answer(
-    shared: &Arc<Shared>,
-    conn: &mut Conn,
-    request: Request,
-    re: Option<&Value>,
-) -> Result<(), Refused> {
-    if !conn.greeted && !matches!(request, Request::Hello { .. }) {
+fn answer(shared: &Arc<Shared>, conn: &mut Conn, request: Request, re: Option<&Id>) -> Result<(), Refused> {
+    let hello = matches!(request, Request::Hello { .. });
+    if !conn.greeted && !hello {
         return Err(Refused::new(
-            code::HELLO_FIRST,
+            ErrorCode::HelloFirst,
             format!("say hello first: {{\"type\": \"hello\", \"version\": {VERSION}}}"),
         ));
     }
+    if conn.greeted && hello {
+        return Err(Refused::new(ErrorCode::BadRequest, "hello was said already on this connection"));
+    }
+    if let Some(why) = shared.store.halt().reason()
+        && !matches!(request, Request::Ping {})
+    {
+        return Err(Refused::new(ErrorCode::Halted, format!("the server takes no requests now: {why}")));
+    }
     match request {
-        Request::Hello { version, name } => hello(shared, conn, version, name, re),
-        Request::Levels => {
-            send(conn, &levels(shared, re));
+        Request::Hello { version, name } => hello_to(shared, conn, version, name, re),
+        Request::Levels {} => {
+            send(conn, levels(shared), re);
             Ok(())
         }
         Request::Create(spec) => {
             if conn.created >= shared.config.limits.tables_per_connection {
                 let most = shared.config.limits.tables_per_connection;
                 return Err(Refused::new(
-                    code::LIMIT,
+                    ErrorCode::Limit,
                     format!("a connection may open at most {most} tables"),
                 ));
             }
@@ -259,87 +315,116 @@ fn answer(
             Ok(())
         }
         Request::Join { table, seat, name } => {
-            let name = name.or_else(|| conn.name.clone()).unwrap_or_else(|| "Guest".into());
-            lobby::join(shared, conn.id, &conn.outbox, &table, seat, clean_name(&name), re)
+            let name = match name {
+                Some(name) => clean_name(&name)?,
+                None => conn.name.clone().unwrap_or_else(|| "Guest".into()),
+            };
+            lobby::join(shared, conn.id, &conn.outbox, &table, seat, name, re)
         }
         Request::Resume { token } => lobby::resume(shared, conn.id, &conn.outbox, &token, re),
         Request::Watch { table } => lobby::watch(shared, conn.id, &conn.outbox, &table, re),
         Request::Leave { table } => {
             lobby::leave(shared, conn.id, &table);
-            send(conn, &answering(json!({"type": "left", "table": table}), re));
+            send(conn, ServerMessage::Left { table }, re);
             Ok(())
         }
-        Request::Ping => {
-            send(conn, &answering(json!({"type": "pong"}), re));
+        Request::Ping {} => {
+            send(conn, ServerMessage::Pong {}, re);
             Ok(())
         }
         other => play(shared, conn, other, re),
     }
 }
 
-/// A name as others will see it: printable, at most 40 characters.
-fn clean_name(name: &str) -> String {
-    let name: String = name.chars().filter(|c| !c.is_control()).take(40).collect();
-    if name.trim().is_empty() { "Guest".into() } else { name.trim().to_owned() }
+/// A name as others will see it: printable, trimmed, at most
+/// [`NAME_CHARS`] characters (a longer one is refused, not cut).
+fn clean_name(name: &str) -> Result<String, Refused> {
+    let name: String = name.chars().filter(|c| !c.is_control()).collect();
+    let name = name.trim();
+    if name.chars().count() > NAME_CHARS {
+        return Err(Refused::new(
+            ErrorCode::BadRequest,
+            format!("a name has at most {NAME_CHARS} characters; this one has {}", name.chars().count()),
+        ));
+    }
+    Ok(if name.is_empty() { "Guest".into() } else { name.to_owned() })
 }
 
-fn hello(
+fn hello_to(
     shared: &Shared,
     conn: &mut Conn,
     version: u32,
     name: Option<String>,
-    re: Option<&Value>,
+    re: Option<&Id>,
 ) -> Result<(), Refused> {
     if version != VERSION {
         return Err(Refused::new(
-            code::VERSION,
+            ErrorCode::Version,
             format!("this server speaks protocol {VERSION}, not {version}"),
         ));
     }
+    conn.name = name.as_deref().map(clean_name).transpose()?;
     conn.greeted = true;
-    conn.name = name.as_deref().map(clean_name);
-    let games: Vec<Value> = tabula_engine::games::all()
+    let games = tabula_engine::games::all()
         .iter()
-        .map(|g| json!({"game": g.name(), "title": g.title(), "seats": [g.seats().0, g.seats().1]}))
+        .map(|g| GameInfo {
+            game: g.name().to_owned(),
+            title: g.title().to_owned(),
+            seats: [g.seats().0, g.seats().1],
+        })
         .collect();
     let l = shared.config.limits;
-    send(
-        conn,
-        &answering(
-            json!({"type": "welcome", "version": VERSION, "server": concat!("tabula ", env!("CARGO_PKG_VERSION")),
-            "games": games, "limits": {"message_bytes": l.message_bytes, "level_bytes": l.level_bytes,
-            "messages_per_second": l.messages_per_second, "burst": l.burst, "refusals_per_second": l.refusals_per_second,
-            "tables_per_connection": l.tables_per_connection}}),
-            re,
-        ),
-    );
+    let limits = LimitsInfo {
+        message_bytes: l.message_bytes,
+        level_bytes: l.level_bytes,
+        messages_per_second: l.messages_per_second,
+        burst: l.burst,
+        refusals_per_second: l.refusals_per_second,
+        tables_per_connection: l.tables_per_connection,
+        connections_per_address: l.connections_per_address,
+        wrong_tokens: l.wrong_tokens,
+        tables: l.tables,
+        legal_moves: l.legal_moves,
+        plies: l.plies,
+        hosted_level_bytes: l.hosted_level_bytes,
+        sent_bytes: l.sent_bytes(),
+    };
+    let server = concat!("tabula ", env!("CARGO_PKG_VERSION")).to_owned();
+    send(conn, ServerMessage::Welcome { version: VERSION, server, games, limits }, re);
     Ok(())
 }
 
-fn levels(shared: &Shared, re: Option<&Value>) -> Value {
-    let levels: Vec<Value> = shared
+fn levels(shared: &Shared) -> Say<'static> {
+    let levels = shared
         .levels
         .iter()
         .map(|(name, level)| {
             let game = level.game();
-            json!({"level": name, "game": game.name(), "name": level.name(), "seats": game.num_players(level),
-                "description": level.description()})
+            LevelEntry {
+                level: name.clone(),
+                game: game.name().to_owned(),
+                name: level.name().to_owned(),
+                seats: game.num_players(level),
+                description: level.description().to_owned(),
+            }
         })
         .collect();
-    let agents: Map<String, Value> = tabula_engine::games::all()
+    let agents = tabula_engine::games::all()
         .iter()
         .map(|g| {
-            (
-                g.name().to_owned(),
-                g.agents().iter().map(|a| json!({"name": a.name, "plays": a.plain})).collect(),
-            )
+            let agents = g
+                .agents()
+                .iter()
+                .map(|a| AgentEntry { name: a.name.to_owned(), plays: a.plain.to_owned() })
+                .collect();
+            (g.name().to_owned(), agents)
         })
         .collect();
-    answering(json!({"type": "levels", "levels": levels, "agents": agents}), re)
+    ServerMessage::Levels { levels, agents }
 }
 
 /// The requests a seat makes at its table.
-fn play(shared: &Arc<Shared>, conn: &Conn, request: Request, re: Option<&Value>) -> Result<(), Refused> {
+fn play(shared: &Arc<Shared>, conn: &Conn, request: Request, re: Option<&Id>) -> Result<(), Refused> {
     let (table_id, named) = match &request {
         Request::Move { table, seat, .. }
         | Request::TakeBack { table, seat }

@@ -21,3 +21,4 @@ mod table;
 
 pub use config::{Config, Limits};
 pub use server::{Server, read_levels, serve};
+pub use store::Halt;

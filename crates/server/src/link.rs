@@ -12,10 +12,14 @@ use std::sync::mpsc as std_mpsc;
 use std::thread::JoinHandle;
 use std::time::Duration;
 
+use std::sync::Arc;
+
 use serde_json::Value;
 use tokio::sync::mpsc;
 
 use crate::client::Client;
+use crate::protocol::{Id, Message, Request};
+use crate::store::Halt;
 use crate::{Config, Server};
 
 /// What the link tells its holder.
@@ -23,13 +27,13 @@ use crate::{Config, Server};
 pub enum LinkEvent {
     /// Connected, and the server said welcome (its text here).
     Up(Value),
-    Message(Value),
+    Message(Message),
     /// The connection dropped or could not be made: the link tries again.
     Down(String),
 }
 
 enum Command {
-    Send(Value),
+    Send(Request, Option<Id>),
     /// Drop the connection as a failing network would (the link comes back).
     Cut,
 }
@@ -66,9 +70,10 @@ impl Link {
         &self.url
     }
 
-    /// Sends `message` if the connection is up (else it is dropped).
-    pub fn send(&self, message: Value) {
-        let _ = self.commands.send(Command::Send(message));
+    /// Sends `request` with `id` if the connection is up (else it is
+    /// dropped).
+    pub fn send(&self, request: Request, id: Option<Id>) {
+        let _ = self.commands.send(Command::Send(request, id));
     }
 
     /// Drops the connection as a failing network would; the link connects
@@ -133,13 +138,13 @@ async fn pump(
             command = inbox.recv() => match command {
                 None => return None,
                 Some(Command::Cut) => return Some("the connection was cut".into()),
-                Some(Command::Send(message)) => {
-                    if let Err(e) = client.send(&message).await {
+                Some(Command::Send(request, id)) => {
+                    if let Err(e) = client.send_request(&request, id.as_ref()).await {
                         return Some(format!("{e:#}"));
                     }
                 }
             },
-            message = client.recv() => match message {
+            message = client.next() => match message {
                 Ok(message) => {
                     tell.send(LinkEvent::Message(message)).ok()?;
                     wake();
@@ -154,6 +159,7 @@ async fn pump(
 /// "Host"), stopped when dropped.
 pub struct Hosted {
     pub addr: SocketAddr,
+    halt: Arc<Halt>,
     runtime: Option<tokio::runtime::Runtime>,
 }
 
@@ -163,8 +169,15 @@ impl Hosted {
         let runtime = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build()?;
         let server = runtime.block_on(Server::bind(config))?;
         let addr = server.local_addr();
+        let halt = server.halt();
         runtime.spawn(server.run());
-        Ok(Hosted { addr, runtime: Some(runtime) })
+        Ok(Hosted { addr, halt, runtime: Some(runtime) })
+    }
+
+    /// Why the server stopped taking moves (its database failed), if it
+    /// has: the clients at its tables are told so too.
+    pub fn halted(&self) -> Option<String> {
+        self.halt.reason()
     }
 }
 

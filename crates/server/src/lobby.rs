@@ -4,24 +4,47 @@
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
-use serde_json::{Value, json};
 use tabula_engine::Player;
 use tabula_engine::games;
 use tabula_engine::level::{self, LevelFile};
+use tabula_engine::live::LiveGame;
 
 use crate::agents;
-use crate::protocol::{CreateTable, code};
+use crate::config::Limits;
+use crate::protocol::{CreateTable, ErrorCode, Id, ServerMessage};
 use crate::random::{new_table_id, new_token, random_u64};
 use crate::shared::{Shared, lock};
 use crate::store::{Job, Op, Outbox};
-use crate::table::{Clocks, ConnId, Follower, Refused, Seat, Table, number};
+use crate::table::{Clocks, ConnId, Follower, Refused, Seat, Table, number, say};
 
-/// `message` as the answer to a request with id `re`, if it had one.
-pub fn answering(mut message: Value, re: Option<&Value>) -> Value {
-    if let Some(re) = re {
-        message["re"] = re.clone();
+/// Refuses a level whose games could make a message or a table too big
+/// for the server's limits (docs/protocol.md, "Limits"): the level's text
+/// as every seat gets it, the most legal moves a seat can have at once
+/// (each goes out in `legal`), and the most moves a game can last (each
+/// goes out again in `moves` to a connection that comes back).
+pub fn check_hosted(live: &dyn LiveGame, limits: &Limits) -> Result<(), Refused> {
+    let refuse = |what: String| Err(Refused::new(ErrorCode::BadLevel, what));
+    let text = live.public_level().len();
+    if text > limits.hosted_level_bytes {
+        return refuse(format!(
+            "the level's text is {text} bytes; this server hosts levels of at most {} (hosted_level_bytes)",
+            limits.hosted_level_bytes
+        ));
     }
-    message
+    let (legal, plies) = live.bounds();
+    if legal > limits.legal_moves {
+        return refuse(format!(
+            "a seat could have {legal} moves at once here; this server hosts levels of at most {} (legal_moves)",
+            limits.legal_moves
+        ));
+    }
+    if plies > limits.plies {
+        return refuse(format!(
+            "a game of this level may last {plies} moves; this server hosts games of at most {} (plies): lower its move cap",
+            limits.plies
+        ));
+    }
+    Ok(())
 }
 
 /// The level a creator names or sends.
@@ -29,7 +52,7 @@ fn level_of(shared: &Shared, spec: &CreateTable) -> Result<LevelFile, Refused> {
     match (&spec.level, &spec.level_text) {
         (Some(name), None) => shared.levels.get(name).cloned().ok_or_else(|| {
             Refused::new(
-                code::BAD_LEVEL,
+                ErrorCode::BadLevel,
                 format!("no level is called \"{name}\" here: the levels request lists them"),
             )
         }),
@@ -37,14 +60,14 @@ fn level_of(shared: &Shared, spec: &CreateTable) -> Result<LevelFile, Refused> {
             let most = shared.config.limits.level_bytes;
             if text.len() > most {
                 return Err(Refused::new(
-                    code::BAD_LEVEL,
+                    ErrorCode::BadLevel,
                     format!("the level is {} bytes; at most {most} are taken", text.len()),
                 ));
             }
-            level::parse(text, "the level sent").map_err(|e| Refused::new(code::BAD_LEVEL, e.to_string()))
+            level::parse(text, "the level sent").map_err(|e| Refused::new(ErrorCode::BadLevel, e.to_string()))
         }
         _ => Err(Refused::new(
-            code::BAD_LEVEL,
+            ErrorCode::BadLevel,
             "name a level (\"level\") or send one (\"level_text\"), not both",
         )),
     }
@@ -58,20 +81,21 @@ pub fn build_table(
     seed: u64,
     spec: CreateTable,
 ) -> Result<Table, Refused> {
-    let live = games::start(level, seed).map_err(|e| Refused::new(code::BAD_LEVEL, e.to_string()))?;
+    let live = games::start(level, seed).map_err(|e| Refused::new(ErrorCode::BadLevel, e.to_string()))?;
+    check_hosted(&*live, &shared.config.limits)?;
     let n = live.num_players();
-    let kinds = if spec.seats.is_empty() { vec!["person".to_owned(); n] } else { spec.seats.clone() };
+    let kinds = spec.seats.clone().unwrap_or_else(|| vec!["person".to_owned(); n]);
     if kinds.len() != n {
         return Err(Refused::new(
-            code::BAD_REQUEST,
+            ErrorCode::BadRequest,
             format!("the level has {n} seats, but \"seats\" names {}", kinds.len()),
         ));
     }
     let agent = |text: &str| {
         let spec = text
             .parse()
-            .map_err(|e: tabula_engine::core::AgentError| Refused::new(code::BAD_AGENT, e.to_string()))?;
-        live.agent(&spec).map_err(|e| Refused::new(code::BAD_AGENT, e.to_string()))
+            .map_err(|e: tabula_engine::core::AgentError| Refused::new(ErrorCode::BadAgent, e.to_string()))?;
+        live.agent(&spec).map_err(|e| Refused::new(ErrorCode::BadAgent, e.to_string()))
     };
     let mut seats = Vec::with_capacity(n);
     for (i, kind) in kinds.iter().enumerate() {
@@ -92,11 +116,11 @@ pub fn build_table(
     let clock = match spec.clock {
         None => None,
         Some(_) if n != 2 => {
-            return Err(Refused::new(code::BAD_REQUEST, "a clock is for a table of two seats"));
+            return Err(Refused::new(ErrorCode::BadRequest, "a clock is for a table of two seats"));
         }
         Some(c) if !(c.minutes > 0.0 && c.minutes <= 1440.0 && (0.0..=3600.0).contains(&c.increment)) => {
             return Err(Refused::new(
-                code::BAD_REQUEST,
+                ErrorCode::BadRequest,
                 "a clock takes 0 to 1440 minutes and an increment of 0 to 3600 seconds",
             ));
         }
@@ -150,20 +174,21 @@ pub fn create(
     shared: &Arc<Shared>,
     outbox: &Outbox,
     spec: CreateTable,
-    re: Option<&Value>,
+    re: Option<&Id>,
 ) -> Result<String, Refused> {
     if lock(&shared.tables).len() >= shared.config.limits.tables {
-        return Err(Refused::new(code::LIMIT, "the server holds all the tables it may"));
+        return Err(Refused::new(ErrorCode::Limit, "the server holds all the tables it may"));
     }
     let level = level_of(shared, &spec)?;
     let table = build_table(shared, new_table_id(), &level, random_u64(), spec)?;
     let mut job = Job::default();
-    let answer = answering(
-        json!({"type": "created", "table": table.id, "game": table.live.game(),
-        "level": level.name(), "seats": table.seat_infos()}),
-        re,
-    );
-    job.send(outbox, answer.to_string().into());
+    let created = ServerMessage::Created {
+        table: table.id.clone(),
+        game: table.live.game().to_owned(),
+        level: level.name().to_owned(),
+        seats: table.seat_infos(),
+    };
+    job.send(outbox, say(created, re));
     let id = table.id.clone();
     open_table(shared, table, &level, job);
     Ok(id)
@@ -177,13 +202,13 @@ pub fn join(
     table_id: &str,
     seat: Option<u8>,
     name: String,
-    re: Option<&Value>,
+    re: Option<&Id>,
 ) -> Result<(), Refused> {
     let table = shared.table(table_id).ok_or_else(|| no_table(table_id))?;
     let job = {
         let mut t = lock(&table);
         if t.result.is_some() {
-            return Err(Refused::new(code::OVER, format!("the game at table {table_id} is over")));
+            return Err(Refused::new(ErrorCode::Over, format!("the game at table {table_id} is over")));
         }
         let open = |s: &Seat| s.agent_spec.is_none() && s.token.is_none();
         let index = match seat {
@@ -193,27 +218,28 @@ pub fn join(
                     Some(s) if open(s) => i,
                     Some(_) => {
                         return Err(Refused::new(
-                            code::NO_SEAT,
+                            ErrorCode::NoSeat,
                             format!("seat {n} at table {table_id} is taken"),
                         ));
                     }
                     None => {
-                        return Err(Refused::new(code::NO_SEAT, format!("table {table_id} has no seat {n}")));
+                        return Err(Refused::new(
+                            ErrorCode::NoSeat,
+                            format!("table {table_id} has no seat {n}"),
+                        ));
                     }
                 }
             }
-            None => {
-                t.seats.iter().position(open).ok_or_else(|| {
-                    Refused::new(code::NO_SEAT, format!("table {table_id} has no open seat"))
-                })?
-            }
+            None => t.seats.iter().position(open).ok_or_else(|| {
+                Refused::new(ErrorCode::NoSeat, format!("table {table_id} has no open seat"))
+            })?,
         };
         let player = Player(index as u8);
         let mut job = Job::default();
         let token = seat_person(shared, &mut t, player, name, &mut job);
         attach(&mut t, conn, outbox, player, &token, re, &mut job);
         if t.open_seats() == 0 {
-            begin(&mut t, conn, &mut job);
+            begin(&mut t, conn, player, &mut job);
         }
         job
     };
@@ -221,15 +247,16 @@ pub fn join(
     Ok(())
 }
 
-/// The last seat is taken: the clock starts, and everyone already at the
-/// table is told the state with their moves (the joiner has had it).
-fn begin(t: &mut Table, joiner: ConnId, job: &mut Job) {
+/// The last seat is taken: the clock starts, and every follower of the
+/// table but the seat just taken is told the state with their moves (that
+/// seat has had it). One connection may hold several seats.
+fn begin(t: &mut Table, joiner: ConnId, seat: Player, job: &mut Job) {
     let to_move = t.live.to_move();
     if let Some(clock) = &mut t.clock {
         clock.running = Some(to_move);
         clock.since = Instant::now();
     }
-    for f in t.followers.iter().filter(|f| f.conn != joiner) {
+    for f in t.followers.iter().filter(|f| !(f.conn == joiner && f.seat == Some(seat))) {
         job.send(&f.outbox, t.state_text(f.seat, None));
     }
 }
@@ -259,7 +286,7 @@ fn attach(
     outbox: &Outbox,
     seat: Player,
     token: &str,
-    re: Option<&Value>,
+    re: Option<&Id>,
     job: &mut Job,
 ) {
     if !t.followers.iter().any(|f| f.conn == conn && f.seat == Some(seat)) {
@@ -268,9 +295,8 @@ fn attach(
         s.connected += 1;
         s.left_at = None;
     }
-    let joined =
-        answering(json!({"type": "joined", "table": t.id, "seat": number(seat), "token": token}), re);
-    job.send(outbox, joined.to_string().into());
+    let joined = ServerMessage::Joined { table: t.id.clone(), seat: number(seat), token: token.to_owned() };
+    job.send(outbox, say(joined, re));
     job.send(outbox, t.state_text(Some(seat), None));
     t.tell_seats(job);
 }
@@ -280,9 +306,9 @@ pub fn resume(
     conn: ConnId,
     outbox: &Outbox,
     token: &str,
-    re: Option<&Value>,
+    re: Option<&Id>,
 ) -> Result<(), Refused> {
-    let bad = || Refused::new(code::BAD_TOKEN, "no seat has this token");
+    let bad = || Refused::new(ErrorCode::BadToken, "no seat has this token");
     let (table_id, seat) = lock(&shared.tokens).get(token).cloned().ok_or_else(bad)?;
     let table = shared.table(&table_id).ok_or_else(bad)?;
     let job = {
@@ -294,6 +320,21 @@ pub fn resume(
         if t.seats[seat.index()].stand_in.take().is_some() {
             job.ops.push(Op::StandIn { table: table_id.clone(), seat: number(seat), agent: None });
         }
+        // The token moves to this connection: any other holding the seat
+        // is told and no longer acts for it (a client that came back on a
+        // new connection while the old one lingers).
+        let displaced = ServerMessage::Displaced { table: table_id.clone(), seat: number(seat) };
+        let mut gone = 0;
+        t.followers.retain(|f| {
+            let other = f.seat == Some(seat) && f.conn != conn;
+            if other {
+                job.send(&f.outbox, say(displaced.clone(), None));
+                gone += 1;
+            }
+            !other
+        });
+        let s = &mut t.seats[seat.index()];
+        s.connected = s.connected.saturating_sub(gone);
         attach(&mut t, conn, outbox, seat, token, re, &mut job);
         job
     };
@@ -306,13 +347,16 @@ pub fn watch(
     conn: ConnId,
     outbox: &Outbox,
     table_id: &str,
-    re: Option<&Value>,
+    re: Option<&Id>,
 ) -> Result<(), Refused> {
     let table = shared.table(table_id).ok_or_else(|| no_table(table_id))?;
     let job = {
         let mut t = lock(&table);
         if !t.config.spectators {
-            return Err(Refused::new(code::NO_SPECTATORS, format!("table {table_id} takes no spectators")));
+            return Err(Refused::new(
+                ErrorCode::NoSpectators,
+                format!("table {table_id} takes no spectators"),
+            ));
         }
         if !t.followers.iter().any(|f| f.conn == conn && f.seat.is_none()) {
             t.followers.push(Follower { conn, seat: None, outbox: outbox.clone() });
@@ -359,7 +403,7 @@ pub fn leave(shared: &Arc<Shared>, conn: ConnId, table_id: &str) {
 }
 
 pub fn no_table(id: &str) -> Refused {
-    Refused::new(code::NO_TABLE, format!("there is no table {id}"))
+    Refused::new(ErrorCode::NoTable, format!("there is no table {id}"))
 }
 
 /// `seat` wants to play again; once every person at the table does, a new
@@ -370,30 +414,32 @@ pub fn rematch(
     table: &Arc<Mutex<Table>>,
     seat: Player,
     asker: ConnId,
-    re: Option<&Value>,
+    re: Option<&Id>,
 ) -> Result<(), Refused> {
     let mut t = lock(table);
     if t.result.is_none() {
-        return Err(Refused::new(code::BAD_REQUEST, "a rematch is for a finished game"));
+        return Err(Refused::new(ErrorCode::BadRequest, "a rematch is for a finished game"));
     }
     if t.rematch_table.is_some() {
-        return Err(Refused::new(code::BAD_REQUEST, "the rematch is made already"));
+        return Err(Refused::new(ErrorCode::BadRequest, "the rematch is made already"));
     }
     t.rematch[seat.index()] = true;
     let waiting = t.seats.iter().enumerate().any(|(i, s)| s.token.is_some() && !t.rematch[i]);
     if waiting {
         let mut job = Job::default();
-        let told = json!({"type": "rematch_asked", "table": t.id, "by": number(seat)});
-        t.tell_all_answering(&mut job, &told, asker, re);
+        let told = ServerMessage::RematchAsked { table: t.id.clone(), by: number(seat) };
+        t.tell_all_answering(&mut job, told, asker, re);
         drop(t);
         agents::submit(shared, table, job);
         return Ok(());
     }
     let n = t.seats.len();
     let mut spec = t.config.clone();
-    spec.seats = (0..n)
-        .map(|i| t.seats[(i + n - 1) % n].agent_spec.clone().unwrap_or_else(|| "person".into()))
-        .collect();
+    spec.seats = Some(
+        (0..n)
+            .map(|i| t.seats[(i + n - 1) % n].agent_spec.clone().unwrap_or_else(|| "person".into()))
+            .collect(),
+    );
     let level = t.live.level().clone();
     let mut new = build_table(shared, new_table_id(), &level, random_u64(), spec)?;
     let mut job = Job::default();
@@ -409,9 +455,13 @@ pub fn rematch(
             .map(|f| (f.conn, f.outbox.clone()))
             .collect();
         for (conn, outbox) in holders {
-            let told = json!({"type": "rematch", "table": t.id, "new_table": new.id, "seat": number(to), "token": token});
-            let told = if conn == asker { answering(told, re) } else { told };
-            job.send(&outbox, told.to_string().into());
+            let told = ServerMessage::Rematch {
+                table: t.id.clone(),
+                new_table: new.id.clone(),
+                seat: number(to),
+                token: token.clone(),
+            };
+            job.send(&outbox, say(told, if conn == asker { re } else { None }));
             new.followers.push(Follower { conn, seat: Some(to), outbox: outbox.clone() });
             new.seats[to.index()].connected += 1;
         }

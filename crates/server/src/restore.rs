@@ -10,10 +10,10 @@ use tabula_engine::level;
 
 use crate::agents;
 use crate::lobby::build_table;
-use crate::protocol::{self, CreateTable};
+use crate::protocol::{CreateTable, ErrorCode};
 use crate::shared::{Shared, lock};
 use crate::store::{Job, SavedTable};
-use crate::table::{Refused, Table, number};
+use crate::table::{Refused, Table};
 
 pub fn tables(shared: &Arc<Shared>, saved: Vec<SavedTable>) {
     for saved in saved {
@@ -35,7 +35,7 @@ pub fn tables(shared: &Arc<Shared>, saved: Vec<SavedTable>) {
 }
 
 fn table(shared: &Shared, saved: SavedTable) -> Result<(Table, Job), Refused> {
-    let bad = |what: String| Refused::new(protocol::code::BAD_LEVEL, what);
+    let bad = |what: String| Refused::new(ErrorCode::BadLevel, what);
     let level = level::parse(&saved.level, &format!("table {}", saved.id)).map_err(|e| bad(e.to_string()))?;
     let spec: CreateTable = serde_json::from_str(&saved.config).map_err(|e| bad(e.to_string()))?;
     let mut t = build_table(shared, saved.id.clone(), &level, saved.seed, spec)?;
@@ -52,13 +52,26 @@ fn table(shared: &Shared, saved: SavedTable) -> Result<(Table, Job), Refused> {
         }
     }
     job.ops.clear();
+    let clocks = |t: &mut Table, text: Option<String>| -> Result<(), Refused> {
+        if let (Some(c), Some(text)) = (&mut t.clock, text) {
+            c.remaining_ms = serde_json::from_str(&text).map_err(|e| bad(e.to_string()))?;
+        }
+        Ok(())
+    };
+    let (back_ply, mut back_clock) = saved.taken_back.map_or((None, None), |(ply, clock)| (Some(ply), clock));
+    if back_ply == Some(0) {
+        clocks(&mut t, back_clock.take())?;
+    }
+    // Each move through the door a seat's move takes, then the clocks as
+    // they stood when it was acknowledged (or when the latest take-back
+    // came back to it).
     for (seat, mv, clock) in saved.moves {
         let mv = serde_json::from_str(&mv).map_err(|e| bad(e.to_string()))?;
         let seat = Player(seat.wrapping_sub(1));
-        t.live.play(seat, &mv).map_err(|e| bad(format!("a saved move was refused: {e}")))?;
-        t.moves_by.push(seat);
-        if let (Some(c), Some(text)) = (&mut t.clock, clock) {
-            c.remaining_ms = serde_json::from_str(&text).map_err(|e| bad(e.to_string()))?;
+        t.advance(seat, &mv, now).map_err(|e| bad(format!("a saved move was refused: {}", e.message)))?;
+        clocks(&mut t, clock)?;
+        if back_ply == Some(t.live.ply()) {
+            clocks(&mut t, back_clock.take())?;
         }
     }
     let to_move = t.live.to_move();
@@ -67,15 +80,7 @@ fn table(shared: &Shared, saved: SavedTable) -> Result<(Table, Job), Refused> {
         c.running = begun.then_some(to_move);
         c.since = now;
     }
-    if let Some(outcome) = t.live.outcome() {
-        // Stopped between the last move and its result: the result now.
-        let result = protocol::Result {
-            winner: outcome.winner().map(number),
-            reason: "rules".into(),
-            by: None,
-            scores: t.live.scores(),
-        };
-        t.finish(result, &mut job);
-    }
+    // Stopped between the last move and its result: the result now.
+    t.end_by_the_rules(&mut job);
     Ok((t, job))
 }

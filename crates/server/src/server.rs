@@ -15,10 +15,12 @@ use tokio::net::TcpListener;
 use tokio::runtime::Handle;
 use tokio_rustls::TlsAcceptor;
 
-use crate::config::Config;
+use crate::config::{Config, Limits};
+use crate::protocol::ServerMessage;
 use crate::shared::{Shared, lock};
-use crate::store::{Job, Store};
-use crate::{agents, connection, restore};
+use crate::store::{Halt, Job, Store};
+use crate::table::say;
+use crate::{agents, connection, lobby, restore};
 
 /// A bound server, ready to run.
 pub struct Server {
@@ -33,14 +35,14 @@ impl Server {
     pub async fn bind(config: Config) -> anyhow::Result<Server> {
         let tls = config.tls.as_ref().map(|(cert, key)| tls_acceptor(cert, key)).transpose()?;
         let levels = match &config.levels {
-            Some(dir) => read_levels(dir)?,
+            Some(dir) => hosted_levels(read_levels(dir)?, &config.limits),
             None => BTreeMap::new(),
         };
         if let Some(dir) = &config.replays {
             std::fs::create_dir_all(dir)
                 .with_context(|| format!("cannot make the replays folder {}", dir.display()))?;
         }
-        let (store, saved) = Store::open(&config.database)
+        let (store, saved) = Store::open(&config.database, config.database_bytes)
             .with_context(|| format!("cannot open the database {}", config.database.display()))?;
         let listener = TcpListener::bind(config.listen)
             .await
@@ -59,19 +61,31 @@ impl Server {
         lock(&self.shared.tables).len()
     }
 
-    /// Serves until the process ends.
-    pub async fn run(self) {
+    /// Why the server stopped taking moves, once it has.
+    pub fn halt(&self) -> Arc<Halt> {
+        self.shared.store.halt().clone()
+    }
+
+    /// Serves until the process ends, or until the database refuses a
+    /// write: then every client is told why, and so is the caller.
+    pub async fn run(self) -> anyhow::Result<()> {
         let shared = self.shared.clone();
-        tokio::spawn(tick(shared.clone()));
-        loop {
-            let Ok((stream, address)) = self.listener.accept().await else { continue };
+        let ticking = tokio::spawn(tick(shared.clone()));
+        let halt = self.halt();
+        let why = loop {
+            let accepted = tokio::select! {
+                accepted = self.listener.accept() => accepted,
+                why = halt.stopped() => break why,
+            };
+            let Ok((stream, address)) = accepted else { continue };
             let _ = stream.set_nodelay(true);
             let shared = shared.clone();
             let tls = self.tls.clone();
             tokio::spawn(async move {
-                if !shared.admit(address.ip()) {
-                    // Refused before the handshake: a flood of sockets from one
-                    // address costs the server nothing more.
+                let admitted = shared.admit(address.ip());
+                if !admitted && !shared.refusing() {
+                    // Already answering many refused sockets: this one is
+                    // dropped unanswered, so a flood costs nothing more.
                     return;
                 }
                 match tls {
@@ -79,19 +93,37 @@ impl Server {
                         if let Ok(Ok(stream)) =
                             tokio::time::timeout(Duration::from_secs(10), tls.accept(stream)).await
                         {
-                            serve_stream(&shared, stream).await;
+                            serve_stream(&shared, stream, admitted).await;
                         }
                     }
-                    None => serve_stream(&shared, stream).await,
+                    None => serve_stream(&shared, stream, admitted).await,
                 }
-                shared.release(address.ip());
+                if admitted {
+                    shared.release(address.ip());
+                } else {
+                    shared.refused();
+                }
             });
-        }
+        };
+        ticking.abort();
+        let told = say(ServerMessage::Halted { message: why.clone() }, None);
+        shared.tell_everyone(told);
+        // A moment for the word to reach every client.
+        tokio::time::sleep(Duration::from_millis(300)).await;
+        Err(anyhow::anyhow!("{why}: no move is taken any more; every acknowledged move is in the database"))
     }
 }
 
-async fn serve_stream<S: AsyncRead + AsyncWrite + Unpin + Send + 'static>(shared: &Arc<Shared>, stream: S) {
-    connection::serve(shared.clone(), stream).await;
+async fn serve_stream<S: AsyncRead + AsyncWrite + Unpin + Send + 'static>(
+    shared: &Arc<Shared>,
+    stream: S,
+    admitted: bool,
+) {
+    if admitted {
+        connection::serve(shared.clone(), stream).await;
+    } else {
+        connection::refuse(shared.config.limits.connections_per_address, stream).await;
+    }
 }
 
 /// How long a finished table stays for a rematch and late readers; its
@@ -148,6 +180,23 @@ async fn tick(shared: Arc<Shared>) {
     }
 }
 
+/// The levels of `levels` within `limits`; each of the others is named on
+/// standard error and left out.
+fn hosted_levels(levels: BTreeMap<String, LevelFile>, limits: &Limits) -> BTreeMap<String, LevelFile> {
+    levels
+        .into_iter()
+        .filter(|(name, level)| {
+            let hosted = tabula_engine::games::start(level, 0)
+                .map_err(|e| e.to_string())
+                .and_then(|live| lobby::check_hosted(&*live, limits).map_err(|e| e.message));
+            if let Err(why) = &hosted {
+                eprintln!("tabula serve: level {name} is not offered: {why}");
+            }
+            hosted.is_ok()
+        })
+        .collect()
+}
+
 /// Every level under `dir`, by its path without `.ron` (`<game folder>/<file>`).
 pub fn read_levels(dir: &Path) -> anyhow::Result<BTreeMap<String, LevelFile>> {
     let mut levels = BTreeMap::new();
@@ -198,7 +247,6 @@ pub fn serve(config: Config, on_ready: impl FnOnce(SocketAddr, usize)) -> anyhow
     runtime.block_on(async move {
         let server = Server::bind(config).await?;
         on_ready(server.local_addr(), server.tables());
-        server.run().await;
-        Ok(())
+        server.run().await
     })
 }

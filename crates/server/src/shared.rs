@@ -4,15 +4,15 @@
 
 use std::collections::{BTreeMap, HashMap};
 use std::net::IpAddr;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 
 use tabula_engine::level::LevelFile;
 use tokio::runtime::Handle;
 
 use crate::config::Config;
-use crate::store::Store;
-use crate::table::Table;
+use crate::store::{Outbox, Outgoing, Store};
+use crate::table::{ConnId, Table};
 
 /// What every connection and the tick share.
 pub struct Shared {
@@ -26,7 +26,15 @@ pub struct Shared {
     pub runtime: Handle,
     next_connection: AtomicU64,
     per_address: Mutex<HashMap<IpAddr, usize>>,
+    /// Every connection's outbox, for what the server tells everyone.
+    connections: Mutex<HashMap<ConnId, Outbox>>,
+    /// Sockets over their address's limit being told so.
+    refusing: AtomicUsize,
 }
+
+/// The most refused sockets answered at once (an HTTP 503 each); past it
+/// they are dropped.
+const REFUSING: usize = 64;
 
 /// A lock, whatever a panicking holder left: every table's state is valid
 /// between requests, since a request changes nothing until it succeeds.
@@ -45,6 +53,23 @@ impl Shared {
             runtime,
             next_connection: AtomicU64::new(1),
             per_address: Mutex::new(HashMap::new()),
+            connections: Mutex::new(HashMap::new()),
+            refusing: AtomicUsize::new(0),
+        }
+    }
+
+    pub fn connected(&self, conn: ConnId, outbox: &Outbox) {
+        lock(&self.connections).insert(conn, outbox.clone());
+    }
+
+    pub fn disconnected(&self, conn: ConnId) {
+        lock(&self.connections).remove(&conn);
+    }
+
+    /// Sends `text` to every connection.
+    pub fn tell_everyone(&self, text: std::sync::Arc<str>) {
+        for outbox in lock(&self.connections).values() {
+            outbox.send(Outgoing::Text(text.clone()));
         }
     }
 
@@ -65,6 +90,18 @@ impl Shared {
         }
         *count += 1;
         true
+    }
+
+    /// Counts one more refused socket being answered, unless many are.
+    pub fn refusing(&self) -> bool {
+        self.refusing.fetch_add(1, Ordering::Relaxed) < REFUSING || {
+            self.refusing.fetch_sub(1, Ordering::Relaxed);
+            false
+        }
+    }
+
+    pub fn refused(&self) {
+        self.refusing.fetch_sub(1, Ordering::Relaxed);
     }
 
     pub fn release(&self, address: IpAddr) {

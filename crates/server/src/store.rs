@@ -88,10 +88,11 @@ pub enum Op {
         mv: String,
         clock: Option<String>,
     },
-    /// Moves after `ply` are taken back.
+    /// Moves after `ply` are taken back; the clocks stand at `clock`.
     TakeBack {
         table: String,
         ply: usize,
+        clock: Option<String>,
     },
     /// An agent stands in for a person gone (or no longer, `None`).
     StandIn {
@@ -129,6 +130,8 @@ pub struct SavedTable {
     pub seats: Vec<SavedSeat>,
     /// Seat (from 1), move (JSON) and clock (JSON) of each move, in order.
     pub moves: Vec<(u8, String, Option<String>)>,
+    /// The latest take-back: to which move, and the clocks it left.
+    pub taken_back: Option<(usize, Option<String>)>,
 }
 
 #[derive(Debug)]
@@ -143,6 +146,43 @@ pub struct SavedSeat {
 #[derive(Clone)]
 pub struct Store {
     jobs: mpsc::SyncSender<Job>,
+    halt: Arc<Halt>,
+}
+
+/// Why the store stopped writing, once it has: a database that refuses a
+/// write (a full disk, a broken file) stops the server taking moves, since
+/// nothing may be acknowledged that is not on disk.
+#[derive(Default)]
+pub struct Halt {
+    reason: std::sync::Mutex<Option<String>>,
+    told: tokio::sync::Notify,
+}
+
+impl Halt {
+    /// Why the store stopped, if it has.
+    pub fn reason(&self) -> Option<String> {
+        self.reason.lock().unwrap_or_else(|e| e.into_inner()).clone()
+    }
+
+    fn stop(&self, why: String) {
+        let mut reason = self.reason.lock().unwrap_or_else(|e| e.into_inner());
+        if reason.is_none() {
+            *reason = Some(why);
+            self.told.notify_waiters();
+            self.told.notify_one();
+        }
+    }
+
+    /// Waits until the store stops; why.
+    pub async fn stopped(&self) -> String {
+        loop {
+            let told = self.told.notified();
+            if let Some(why) = self.reason() {
+                return why;
+            }
+            told.await;
+        }
+    }
 }
 
 /// The most jobs one transaction commits.
@@ -163,8 +203,12 @@ const CHECKPOINT_EVERY: Duration = Duration::from_millis(50);
 /// are out.
 const LOG_RESTART_PAGES: i64 = 1 << 15;
 
-fn open(path: &Path) -> rusqlite::Result<Connection> {
+fn open(path: &Path, most_bytes: Option<u64>) -> rusqlite::Result<Connection> {
     let db = Connection::open(path)?;
+    if let Some(bytes) = most_bytes {
+        let page: i64 = db.query_row("PRAGMA page_size", [], |r| r.get(0))?;
+        db.pragma_update(None, "max_page_count", (bytes as i64 / page).max(1))?;
+    }
     db.pragma_update(None, "journal_mode", "WAL")?;
     // A commit survives the server's process being killed (the write is the
     // operating system's once the call returns); FULL would also survive a
@@ -185,14 +229,28 @@ fn open(path: &Path) -> rusqlite::Result<Connection> {
              table_id TEXT NOT NULL, ply INTEGER NOT NULL, seat INTEGER NOT NULL,
              move TEXT NOT NULL, clock TEXT, PRIMARY KEY (table_id, ply));",
     )?;
+    // The latest take-back of a table and the clocks it left (a database
+    // made before the column was added gets it).
+    let has_column = |name: &str| -> rusqlite::Result<bool> {
+        let mut columns = db.prepare("SELECT name FROM pragma_table_info('tables')")?;
+        let names =
+            columns.query_map([], |r| r.get::<_, String>(0))?.collect::<rusqlite::Result<Vec<_>>>()?;
+        Ok(names.iter().any(|n| n == name))
+    };
+    if !has_column("back_ply")? {
+        db.execute_batch(
+            "ALTER TABLE tables ADD COLUMN back_ply INTEGER; ALTER TABLE tables ADD COLUMN back_clock TEXT;",
+        )?;
+    }
     Ok(db)
 }
 
 impl Store {
-    /// Opens (or makes) the database at `path` and starts its writer; also
-    /// returns every table not yet finished, to play on.
-    pub fn open(path: &Path) -> rusqlite::Result<(Store, Vec<SavedTable>)> {
-        let db = open(path)?;
+    /// Opens (or makes) the database at `path`, of at most `most_bytes`,
+    /// and starts its writer; also returns every table not yet finished, to
+    /// play on.
+    pub fn open(path: &Path, most_bytes: Option<u64>) -> rusqlite::Result<(Store, Vec<SavedTable>)> {
+        let db = open(path, most_bytes)?;
         let saved = load(&db)?;
         let checkpoints = Connection::open(path)?;
         checkpoints.pragma_update(None, "synchronous", "NORMAL")?;
@@ -205,11 +263,13 @@ impl Store {
             .name("tabula-checkpoint".into())
             .spawn(move || checkpoint(checkpoints, stopped, pages))
             .expect("a thread starts");
+        let halt = Arc::new(Halt::default());
+        let halting = halt.clone();
         std::thread::Builder::new()
             .name("tabula-store".into())
-            .spawn(move || write(db, queue, log, stop))
+            .spawn(move || write(db, queue, log, stop, &halting))
             .expect("a thread starts");
-        Ok((Store { jobs }, saved))
+        Ok((Store { jobs, halt }, saved))
     }
 
     /// Queues `job`; its messages go out once its changes are committed.
@@ -220,11 +280,17 @@ impl Store {
         // The writer only stops when the process does.
         let _ = self.jobs.send(job);
     }
+
+    /// Why the store stopped writing, if it has.
+    pub fn halt(&self) -> &Arc<Halt> {
+        &self.halt
+    }
 }
 
 fn load(db: &Connection) -> rusqlite::Result<Vec<SavedTable>> {
-    let mut tables =
-        db.prepare("SELECT id, level, seed, config FROM tables WHERE result IS NULL ORDER BY rowid")?;
+    let mut tables = db.prepare(
+        "SELECT id, level, seed, config, back_ply, back_clock FROM tables WHERE result IS NULL ORDER BY rowid",
+    )?;
     let mut seats =
         db.prepare("SELECT seat, token, name, stand_in FROM seats WHERE table_id = ?1 ORDER BY seat")?;
     let mut moves = db.prepare("SELECT seat, move, clock FROM moves WHERE table_id = ?1 ORDER BY ply")?;
@@ -236,6 +302,13 @@ fn load(db: &Connection) -> rusqlite::Result<Vec<SavedTable>> {
             config: r.get(3)?,
             seats: Vec::new(),
             moves: Vec::new(),
+            taken_back: r.get::<_, Option<i64>>(4)?.map(|ply| (ply as usize, None)),
+        })
+        .and_then(|mut t| {
+            if let Some((_, clock)) = &mut t.taken_back {
+                *clock = r.get(5)?;
+            }
+            Ok(t)
         })
     })?;
     let mut saved = rows.collect::<rusqlite::Result<Vec<_>>>()?;
@@ -274,9 +347,23 @@ fn checkpoint(db: Connection, stop: mpsc::Receiver<()>, log: Arc<AtomicI64>) {
     }
 }
 
-fn write(mut db: Connection, queue: mpsc::Receiver<Job>, log: Arc<AtomicI64>, _stop: mpsc::Sender<()>) {
+fn write(
+    mut db: Connection,
+    queue: mpsc::Receiver<Job>,
+    log: Arc<AtomicI64>,
+    _stop: mpsc::Sender<()>,
+    halt: &Halt,
+) {
     let mut batch = Vec::with_capacity(BATCH);
     while let Ok(first) = queue.recv() {
+        if halt.reason().is_some() {
+            // Stopped: what needs no write (an answer, an error) still goes
+            // out; what does is neither kept nor acknowledged.
+            if first.ops.is_empty() {
+                first.deliveries.into_iter().for_each(|(outbox, message)| outbox.send(message));
+            }
+            continue;
+        }
         batch.push(first);
         while batch.len() < BATCH {
             match queue.try_recv() {
@@ -285,9 +372,13 @@ fn write(mut db: Connection, queue: mpsc::Receiver<Job>, log: Arc<AtomicI64>, _s
             }
         }
         if let Err(e) = commit(&mut db, &batch) {
-            // Nothing may be acknowledged that is not on disk: stop serving.
-            eprintln!("tabula serve: the database refused a write ({e}); stopping");
-            std::process::exit(1);
+            // Nothing may be acknowledged that is not on disk: no move is
+            // taken from now on, and whoever runs the server is told why.
+            halt.stop(format!("the database refused a write ({e})"));
+            for job in batch.drain(..).filter(|j| j.ops.is_empty()) {
+                job.deliveries.into_iter().for_each(|(outbox, message)| outbox.send(message));
+            }
+            continue;
         }
         for job in batch.drain(..) {
             for (outbox, message) in job.deliveries {
@@ -328,9 +419,11 @@ fn commit(db: &mut Connection, batch: &[Job]) -> rusqlite::Result<()> {
                 )?
                 .execute(params![table, *ply as i64, seat, mv, clock])?;
             }
-            Op::TakeBack { table, ply } => {
+            Op::TakeBack { table, ply, clock } => {
                 tx.prepare_cached("DELETE FROM moves WHERE table_id = ?1 AND ply > ?2")?
                     .execute(params![table, *ply as i64])?;
+                tx.prepare_cached("UPDATE tables SET back_ply = ?2, back_clock = ?3 WHERE id = ?1")?
+                    .execute(params![table, *ply as i64, clock])?;
             }
             Op::StandIn { table, seat, agent } => {
                 tx.prepare_cached("UPDATE seats SET stand_in = ?3 WHERE table_id = ?1 AND seat = ?2")?

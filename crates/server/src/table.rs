@@ -7,24 +7,26 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
-use serde::Serialize;
 use serde_json::Value;
 use serde_json::value::RawValue;
 use tabula_engine::Player;
 use tabula_engine::live::{Json, LiveAgent, LiveGame, Played, RefusalKind};
 
-use crate::protocol::{self, ClockState, CreateTable, LegalMove, SeatInfo, SeatNumber, code};
+use crate::protocol::{
+    self, ClockState, CreateTable, EndReason, ErrorCode, Id, LegalMove, LevelInfo, Message, Moved, PastMove,
+    SeatInfo, SeatKind, SeatNumber, ServerMessage, TableState, TakeBackAsk,
+};
 use crate::store::{Job, Op, Outbox};
 
 /// A request refused: a stable code and words for people. Nothing changed.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Refused {
-    pub code: &'static str,
+    pub code: ErrorCode,
     pub message: String,
 }
 
 impl Refused {
-    pub fn new(code: &'static str, message: impl Into<String>) -> Refused {
+    pub fn new(code: ErrorCode, message: impl Into<String>) -> Refused {
         Refused { code, message: message.into() }
     }
 }
@@ -78,6 +80,19 @@ impl Clocks {
         self.remaining_ms[seat.index()] - spent
     }
 
+    /// The running seat's time spent is taken off, and it runs on from `now`.
+    fn settle(&mut self, now: Instant) {
+        if let Some(running) = self.running {
+            self.remaining_ms[running.index()] = self.left(running, now).max(0);
+        }
+        self.since = now;
+    }
+
+    /// The time left per seat as the database keeps it.
+    pub fn saved(&self) -> String {
+        serde_json::to_string(&self.remaining_ms).expect("numbers serialise")
+    }
+
     fn state(&self, now: Instant) -> ClockState {
         ClockState {
             remaining_ms: Player::all(self.remaining_ms.len()).map(|p| self.left(p, now).max(0)).collect(),
@@ -122,72 +137,16 @@ pub fn number(p: Player) -> SeatNumber {
     p.0 + 1
 }
 
-fn text(value: &impl Serialize) -> Arc<str> {
-    serde_json::to_string(value).expect("messages serialise").into()
+/// What the server says, its game data made once as JSON text.
+pub type Say<'a> = ServerMessage<&'a RawValue>;
+
+/// `body` as the text sent, answering request `re` if given.
+pub fn say(body: Say<'_>, re: Option<&Id>) -> Arc<str> {
+    Message { body, re: re.cloned() }.text().into()
 }
 
-#[derive(Serialize)]
-struct LevelInfo<'a> {
-    name: &'a str,
-    description: &'a str,
-    summary: Vec<String>,
-    /// The level file as every seat may read it: a window draws the board from it.
-    text: String,
-}
-
-/// A move of the game so far, as a `moved` message told it.
-#[derive(Serialize)]
-struct PastMove<'a> {
-    seat: SeatNumber,
-    #[serde(rename = "move")]
-    mv: &'a RawValue,
-    says: &'a str,
-}
-
-#[derive(Serialize)]
-struct StateMessage<'a> {
-    #[serde(rename = "type")]
-    kind: &'static str,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    re: Option<&'a Value>,
-    table: &'a str,
-    seat: Option<SeatNumber>,
-    game: &'static str,
-    level: LevelInfo<'a>,
-    ply: usize,
-    to_move: SeatNumber,
-    view: &'a RawValue,
-    legal: Vec<LegalMove<'a>>,
-    moves: Vec<PastMove<'a>>,
-    seats: Vec<SeatInfo>,
-    clock: Option<ClockState>,
-    result: Option<&'a protocol::Result>,
-    take_back: Option<Value>,
-    spectators: bool,
-}
-
-#[derive(Serialize)]
-struct MovedMessage<'a> {
-    #[serde(rename = "type")]
-    kind: &'static str,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    re: Option<&'a Value>,
-    table: &'a str,
-    ply: usize,
-    seat: SeatNumber,
-    #[serde(rename = "move")]
-    mv: &'a RawValue,
-    says: &'a str,
-    steps: &'a RawValue,
-    to_move: SeatNumber,
-    view: &'a RawValue,
-    legal: Vec<LegalMove<'a>>,
-    clock: Option<ClockState>,
-    result: Option<&'a protocol::Result>,
-}
-
-fn legal_list(moves: &[(Json, String)]) -> Vec<LegalMove<'_>> {
-    moves.iter().map(|(mv, says)| LegalMove { mv, says }).collect()
+fn legal_list(moves: &[(Json, String)]) -> Vec<LegalMove<&RawValue>> {
+    moves.iter().map(|(mv, says)| LegalMove { mv: &**mv, says: says.clone() }).collect()
 }
 
 impl Table {
@@ -210,7 +169,7 @@ impl Table {
             .enumerate()
             .map(|(i, s)| SeatInfo {
                 seat: i as SeatNumber + 1,
-                kind: if s.agent_spec.is_some() { "agent" } else { "person" }.to_owned(),
+                kind: if s.agent_spec.is_some() { SeatKind::Agent } else { SeatKind::Person },
                 name: s.agent_spec.clone().or_else(|| s.token.as_ref().map(|_| s.name.clone())),
                 taken: s.agent_spec.is_some() || s.token.is_some(),
                 connected: s.agent_spec.is_some() || s.connected > 0,
@@ -220,51 +179,53 @@ impl Table {
     }
 
     /// What `viewer` is told of the table as it stands.
-    pub fn state_text(&self, viewer: Option<Player>, re: Option<&Value>) -> Arc<str> {
+    pub fn state_text(&self, viewer: Option<Player>, re: Option<&Id>) -> Arc<str> {
         let view = self.live.observe(viewer);
         let legal = self.legal_for(viewer);
         let level = self.live.level();
         let moves = self.live.moves();
-        text(&StateMessage {
-            kind: "state",
-            re,
-            table: &self.id,
+        let state = TableState {
+            table: self.id.clone(),
             seat: viewer.map(number),
-            game: self.live.game(),
+            game: self.live.game().to_owned(),
             level: LevelInfo {
-                name: level.name(),
-                description: level.description(),
+                name: level.name().to_owned(),
+                description: level.description().to_owned(),
                 summary: level.summary(),
                 text: self.live.public_level(),
             },
             ply: self.live.ply(),
             to_move: number(self.live.to_move()),
-            view: &view,
+            view: &*view,
             legal: legal_list(&legal),
-            moves: moves.iter().map(|(seat, mv, says)| PastMove { seat: number(*seat), mv, says }).collect(),
+            moves: moves
+                .iter()
+                .map(|(seat, mv, says)| PastMove { seat: number(*seat), mv: &**mv, says: says.clone() })
+                .collect(),
             seats: self.seat_infos(),
             clock: self.clock.as_ref().map(|c| c.state(Instant::now())),
-            result: self.result.as_ref(),
-            take_back: self.ask.as_ref().map(|a| serde_json::json!({"by": number(a.by), "to_ply": a.to_ply})),
+            result: self.result.clone(),
+            take_back: self.ask.as_ref().map(|a| TakeBackAsk { by: number(a.by), to_ply: a.to_ply }),
             spectators: self.config.spectators,
-        })
+        };
+        say(ServerMessage::State(Box::new(state)), re)
     }
 
     /// Tells every follower something that is the same for all.
-    pub fn tell_all(&self, job: &mut Job, message: &impl Serialize) {
-        let message = text(message);
+    pub fn tell_all(&self, job: &mut Job, body: Say<'_>) {
+        let message = say(body, None);
         for f in &self.followers {
             job.send(&f.outbox, message.clone());
         }
     }
 
     /// The same, the copy to connection `asker` answering its request `re`.
-    pub fn tell_all_answering(&self, job: &mut Job, message: &Value, asker: ConnId, re: Option<&Value>) {
-        let Some(re) = re else { return self.tell_all(job, message) };
-        let plain = text(message);
-        let mut answer = message.clone();
-        answer["re"] = re.clone();
-        let answer = text(&answer);
+    pub fn tell_all_answering(&self, job: &mut Job, body: Say<'_>, asker: ConnId, re: Option<&Id>) {
+        if re.is_none() {
+            return self.tell_all(job, body);
+        }
+        let plain = say(body.clone(), None);
+        let answer = say(body, re);
         for f in &self.followers {
             job.send(&f.outbox, if f.conn == asker { answer.clone() } else { plain.clone() });
         }
@@ -280,10 +241,7 @@ impl Table {
     }
 
     pub fn tell_seats(&self, job: &mut Job) {
-        self.tell_all(
-            job,
-            &serde_json::json!({"type": "seats", "table": self.id, "seats": self.seat_infos()}),
-        );
+        self.tell_all(job, ServerMessage::Seats { table: self.id.clone(), seats: self.seat_infos() });
     }
 
     /// The seat a connection acts for at this table: the one it names, if
@@ -298,7 +256,7 @@ impl Table {
                     Ok(seat)
                 } else {
                     Err(Refused::new(
-                        code::NOT_SEATED,
+                        ErrorCode::NotSeated,
                         format!("you do not hold seat {n} at table {}", self.id),
                     ))
                 }
@@ -306,11 +264,11 @@ impl Table {
             None => match held.as_slice() {
                 [seat] => Ok(*seat),
                 [] => Err(Refused::new(
-                    code::NOT_SEATED,
+                    ErrorCode::NotSeated,
                     format!("you hold no seat at table {}: join it or resume your seat first", self.id),
                 )),
                 _ => Err(Refused::new(
-                    code::NOT_SEATED,
+                    ErrorCode::NotSeated,
                     "you hold several seats here: say which with \"seat\"",
                 )),
             },
@@ -319,7 +277,7 @@ impl Table {
 
     fn check_open(&self) -> Result<(), Refused> {
         match &self.result {
-            Some(_) => Err(Refused::new(code::OVER, format!("the game at table {} is over", self.id))),
+            Some(_) => Err(Refused::new(ErrorCode::Over, format!("the game at table {} is over", self.id))),
             None => Ok(()),
         }
     }
@@ -330,20 +288,20 @@ impl Table {
         seat: Player,
         mv: &Value,
         ply: Option<usize>,
-        re: Option<&Value>,
+        re: Option<&Id>,
         by: Option<ConnId>,
     ) -> Result<Job, Refused> {
         self.check_open()?;
         let open = self.open_seats();
         if open > 0 {
             return Err(Refused::new(
-                code::WAITING,
+                ErrorCode::Waiting,
                 format!("the game begins once every seat is taken: {open} still open"),
             ));
         }
         if let Some(ply) = ply.filter(|&p| p != self.live.ply()) {
             return Err(Refused::new(
-                code::STALE,
+                ErrorCode::Stale,
                 format!("the move was meant for move {ply}, but the game is at move {}", self.live.ply()),
             ));
         }
@@ -352,79 +310,86 @@ impl Table {
         if self.flag(now, &mut job) {
             return Ok(job);
         }
+        let played = self.advance(seat, mv, now)?;
+        job.ops.push(Op::Move {
+            table: self.id.clone(),
+            ply: self.live.ply(),
+            seat: number(seat),
+            mv: played.mv.get().to_owned(),
+            clock: self.clock.as_ref().map(Clocks::saved),
+        });
+        self.end_by_the_rules(&mut job);
+        self.tell_moved(&played, re, by, &mut job);
+        Ok(job)
+    }
+
+    /// The one way a move changes a table, whether a seat plays it now or
+    /// a restarted server plays it again from its database: the game, who
+    /// moved, the clocks, and a take-back or chance to interject let go.
+    pub fn advance(&mut self, seat: Player, mv: &Value, now: Instant) -> Result<Played, Refused> {
         let played = self.live.play(seat, mv).map_err(|r| {
             let code = match r.kind {
-                RefusalKind::Malformed => code::BAD_REQUEST,
-                RefusalKind::NotYourTurn => code::NOT_YOUR_TURN,
-                RefusalKind::Illegal => code::ILLEGAL,
+                RefusalKind::Malformed => ErrorCode::BadRequest,
+                RefusalKind::NotYourTurn => ErrorCode::NotYourTurn,
+                RefusalKind::Illegal => ErrorCode::Illegal,
             };
             Refused::new(code, r.message)
         })?;
         self.ask = None;
         self.passed_at = None;
         self.moves_by.push(seat);
-        self.tick_clock(seat, now);
-        job.ops.push(Op::Move {
-            table: self.id.clone(),
-            ply: self.live.ply(),
-            seat: number(seat),
-            mv: played.mv.get().to_owned(),
-            clock: self.clock.as_ref().map(|c| serde_json::to_string(&c.remaining_ms).expect("numbers")),
-        });
+        let to_move = self.live.to_move();
+        if let Some(clock) = &mut self.clock {
+            if clock.running == Some(seat) {
+                clock.remaining_ms[seat.index()] = clock.left(seat, now) + clock.increment_ms;
+            }
+            clock.running = Some(to_move);
+            clock.since = now;
+        }
+        Ok(played)
+    }
+
+    /// Ends the game if the rules have: the result on disk with the replay.
+    pub fn end_by_the_rules(&mut self, job: &mut Job) {
+        if self.result.is_some() {
+            return;
+        }
         if let Some(outcome) = self.live.outcome() {
             let winner = outcome.winner().map(number);
-            self.finish(
-                protocol::Result { winner, reason: "rules".into(), by: None, scores: self.live.scores() },
-                &mut job,
-            );
+            let result =
+                protocol::Result { winner, reason: EndReason::Rules, by: None, scores: self.live.scores() };
+            self.finish(result, job);
         }
-        self.tell_moved(&played, re, by, &mut job);
-        Ok(job)
     }
 
-    fn tick_clock(&mut self, seat: Player, now: Instant) {
-        let to_move = self.live.to_move();
-        let Some(clock) = &mut self.clock else { return };
-        if clock.running == Some(seat) {
-            clock.remaining_ms[seat.index()] = clock.left(seat, now) + clock.increment_ms;
-        }
-        clock.running = Some(to_move);
-        clock.since = now;
-    }
-
-    fn tell_moved(&self, played: &Played, re: Option<&Value>, by: Option<ConnId>, job: &mut Job) {
+    fn tell_moved(&self, played: &Played, re: Option<&Id>, by: Option<ConnId>, job: &mut Job) {
         let mut views: HashMap<Option<Player>, (Json, Vec<(Json, String)>)> = HashMap::new();
         let clock = self.clock.as_ref().map(|c| c.state(Instant::now()));
         for f in &self.followers {
             let (view, legal) =
                 views.entry(f.seat).or_insert_with(|| (self.live.observe(f.seat), self.legal_for(f.seat)));
             let mine = by == Some(f.conn) && f.seat == Some(played.seat);
-            let message = text(&MovedMessage {
-                kind: "moved",
-                re: if mine { re } else { None },
-                table: &self.id,
+            let moved = Moved {
+                table: self.id.clone(),
                 ply: self.live.ply(),
                 seat: number(played.seat),
-                mv: &played.mv,
-                says: &played.says,
-                steps: &played.steps,
+                mv: &*played.mv,
+                says: played.says.clone(),
+                steps: &*played.steps,
                 to_move: number(self.live.to_move()),
-                view,
+                view: &**view,
                 legal: legal_list(legal),
                 clock: clock.clone(),
-                result: self.result.as_ref(),
-            });
-            job.send(&f.outbox, message);
+                result: self.result.clone(),
+            };
+            job.send(&f.outbox, say(ServerMessage::Moved(Box::new(moved)), if mine { re } else { None }));
         }
     }
 
     /// Ends the game: the result on disk with the replay, told to all.
     pub fn finish(&mut self, result: protocol::Result, job: &mut Job) {
         if let Some(clock) = &mut self.clock {
-            let now = Instant::now();
-            if let Some(running) = clock.running {
-                clock.remaining_ms[running.index()] = clock.left(running, now).max(0);
-            }
+            clock.settle(Instant::now());
             clock.running = None;
         }
         let players: Vec<_> = self
@@ -459,49 +424,49 @@ impl Table {
         let winner = Player::all(self.seats.len()).find(|&p| p != running).map(number);
         let result = protocol::Result {
             winner,
-            reason: "time".into(),
+            reason: EndReason::Time,
             by: Some(number(running)),
             scores: self.live.scores(),
         };
         self.finish(result.clone(), job);
-        self.tell_all(job, &serde_json::json!({"type": "ended", "table": self.id, "result": result}));
+        self.tell_all(job, ServerMessage::Ended { table: self.id.clone(), result });
         true
     }
 
     /// `seat` gives up: a two-seat game ends; at a bigger table an agent
     /// plays the seat on (the takeover agent, else `random`).
-    pub fn resign(&mut self, seat: Player, asker: ConnId, re: Option<&Value>) -> Result<Job, Refused> {
+    pub fn resign(&mut self, seat: Player, asker: ConnId, re: Option<&Id>) -> Result<Job, Refused> {
         self.check_open()?;
         let mut job = Job::default();
         if self.seats.len() == 2 {
             let winner = Some(number(Player(1 - seat.0)));
             let result = protocol::Result {
                 winner,
-                reason: "resigned".into(),
+                reason: EndReason::Resigned,
                 by: Some(number(seat)),
                 scores: self.live.scores(),
             };
             self.finish(result.clone(), &mut job);
-            let told = serde_json::json!({"type": "ended", "table": self.id, "result": result});
-            self.tell_all_answering(&mut job, &told, asker, re);
+            let told = ServerMessage::Ended { table: self.id.clone(), result };
+            self.tell_all_answering(&mut job, told, asker, re);
         } else {
             let spec = self.config.takeover.clone().unwrap_or_else(|| "random".into());
             self.stand_in(seat, &spec, &mut job)?;
             self.seats[seat.index()].token = None;
-            let told = serde_json::json!({"type": "seats", "table": self.id, "seats": self.seat_infos()});
-            self.tell_all_answering(&mut job, &told, asker, re);
+            let told = ServerMessage::Seats { table: self.id.clone(), seats: self.seat_infos() };
+            self.tell_all_answering(&mut job, told, asker, re);
         }
         Ok(job)
     }
 
     /// An agent plays for the person at `seat` from now on.
     pub fn stand_in(&mut self, seat: Player, spec: &str, job: &mut Job) -> Result<(), Refused> {
-        let agent =
-            self.live
-                .agent(&spec.parse().map_err(|e: tabula_engine::core::AgentError| {
-                    Refused::new(code::BAD_AGENT, e.to_string())
-                })?)
-                .map_err(|e| Refused::new(code::BAD_AGENT, e.to_string()))?;
+        let agent = self
+            .live
+            .agent(&spec.parse().map_err(|e: tabula_engine::core::AgentError| {
+                Refused::new(ErrorCode::BadAgent, e.to_string())
+            })?)
+            .map_err(|e| Refused::new(ErrorCode::BadAgent, e.to_string()))?;
         self.seats[seat.index()].stand_in = Some((spec.to_owned(), Arc::new(Mutex::new(agent))));
         job.ops.push(Op::StandIn {
             table: self.id.clone(),
@@ -512,18 +477,18 @@ impl Table {
     }
 
     /// `seat` asks to take back its last move (`asker` and `re` its request).
-    pub fn ask_take_back(&mut self, seat: Player, asker: ConnId, re: Option<&Value>) -> Result<Job, Refused> {
+    pub fn ask_take_back(&mut self, seat: Player, asker: ConnId, re: Option<&Id>) -> Result<Job, Refused> {
         self.check_open()?;
         if self.ask.is_some() {
-            return Err(Refused::new(code::TAKE_BACK, "a take-back is asked already"));
+            return Err(Refused::new(ErrorCode::TakeBack, "a take-back is asked already"));
         }
         let last = self
             .last_move_of(seat)
-            .ok_or_else(|| Refused::new(code::TAKE_BACK, "you have made no move to take back"))?;
+            .ok_or_else(|| Refused::new(ErrorCode::TakeBack, "you have made no move to take back"))?;
         let (limit, why) = self.live.take_back_limit();
         if last < limit {
             let why = why.unwrap_or("it cannot be taken back");
-            return Err(Refused::new(code::TAKE_BACK, format!("that move cannot be taken back: {why}")));
+            return Err(Refused::new(ErrorCode::TakeBack, format!("that move cannot be taken back: {why}")));
         }
         // People must agree; agents and empty seats do not mind.
         let agreed = self
@@ -548,20 +513,24 @@ impl Table {
         seat: Player,
         accept: bool,
         asker: ConnId,
-        re: Option<&Value>,
+        re: Option<&Id>,
     ) -> Result<Job, Refused> {
         let Some(ask) = &mut self.ask else {
-            return Err(Refused::new(code::TAKE_BACK, "no take-back is asked"));
+            return Err(Refused::new(ErrorCode::TakeBack, "no take-back is asked"));
         };
         if ask.by == seat {
-            return Err(Refused::new(code::TAKE_BACK, "you asked for this take-back yourself"));
+            return Err(Refused::new(ErrorCode::TakeBack, "you asked for this take-back yourself"));
         }
         let mut job = Job::default();
         if !accept {
             let by = ask.by;
             self.ask = None;
-            let told = serde_json::json!({"type": "take_back_declined", "table": self.id, "by": number(seat), "asked_by": number(by)});
-            self.tell_all_answering(&mut job, &told, asker, re);
+            let told = ServerMessage::TakeBackDeclined {
+                table: self.id.clone(),
+                by: number(seat),
+                asked_by: number(by),
+            };
+            self.tell_all_answering(&mut job, told, asker, re);
             return Ok(job);
         }
         ask.agreed[seat.index()] = true;
@@ -570,27 +539,51 @@ impl Table {
     }
 
     /// Takes the move back once all agreed; otherwise tells them it is asked.
-    fn settle_ask(&mut self, job: &mut Job, asker: ConnId, re: Option<&Value>) {
+    fn settle_ask(&mut self, job: &mut Job, asker: ConnId, re: Option<&Id>) {
         let Some(ask) = &self.ask else { return };
         if !ask.agreed.iter().all(|&a| a) {
-            let told = serde_json::json!({"type": "take_back_asked", "table": self.id, "by": number(ask.by), "to_ply": ask.to_ply});
-            self.tell_all_answering(job, &told, asker, re);
+            let told = ServerMessage::TakeBackAsked {
+                table: self.id.clone(),
+                by: number(ask.by),
+                to_ply: ask.to_ply,
+            };
+            self.tell_all_answering(job, told, asker, re);
             return;
         }
         let to_ply = ask.to_ply;
         self.ask = None;
-        if self.live.take_back(to_ply).is_err() {
+        if self.take_back_to(to_ply, Instant::now()).is_err() {
             return;
         }
+        job.ops.push(Op::TakeBack {
+            table: self.id.clone(),
+            ply: to_ply,
+            clock: self.clock.as_ref().map(Clocks::saved),
+        });
+        self.tell_all_answering(
+            job,
+            ServerMessage::TakenBack { table: self.id.clone(), ply: to_ply },
+            asker,
+            re,
+        );
+        self.tell_state(job);
+    }
+
+    /// The game back to move `to_ply`. The clocks stand as they are (time
+    /// spent stays spent, increments earned stay earned); the seat to move
+    /// then runs from `now`. The database keeps the clocks it left, for a
+    /// restarted server.
+    pub fn take_back_to(&mut self, to_ply: usize, now: Instant) -> Result<(), &'static str> {
+        self.live.take_back(to_ply)?;
         self.moves_by.truncate(to_ply);
         self.passed_at = None;
-        job.ops.push(Op::TakeBack { table: self.id.clone(), ply: to_ply });
+        let to_move = self.live.to_move();
         if let Some(clock) = &mut self.clock {
-            clock.running = Some(self.live.to_move());
-            clock.since = Instant::now();
+            clock.settle(now);
+            if clock.running.is_some() {
+                clock.running = Some(to_move);
+            }
         }
-        let told = serde_json::json!({"type": "taken_back", "table": self.id, "ply": to_ply});
-        self.tell_all_answering(job, &told, asker, re);
-        self.tell_state(job);
+        Ok(())
     }
 }

@@ -97,7 +97,7 @@ async fn each_kind_of_bad_request_gets_its_error_and_changes_nothing() {
         (json!({"type": "take_back", "table": t}), "take_back"),
         (json!({"type": "answer", "table": t, "accept": true}), "take_back"),
         (json!({"type": "rematch", "table": t}), "bad_request"),
-        (json!({"type": "hello", "version": 99}), "version"),
+        (json!({"type": "hello", "version": 1}), "bad_request"),
     ];
     for (message, code) in cases {
         let answer = refused(&mut s.ann, message.clone()).await;
@@ -135,6 +135,10 @@ async fn a_message_before_hello_is_refused() {
     let Some(Ok(Message::Text(answer))) = socket.next().await else { panic!("no answer") };
     let answer: Value = serde_json::from_str(&answer).unwrap();
     assert_eq!(answer["code"], "hello_first", "{answer}");
+    socket.send(Message::text(json!({"type": "hello", "version": 99}).to_string())).await.unwrap();
+    let Some(Ok(Message::Text(answer))) = socket.next().await else { panic!("no answer") };
+    let answer: Value = serde_json::from_str(&answer).unwrap();
+    assert_eq!(answer["code"], "version", "{answer}");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -282,4 +286,173 @@ async fn thousands_of_mangled_messages_change_nothing() {
     // The seats still play.
     let mut probe = client(s.addr, "after").await;
     assert_eq!(probe.request(json!({"type": "levels"})).await.unwrap()["type"], "levels");
+}
+
+/// The answer `client` gets for the raw text `text`, as it came.
+async fn raw_answer(client: &mut Client, text: &str) -> String {
+    client.send_raw(Message::text(text.to_owned())).await.unwrap();
+    client.recv_text().await.unwrap()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn unknown_fields_and_moves_written_otherwise_are_refused() {
+    let dir = temp_dir("unknown");
+    let addr = start(config(&dir)).await;
+    let mut ann = client(addr, "Ann").await;
+    let mut bob = client(addr, "Bob").await;
+    let answer = refused(&mut ann, json!({"type": "ping", "bogus": true})).await;
+    assert_eq!(answer["code"], "bad_request", "{answer}");
+    assert!(answer["message"].as_str().unwrap().contains("bogus"), "the field is named: {answer}");
+    let answer = refused(&mut ann, json!({"type": "levels", "bogus": 1})).await;
+    assert_eq!(answer["code"], "bad_request", "{answer}");
+    let table = create(&mut ann, json!({"level": "nim/beginner-2-3"})).await;
+    join(&mut ann, &table, Some(1)).await;
+    join(&mut bob, &table, Some(2)).await;
+    for mv in [json!({"pile": 0, "count": 1, "bogus": 9}), json!([1, 1]), json!({"pile": 1})] {
+        let answer = refused(&mut ann, json!({"type": "move", "table": table, "move": mv})).await;
+        assert_eq!(answer["code"], "bad_request", "{mv}: {answer}");
+    }
+    // Nothing was played: the first move is still move 1.
+    let moved = ann
+        .request(json!({"type": "move", "table": table, "move": {"pile": 1, "count": 1}, "ply": 0}))
+        .await
+        .unwrap();
+    assert_eq!(moved["ply"], 1);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_id_comes_back_exactly_or_is_refused() {
+    let dir = temp_dir("ids");
+    let addr = start(config(&dir)).await;
+    let mut ann = client(addr, "Ann").await;
+    for id in ["18446744073709551615", "-9223372036854775808", "0", "\"a \\\"quoted\\\" id\""] {
+        let answer = raw_answer(&mut ann, &format!("{{\"type\": \"ping\", \"id\": {id}}}")).await;
+        assert!(answer.contains(&format!("\"re\":{id}")), "{id} came back as {answer}");
+        assert!(answer.contains("\"type\":\"pong\""), "{answer}");
+    }
+    for id in ["18446744073709551623", "1.5", "1e3", "null", "[1]", "{}"] {
+        let answer = raw_answer(&mut ann, &format!("{{\"type\": \"ping\", \"id\": {id}}}")).await;
+        let answer: Value = serde_json::from_str(&answer).unwrap();
+        assert_eq!(answer["code"], "bad_request", "id {id}: {answer}");
+        assert!(answer.get("re").is_none(), "{answer}");
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn names_seats_and_a_second_hello_are_refused_not_guessed() {
+    let dir = temp_dir("names");
+    let addr = start(config(&dir)).await;
+    let mut ann = client(addr, "Ann").await;
+    let answer = refused(&mut ann, json!({"type": "hello", "version": 1, "name": "Ann"})).await;
+    assert_eq!(answer["code"], "bad_request", "a second hello: {answer}");
+    let table = create(&mut ann, json!({"level": "nim/beginner-2-3"})).await;
+    let long = "x".repeat(41);
+    let answer = refused(&mut ann, json!({"type": "join", "table": table, "name": long})).await;
+    assert_eq!(answer["code"], "bad_request", "{answer}");
+    assert!(answer["message"].as_str().unwrap().contains("40"), "{answer}");
+    let forty = "é".repeat(40);
+    let joined = ann.request(json!({"type": "join", "table": table, "name": forty})).await.unwrap();
+    assert_eq!(joined["type"], "joined");
+    let answer = refused(&mut ann, json!({"type": "create", "level": "nim/beginner-2-3", "seats": []})).await;
+    assert_eq!(answer["code"], "bad_request", "no seat named: {answer}");
+    // A hello with a long name is refused, and the connection is not greeted.
+    let tcp = tokio::net::TcpStream::connect(addr).await.unwrap();
+    let (mut socket, _) = tokio_tungstenite::client_async(url(addr), tcp).await.unwrap();
+    use futures_util::{SinkExt, StreamExt};
+    let hello = json!({"type": "hello", "version": 1, "name": "y".repeat(41)});
+    socket.send(Message::text(hello.to_string())).await.unwrap();
+    let Some(Ok(Message::Text(answer))) = socket.next().await else { panic!("no answer") };
+    assert!(answer.contains("bad_request"), "{answer}");
+    socket.send(Message::text(json!({"type": "levels"}).to_string())).await.unwrap();
+    let Some(Ok(Message::Text(answer))) = socket.next().await else { panic!("no answer") };
+    assert!(answer.contains("hello_first"), "{answer}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_burst_of_refusals_hears_flood_and_a_policy_close() {
+    let dir = temp_dir("burst");
+    let addr = start(config(&dir)).await;
+    let tcp = tokio::net::TcpStream::connect(addr).await.unwrap();
+    let (socket, _) = tokio_tungstenite::client_async(url(addr), tcp).await.unwrap();
+    use futures_util::{SinkExt, StreamExt};
+    let (mut sink, mut frames) = socket.split();
+    sink.send(Message::text(json!({"type": "hello", "version": 1}).to_string())).await.unwrap();
+    // All at once, none read meanwhile.
+    for _ in 0..131 {
+        if sink.feed(Message::text(json!({"type": "fly"}).to_string())).await.is_err() {
+            break;
+        }
+    }
+    let _ = sink.flush().await;
+    let (mut flood, mut close) = (false, None);
+    while let Ok(Some(frame)) = tokio::time::timeout(std::time::Duration::from_secs(10), frames.next()).await
+    {
+        match frame {
+            Ok(Message::Text(text)) => flood |= text.contains("\"code\":\"flood\""),
+            Ok(Message::Close(frame)) => {
+                close = frame.map(|f| u16::from(f.code));
+                break;
+            }
+            Ok(_) => {}
+            Err(e) => panic!("the connection ended without a close: {e}"),
+        }
+    }
+    assert!(flood, "no flood error came");
+    assert_eq!(close, Some(1008), "closed as a policy violation");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_connection_past_its_address_limit_hears_why() {
+    let dir = temp_dir("per-address");
+    let mut config = config(&dir);
+    config.limits.connections_per_address = 2;
+    let addr = start(config).await;
+    let first = client(addr, "one").await;
+    let _second = client(addr, "two").await;
+    let refused = Client::connect(&url(addr), None, "three").await.err().expect("a third is refused");
+    let http = refused
+        .chain()
+        .find_map(|e| e.downcast_ref::<tokio_tungstenite::tungstenite::Error>())
+        .expect("a WebSocket error");
+    let tokio_tungstenite::tungstenite::Error::Http(response) = http else { panic!("{http}") };
+    assert_eq!(response.status(), 503);
+    let body = String::from_utf8_lossy(response.body().as_deref().unwrap_or_default()).into_owned();
+    assert!(body.contains("at most 2"), "{body}");
+    drop(first);
+    // Once one goes, another may come.
+    let mut again = None;
+    for _ in 0..50 {
+        if let Ok(c) = Client::connect(&url(addr), None, "again").await {
+            again = Some(c);
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
+    assert!(again.is_some());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_welcome_names_every_limit() {
+    let dir = temp_dir("welcome");
+    let addr = start(config(&dir)).await;
+    let ann = client(addr, "Ann").await;
+    let limits = ann.welcome["limits"].as_object().unwrap();
+    for key in [
+        "message_bytes",
+        "level_bytes",
+        "messages_per_second",
+        "burst",
+        "refusals_per_second",
+        "tables_per_connection",
+        "connections_per_address",
+        "wrong_tokens",
+        "tables",
+        "hosted_level_bytes",
+        "legal_moves",
+        "plies",
+        "sent_bytes",
+    ] {
+        assert!(limits.contains_key(key), "{key} missing from {limits:?}");
+    }
+    assert_eq!(limits.len(), 13, "{limits:?}");
 }

@@ -6,6 +6,12 @@ mod common;
 use common::*;
 use serde_json::json;
 use tabula_server::client::play_seat;
+use tabula_server::protocol::{EndReason, Message};
+
+/// A state as the client reads it, typed.
+fn typed(state: serde_json::Value) -> Message {
+    serde_json::from_value(state).unwrap()
+}
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn two_clients_play_a_whole_game_of_nim_and_agree_on_the_end() {
@@ -20,12 +26,14 @@ async fn two_clients_play_a_whole_game_of_nim_and_agree_on_the_end() {
     let spec = "random".parse().unwrap();
     let t = table.clone();
     let bob_game =
-        tokio::spawn(async move { play_seat(&mut bob, &t, bob_state, &spec, &mut |_| {}).await.unwrap() });
+        tokio::spawn(
+            async move { play_seat(&mut bob, &t, typed(bob_state), &spec, &mut |_| {}).await.unwrap() },
+        );
     let ann_game =
-        play_seat(&mut ann, &table, ann_state, &"random".parse().unwrap(), &mut |_| {}).await.unwrap();
+        play_seat(&mut ann, &table, typed(ann_state), &"random".parse().unwrap(), &mut |_| {}).await.unwrap();
     let bob_game = bob_game.await.unwrap();
     assert_eq!(ann_game.result, bob_game.result);
-    assert_eq!(ann_game.result["reason"], "rules");
+    assert_eq!(ann_game.result.reason, EndReason::Rules);
     assert!(ann_game.moves + bob_game.moves > 0);
     let replay = std::fs::read_to_string(dir.join("replays").join(format!("{table}.ron"))).unwrap();
     assert!(replay.contains("moves: ["), "{replay}");
@@ -39,6 +47,7 @@ async fn a_person_plays_russian_bank_against_the_servers_agent() {
     let level = "RussianBank(name: \"Quick\", deal: Shuffled, stop_rule: true, move_cap: 400)";
     let table = create(&mut ann, json!({"level_text": level, "seats": ["person", "greedy"]})).await;
     let (_, state) = join(&mut ann, &table, None).await;
-    let game = play_seat(&mut ann, &table, state, &"greedy".parse().unwrap(), &mut |_| {}).await.unwrap();
-    assert!(game.result["reason"] == "rules", "{}", game.result);
+    let game =
+        play_seat(&mut ann, &table, typed(state), &"greedy".parse().unwrap(), &mut |_| {}).await.unwrap();
+    assert_eq!(game.result.reason, EndReason::Rules, "{:?}", game.result);
 }

@@ -184,3 +184,91 @@ fn every_acknowledged_move_is_on_disk_and_a_stopped_server_plays_on() {
         assert_eq!(moved["ply"], 4);
     });
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn one_connection_holding_two_seats_hears_as_both() {
+    let dir = temp_dir("two-seats");
+    let addr = start(config(&dir)).await;
+    let mut both = client(addr, "Both").await;
+    let table = create(&mut both, json!({"level": NIM})).await;
+    join(&mut both, &table, Some(1)).await;
+    let (_, second) = join(&mut both, &table, Some(2)).await;
+    assert_eq!(second["seat"], 2);
+    // The game began with seat 2: seat 1 is told its moves.
+    let begun = loop {
+        let m = both.recv().await.unwrap();
+        if m["type"] == "state" && m["seat"] == 1 {
+            break m;
+        }
+    };
+    assert_eq!(begun["legal"].as_array().unwrap().len(), 5, "{begun}");
+    // Each seat's copy of each move.
+    both.send(&json!({"type": "move", "table": table, "seat": 1, "move": {"pile": 1, "count": 1}, "ply": 0}))
+        .await
+        .unwrap();
+    let (mut one, mut two) = (None, None);
+    while one.is_none() || two.is_none() {
+        let m = both.recv().await.unwrap();
+        if m["type"] == "moved" {
+            if m["legal"].as_array().unwrap().is_empty() { one = Some(m) } else { two = Some(m) }
+        }
+    }
+    assert_eq!(two.unwrap()["legal"].as_array().unwrap().len(), 4);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn resuming_a_held_seat_displaces_the_connection_that_held_it() {
+    let dir = temp_dir("displace");
+    let addr = start(config(&dir)).await;
+    let (table, mut ann, ann_token, _bob, _) = pair(addr, json!({"level": NIM})).await;
+    let mut again = client(addr, "Ann again").await;
+    again.request(json!({"type": "resume", "token": ann_token})).await.unwrap();
+    let displaced = next_of(&mut ann, "displaced").await;
+    assert_eq!(displaced["seat"], 1);
+    assert_eq!(displaced["table"], table.as_str());
+    let old = ann.request(json!({"type": "move", "table": table, "move": {"pile": 0, "count": 1}})).await;
+    assert!(old.unwrap_err().to_string().contains("not_seated"));
+    let moved = play(&mut again, &table, 0, 1).await;
+    assert_eq!(moved["ply"], 1);
+}
+
+/// Every seat's time left, as the state `client` gets on resuming `token`.
+async fn clocks_on_resuming(addr: std::net::SocketAddr, token: &str) -> Vec<i64> {
+    let mut c = client(addr, "back").await;
+    c.request(json!({"type": "resume", "token": token})).await.unwrap();
+    let state = next_of(&mut c, "state").await;
+    serde_json::from_value(state["clock"]["remaining_ms"].clone()).unwrap()
+}
+
+#[test]
+fn a_take_back_keeps_the_clocks_and_a_restart_gives_them_back() {
+    let dir = temp_dir("clock-restart");
+    let mut config = config(&dir);
+    let first = tokio::runtime::Runtime::new().unwrap();
+    let addr = first.block_on(start(config.clone()));
+    let (live, ann_token) = first.block_on(async {
+        let spec = json!({"level": NIM, "clock": {"minutes": 10, "increment": 30}});
+        let (table, mut ann, ann_token, mut bob, _) = pair(addr, spec).await;
+        play(&mut ann, &table, 1, 1).await;
+        ann.request(json!({"type": "take_back", "table": table})).await.unwrap();
+        bob.request(json!({"type": "answer", "table": table, "accept": true})).await.unwrap();
+        next_of(&mut ann, "taken_back").await;
+        let state = next_of(&mut ann, "state").await;
+        assert_eq!(state["ply"], 0);
+        let live: Vec<i64> = serde_json::from_value(state["clock"]["remaining_ms"].clone()).unwrap();
+        (live, ann_token)
+    });
+    // The increment earned by the move taken back stays earned.
+    assert!(live[0] > 600_000 + 25_000, "{live:?}");
+    first.shutdown_background();
+    config.listen.set_port(0);
+    let second = tokio::runtime::Runtime::new().unwrap();
+    second.block_on(async {
+        let addr = start(config).await;
+        let restarted = clocks_on_resuming(addr, &ann_token).await;
+        // What the live server had at the take-back, less the moments since.
+        for (seat, (&was, &now)) in live.iter().zip(&restarted).enumerate() {
+            assert!(now <= was && was - now < 5_000, "seat {}: {live:?} became {restarted:?}", seat + 1);
+        }
+    });
+}

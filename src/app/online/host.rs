@@ -52,6 +52,28 @@ impl Hosting {
     pub fn port(&self) -> u16 {
         self.server.addr.port()
     }
+
+    /// Why the server stopped taking moves (its database failed), if it
+    /// has; the window and its games go on.
+    pub fn halted(&self) -> Option<String> {
+        self.server.halted()
+    }
+}
+
+/// Says once, on the status line, that the server this window hosts
+/// stopped taking moves, and why: the local games are not touched.
+pub(super) fn tell_if_halted(
+    hosting: Option<Res<Hosting>>,
+    mut status: ResMut<crate::app::session::StatusLine>,
+    mut told: Local<bool>,
+) {
+    if *told {
+        return;
+    }
+    if let Some(why) = hosting.and_then(|h| h.halted()) {
+        status.error(format!("The server this window hosts stopped taking moves: {why}"));
+        *told = true;
+    }
 }
 
 /// This machine's address on the network its default route leaves by:

@@ -7,9 +7,9 @@ use std::path::Path;
 use std::time::Instant;
 
 use bevy::prelude::*;
-use serde_json::{Value, json};
 use tabula_engine::Player;
 use tabula_server::link::LinkEvent;
+use tabula_server::protocol::{ErrorCode, Id, Message, Request, SeatKind, ServerMessage, TableState};
 
 use super::seats_file::{self, KeptSeat, SeatsFile};
 use super::{OnlineRequest, OnlineTable, Seek, ServerSaid};
@@ -48,7 +48,7 @@ pub(super) fn read_link(
             }
             LinkEvent::Message(message) => {
                 if let Some(forward) = take_in(&mut commands, &mut online, &mut status, &file.0, message) {
-                    said.write(ServerSaid(forward));
+                    said.write(forward);
                 }
             }
         }
@@ -59,136 +59,170 @@ pub(super) fn read_link(
 /// else what it seeks.
 fn introduce(online: &mut OnlineTable) {
     let request = match (&online.token, &online.seek) {
-        (Some(token), _) => json!({"type": "resume", "token": token}),
-        (None, Seek::Create(request)) => request.clone(),
+        (Some(token), _) => Request::Resume { token: token.clone() },
+        (None, Seek::Create(create)) => Request::Create(Box::new(create.clone())),
         (None, Seek::Join { table, seat }) => {
-            json!({"type": "join", "table": table, "seat": seat, "name": online.name})
+            Request::Join { table: table.clone(), seat: *seat, name: Some(online.name.clone()) }
         }
-        (None, Seek::Watch { table }) => json!({"type": "watch", "table": table}),
-        (None, Seek::Resume { token }) => json!({"type": "resume", "token": token}),
+        (None, Seek::Watch { table }) => Request::Watch { table: table.clone() },
+        (None, Seek::Resume { token }) => Request::Resume { token: token.clone() },
     };
     online.send(request);
 }
 
-/// What a message changes at the table; the message, if the game's session
-/// must hear it too.
+/// The table a message is about, if it is about one.
+fn table_of(body: &ServerMessage) -> Option<&str> {
+    match body {
+        ServerMessage::State(s) => Some(&s.table),
+        ServerMessage::Moved(m) => Some(&m.table),
+        ServerMessage::Joined { table, .. }
+        | ServerMessage::Seats { table, .. }
+        | ServerMessage::Ended { table, .. }
+        | ServerMessage::TakeBackAsked { table, .. }
+        | ServerMessage::TakeBackDeclined { table, .. }
+        | ServerMessage::TakenBack { table, .. }
+        | ServerMessage::RematchAsked { table, .. }
+        | ServerMessage::Rematch { table, .. }
+        | ServerMessage::Displaced { table, .. }
+        | ServerMessage::Left { table } => Some(table),
+        _ => None,
+    }
+}
+
+/// What a message changes at the table; what the game's session must hear
+/// of it, if anything.
 fn take_in(
     commands: &mut Commands,
     online: &mut OnlineTable,
     status: &mut StatusLine,
     file: &Path,
-    message: Value,
-) -> Option<Value> {
-    let kind = message["type"].as_str().unwrap_or_default().to_owned();
-    if let Some(table) = message["table"].as_str()
+    message: Message,
+) -> Option<ServerSaid> {
+    if let Some(table) = table_of(&message.body)
         && online.table.as_deref().is_some_and(|t| t != table)
-        && kind != "created"
+        && !matches!(message.body, ServerMessage::Rematch { .. })
     {
         // About a table left behind (before a rematch).
         return None;
     }
-    match kind.as_str() {
-        "created" => {
-            let table = message["table"].as_str().unwrap_or_default().to_owned();
+    let answers = |id: &u64| message.re == Some(Id::number(*id));
+    match message.body {
+        ServerMessage::Created { table, seats, .. } => {
             online.table = Some(table.clone());
             // The host takes the first seat open to a person; at a table of
             // agents alone, it watches them.
-            let seats = message["seats"].as_array().map(Vec::as_slice).unwrap_or_default();
-            let open = seats.iter().find(|s| s["kind"] == "person").and_then(|s| s["seat"].as_u64());
+            let open = seats.iter().find(|s| s.kind == SeatKind::Person).map(|s| s.seat);
             online.seek = match open {
-                Some(seat) => Seek::Join { table: table.clone(), seat: Some(seat as u8) },
-                None => Seek::Watch { table: table.clone() },
+                Some(seat) => Seek::Join { table, seat: Some(seat) },
+                None => Seek::Watch { table },
             };
             introduce(online);
         }
-        "joined" | "rematch" => seated(online, file, &message),
-        "state" => {
-            online.table = message["table"].as_str().map(str::to_owned);
-            online.seat = message["seat"].as_u64().map(|n| Player(n as u8 - 1));
-            facts(online, &message);
-            online.take_back = take_back_of(&message["take_back"]);
-            online.rematch_asked.clear();
-            let state = message.clone();
+        ServerMessage::Joined { table, seat, token } => seated(online, file, table, seat, token),
+        ServerMessage::Rematch { new_table, seat, token, .. } => seated(online, file, new_table, seat, token),
+        ServerMessage::State(state) => {
+            took_state(online, &state);
             commands.queue(move |world: &mut World| begin_from_state(world, &state));
         }
-        "seats" => online.seats = serde_json::from_value(message["seats"].clone()).unwrap_or_default(),
-        "moved" | "ended" => {
-            online.pending.retain(|(id, _)| message["re"] != json!(id));
-            facts(online, &message);
-            if message["result"].is_object() {
-                let table = online.table.as_deref().unwrap_or_default();
-                if let Err(e) = seats_file::forget_table(file, table) {
-                    warn!("cannot forget the finished table's seat: {e}");
-                }
+        ServerMessage::Seats { seats, .. } => online.seats = seats,
+        ServerMessage::Moved(moved) => {
+            online.pending.retain(|(id, _)| !answers(id));
+            online.clock = moved.clock.clone().map(|c| (c, Instant::now()));
+            online.result = moved.result.clone();
+            if moved.result.is_some() {
+                finished(online, file);
             }
-            return Some(message);
+            return Some(ServerSaid::Moved(moved));
         }
-        "take_back_asked" => online.take_back = take_back_of(&message),
-        "take_back_declined" => {
+        ServerMessage::Ended { result, .. } => {
+            online.pending.retain(|(id, _)| !answers(id));
+            if let Some(clock) = &mut online.clock {
+                clock.0.running = None;
+            }
+            online.result = Some(result.clone());
+            finished(online, file);
+            return Some(ServerSaid::Ended(result));
+        }
+        ServerMessage::TakeBackAsked { by, to_ply, .. } => {
+            online.take_back = Some((Player(by.saturating_sub(1)), to_ply));
+        }
+        ServerMessage::TakeBackDeclined { by, .. } => {
             online.take_back = None;
-            let by = message["by"].as_u64().unwrap_or(0);
             status.error(format!("The take-back was declined by seat {by}"));
         }
-        "taken_back" => online.take_back = None,
-        "rematch_asked" => {
-            if let Some(by) = message["by"].as_u64() {
-                online.rematch_asked.push(Player(by as u8 - 1));
-            }
+        ServerMessage::TakenBack { .. } => online.take_back = None,
+        ServerMessage::RematchAsked { by, .. } => online.rematch_asked.push(Player(by.saturating_sub(1))),
+        ServerMessage::Displaced { seat, .. } => {
+            online.seat = None;
+            status.error(format!(
+                "Seat {seat} was taken back on another connection: watching no more from here"
+            ));
         }
-        "error" => return refused(online, status, file, message),
+        ServerMessage::Halted { message } => {
+            status.error(format!("The server stopped taking moves: {message}"))
+        }
+        ServerMessage::Error { code, message: text } => {
+            let move_refused = online.pending.iter().position(|(id, _)| answers(id));
+            return refused(online, status, file, move_refused, code, text);
+        }
         _ => {}
     }
     None
 }
 
+/// What a `state` tells of the table: its seats, clocks, end and asks.
+fn took_state(online: &mut OnlineTable, state: &TableState) {
+    online.table = Some(state.table.clone());
+    online.seat = state.seat.filter(|&n| n >= 1).map(|n| Player(n - 1));
+    online.seats = state.seats.clone();
+    online.clock = state.clock.clone().map(|c| (c, Instant::now()));
+    online.result = state.result.clone();
+    online.take_back = state.take_back.map(|a| (Player(a.by.saturating_sub(1)), a.to_ply));
+    online.rematch_asked.clear();
+}
+
+/// The game at the table is over: its seat's token is no longer kept.
+fn finished(online: &OnlineTable, file: &Path) {
+    let table = online.table.as_deref().unwrap_or_default();
+    if let Err(e) = seats_file::forget_table(file, table) {
+        warn!("cannot forget the finished table's seat: {e}");
+    }
+}
+
 /// A seat taken (joining, coming back, a rematch): its token is kept on disk.
-fn seated(online: &mut OnlineTable, file: &Path, message: &Value) {
-    let table = message["new_table"].as_str().or(message["table"].as_str()).unwrap_or_default();
-    online.table = Some(table.to_owned());
-    online.seat = message["seat"].as_u64().map(|n| Player(n as u8 - 1));
-    online.token = message["token"].as_str().map(str::to_owned);
-    if let (Some(seat), Some(token)) = (online.seat, online.token.clone()) {
-        let kept =
-            KeptSeat { url: online.url().to_owned(), table: table.to_owned(), seat: seat.0 + 1, token };
-        if let Err(e) = seats_file::keep(file, kept) {
-            warn!("cannot keep the seat's token on disk: {e}");
-        }
+fn seated(online: &mut OnlineTable, file: &Path, table: String, seat: u8, token: String) {
+    online.table = Some(table.clone());
+    online.seat = (seat >= 1).then(|| Player(seat - 1));
+    online.token = Some(token.clone());
+    let kept = KeptSeat { url: online.url().to_owned(), table, seat, token };
+    if let Err(e) = seats_file::keep(file, kept) {
+        warn!("cannot keep the seat's token on disk: {e}");
     }
 }
 
-/// The facts every table message may carry: seats, clock, result.
-fn facts(online: &mut OnlineTable, message: &Value) {
-    if let Ok(seats) = serde_json::from_value(message["seats"].clone()) {
-        online.seats = seats;
-    }
-    online.clock = serde_json::from_value(message["clock"].clone()).ok().map(|c| (c, Instant::now()));
-    online.result = serde_json::from_value(message["result"].clone()).ok();
-}
-
-fn take_back_of(ask: &Value) -> Option<(Player, usize)> {
-    let by = ask["by"].as_u64()?;
-    Some((Player(by as u8 - 1), ask["to_ply"].as_u64()? as usize))
-}
-
-/// A refusal: a move's goes to the session (it says why, as a local one
-/// does); a seat that is not there any more is forgotten.
-fn refused(online: &mut OnlineTable, status: &mut StatusLine, file: &Path, message: Value) -> Option<Value> {
-    let code = message["code"].as_str().unwrap_or_default();
-    let text = message["message"].as_str().unwrap_or("refused");
-    if let Some(i) = online.pending.iter().position(|(id, _)| message["re"] == json!(id)) {
+/// A refusal: a move's (the `pending` one at `move_refused`) goes to the
+/// session, which says why as a local one does; a seat that is not there
+/// any more is forgotten.
+fn refused(
+    online: &mut OnlineTable,
+    status: &mut StatusLine,
+    file: &Path,
+    move_refused: Option<usize>,
+    code: ErrorCode,
+    text: String,
+) -> Option<ServerSaid> {
+    if let Some(i) = move_refused {
         let (_, by) = online.pending.remove(i);
-        let mut refusal = message.clone();
-        refusal["by"] = json!(by.0);
-        return Some(refusal);
+        return Some(ServerSaid::Refused { by, code, message: text });
     }
     match (code, &online.seek) {
-        ("bad_token", _) => {
+        (ErrorCode::BadToken, _) => {
             if let Some(token) = online.token.take() {
                 let _ = seats_file::forget_token(file, &token);
             }
             status.error("That seat is no longer on the server (its game may be over): forgotten");
         }
-        ("no_table", Seek::Join { table, .. } | Seek::Watch { table }) => {
+        (ErrorCode::NoTable, Seek::Join { table, .. } | Seek::Watch { table }) => {
             status.error(format!("No table {table} at {}: check the code", online.url()));
         }
         _ => status.error(format!("Refused: {text}")),
@@ -197,8 +231,8 @@ fn refused(online: &mut OnlineTable, status: &mut StatusLine, file: &Path, messa
 }
 
 /// A session at the table, of the game its `state` names.
-fn begin_from_state(world: &mut World, state: &Value) {
-    let game = state["game"].as_str().unwrap_or_default();
+fn begin_from_state(world: &mut World, state: &TableState) {
+    let game = state.game.as_str();
     let begin = world.resource::<WindowGames>().find(game).map(|e| e.begin_online);
     let result = match begin {
         Some(begin) => begin(world, state),
@@ -221,11 +255,11 @@ pub(super) fn requests(
     for request in session_requests.read() {
         match request {
             SessionRequest::Undo => {
-                online.ask_at_table(json!({"type": "take_back"}));
+                online.ask_at_table(|table, seat| Request::TakeBack { table, seat });
                 status.info("Asked to take back your last move");
             }
             SessionRequest::PlayAgain => {
-                online.ask_at_table(json!({"type": "rematch"}));
+                online.ask_at_table(|table, seat| Request::Rematch { table, seat });
                 status.info("Rematch asked: waiting for the others");
             }
             SessionRequest::Redo | SessionRequest::Restart | SessionRequest::GoTo(_) => {
@@ -240,13 +274,14 @@ pub(super) fn requests(
     for request in online_requests.read() {
         match request {
             OnlineRequest::AnswerTakeBack(accept) => {
-                online.ask_at_table(json!({"type": "answer", "accept": accept}));
+                let accept = *accept;
+                online.ask_at_table(|table, seat| Request::Answer { table, accept, seat });
             }
             OnlineRequest::Resign => {
-                online.ask_at_table(json!({"type": "resign"}));
+                online.ask_at_table(|table, seat| Request::Resign { table, seat });
             }
             OnlineRequest::Rematch => {
-                online.ask_at_table(json!({"type": "rematch"}));
+                online.ask_at_table(|table, seat| Request::Rematch { table, seat });
             }
         }
     }

@@ -21,10 +21,14 @@ pub mod start;
 use std::time::{Duration, Instant};
 
 use bevy::prelude::*;
-use serde_json::{Value, json};
+use bevy::time::common_conditions::on_timer;
+use serde_json::Value;
 use tabula_engine::Player;
 use tabula_server::link::Link;
-use tabula_server::protocol::{ClockState, Result as TableResult, SeatInfo};
+use tabula_server::protocol::{
+    ClockState, CreateTable, ErrorCode, Id, Moved, Request, Result as TableResult, SeatInfo, SeatKind,
+    SeatNumber,
+};
 
 use super::frames::NextFrame;
 use super::game::WindowGame;
@@ -37,7 +41,7 @@ pub use play::begin;
 #[derive(Clone, Debug, PartialEq)]
 pub enum Seek {
     /// Open a table (this `create` request) and take its first seat.
-    Create(Value),
+    Create(CreateTable),
     /// Take a seat (the first open one if none is named).
     Join { table: String, seat: Option<u8> },
     /// Follow a table as a spectator.
@@ -110,32 +114,26 @@ impl OnlineTable {
     }
 
     /// Sends `request` with an id; the id.
-    fn send(&mut self, mut request: Value) -> u64 {
+    fn send(&mut self, request: Request) -> u64 {
         let id = self.next_id;
         self.next_id += 1;
-        request["id"] = json!(id);
-        self.link.send(request);
+        self.link.send(request, Some(Id::number(id)));
         id
     }
 
-    /// Sends a request about the table this window sits at, naming the
-    /// table and (unless it names one) the seat it holds; the id.
-    fn ask_at_table(&mut self, mut request: Value) -> u64 {
-        if let Some(table) = &self.table {
-            request["table"] = json!(table);
-        }
-        if let Some(seat) = self.seat
-            && request.get("seat").is_none()
-        {
-            request["seat"] = json!(seat.0 + 1);
-        }
-        self.send(request)
+    /// Sends a request about the table this window sits at, made of the
+    /// table and the seat it holds; the id.
+    fn ask_at_table(&mut self, request: impl FnOnce(String, Option<SeatNumber>) -> Request) -> u64 {
+        let table = self.table.clone().unwrap_or_default();
+        let seat = self.seat.map(|p| p.0 + 1);
+        self.send(request(table, seat))
     }
 
     /// Sends `by`'s move, chosen at move `ply`: a move meant for another
     /// position is refused, not played there.
     fn send_move(&mut self, by: Player, mv: Value, ply: usize) {
-        let id = self.ask_at_table(json!({"type": "move", "move": mv, "ply": ply, "seat": by.0 + 1}));
+        let seat = Some(by.0 + 1);
+        let id = self.ask_at_table(|table, _| Request::Move { table, mv, seat, ply: Some(ply) });
         self.pending.push((id, by));
     }
 
@@ -152,7 +150,7 @@ impl OnlineTable {
         if self.seat.is_some_and(|p| p.index() == seat) {
             return if self.up { "you".into() } else { "you, reconnecting".into() };
         }
-        if info.kind == "agent" {
+        if info.kind == SeatKind::Agent {
             return format!("agent {}", info.name.as_deref().unwrap_or("?"));
         }
         match (&info.standing_in, info.taken, info.connected) {
@@ -194,10 +192,17 @@ pub fn clock_text(ms: i64) -> String {
     }
 }
 
-/// A message of the server about this window's table, for the game's
-/// session to take in.
+/// What the server said of this window's table that the game's session
+/// takes in.
 #[derive(Message, Clone, Debug)]
-pub struct ServerSaid(pub Value);
+pub enum ServerSaid {
+    /// A move was played.
+    Moved(Box<Moved>),
+    /// A flag or a resignation ended the game.
+    Ended(TableResult),
+    /// `by`'s move was refused.
+    Refused { by: Player, code: ErrorCode, message: String },
+}
 
 /// What the online panels ask of the table.
 #[derive(Message, Clone, Debug, PartialEq)]
@@ -215,6 +220,7 @@ pub(super) fn plugin(app: &mut App) {
         .add_systems(Update, link::read_link.before(SessionSet::Requests))
         .add_systems(Update, link::requests.in_set(SessionSet::Requests))
         .add_systems(Update, keep_clocks_ticking)
+        .add_systems(Update, host::tell_if_halted.run_if(on_timer(Duration::from_millis(500))))
         .add_systems(OnEnter(Screen::Menu), leave_table);
 }
 

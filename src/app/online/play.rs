@@ -6,7 +6,7 @@ use bevy::prelude::*;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 use tabula_engine::{Outcome, Player};
-use tabula_server::protocol::Result as TableResult;
+use tabula_server::protocol::{EndReason, ErrorCode, Moved, Result as TableResult, TableState};
 
 use super::{OnlineTable, ServerSaid};
 use crate::app::game::{ActiveGame, WindowGame};
@@ -21,31 +21,34 @@ pub(super) fn plugin<G: WindowGame>(app: &mut App) {
         .add_systems(Update, send_moves::<G>.in_set(SessionSet::Moves).run_if(resource_exists::<Session<G>>));
 }
 
-fn field<T: DeserializeOwned>(message: &Value, name: &str) -> Result<T, String> {
-    serde_json::from_value(message[name].clone()).map_err(|e| format!("the server's {name}: {e}"))
+/// Game data the server sent (`what` names it in an error).
+fn read<T: DeserializeOwned>(value: &Value, what: &str) -> Result<T, String> {
+    T::deserialize(value).map_err(|e| format!("the server's {what}: {e}"))
 }
 
-/// The seat numbered from 1 in `message[name]`.
-fn seat(message: &Value, name: &str) -> Option<Player> {
-    message[name].as_u64().filter(|&n| (1..=255).contains(&n)).map(|n| Player(n as u8 - 1))
+/// A seat numbered from 1.
+fn seat(n: u8) -> Option<Player> {
+    (n >= 1).then(|| Player(n - 1))
 }
 
 /// A session at the table its `state` message describes (replacing the
 /// one there was, unless it is the same position: a connection that came
 /// back finds its board as it left it).
-pub fn begin<G: WindowGame>(world: &mut World, state: &Value) -> Result<(), String> {
-    let text = state["level"]["text"].as_str().ok_or("the server sent no level")?;
-    let file = tabula_engine::level::parse(text, "the table's level").map_err(|e| e.to_string())?;
+pub fn begin<G: WindowGame>(world: &mut World, state: &TableState) -> Result<(), String> {
+    // The level as every seat may know it (hidden homes left out): read,
+    // not checked against the rules, since the position comes as the view.
+    let file = tabula_engine::level::read_unchecked(&state.level.text, "the table's level")
+        .map_err(|e| e.to_string())?;
     let level = file.get::<G>().ok_or("the table's level is for another game")?.clone();
-    let seen: G::Observation = field(state, "view")?;
+    let seen: G::Observation = read(&state.view, "view")?;
     let mut past = Vec::new();
-    for played in state["moves"].as_array().into_iter().flatten() {
-        let by = seat(played, "seat").ok_or("a past move without its seat")?;
-        let mv: G::Move = field(played, "move")?;
-        past.push((by, mv, played["says"].as_str().unwrap_or_default().to_owned()));
+    for played in &state.moves {
+        let by = seat(played.seat).ok_or("a past move without its seat")?;
+        let mv: G::Move = read(&played.mv, "move")?;
+        past.push((by, mv, played.says.clone()));
     }
-    let infos: Vec<tabula_server::protocol::SeatInfo> = field(state, "seats")?;
-    let me = seat(state, "seat");
+    let infos = &state.seats;
+    let me = state.seat.and_then(seat);
     let seats = infos
         .iter()
         .enumerate()
@@ -76,8 +79,8 @@ pub fn begin<G: WindowGame>(world: &mut World, state: &Value) -> Result<(), Stri
     if session.game.num_players() != session.seats.len() {
         return Err(format!("{} seats for a game of {}", session.seats.len(), session.game.num_players()));
     }
-    if let Some(ended) = field::<Option<TableResult>>(state, "result")? {
-        session.called = Some(outcome_of(&ended));
+    if let Some(ended) = &state.result {
+        session.called = Some(outcome_of(ended));
     }
     world.insert_resource(Agents::<G>::nobody(session.seats.len()));
     world.insert_resource(session);
@@ -135,9 +138,9 @@ fn hear<G: WindowGame>(
     if !session.online {
         return;
     }
-    for ServerSaid(message) in said.read() {
-        match message["type"].as_str() {
-            Some("moved") => match moved(&mut session, message) {
+    for message in said.read() {
+        match message {
+            ServerSaid::Moved(message) => match moved(&mut session, message) {
                 Ok((by, mv, steps, words)) => {
                     status.info(format!("{}: {words}", session.name_of(by)));
                     applied.write(MoveApplied { by, mv, steps });
@@ -150,25 +153,24 @@ fn hear<G: WindowGame>(
                 }
                 Err(e) => status.error(format!("The server's move makes no sense here: {e}")),
             },
-            Some("ended") => {
-                let Ok(result) = field::<TableResult>(message, "result") else { continue };
-                let outcome = outcome_of(&result);
+            ServerSaid::Ended(result) => {
+                let outcome = outcome_of(result);
                 session.called = Some(outcome);
-                let text = called_text(&session, &result);
+                let text = called_text(&session, result);
                 headline.0 = Some(text.clone());
                 status.info(text.clone());
                 ended.write(GameEnded { outcome, text });
             }
-            Some("error") => {
-                let by = message["by"].as_u64().map_or(Player::ONE, |n| Player(n as u8));
-                let reason = match message["code"].as_str() {
-                    Some("stale") => "the position changed before your move arrived: choose again".to_owned(),
-                    _ => message["message"].as_str().unwrap_or("refused").to_owned(),
+            ServerSaid::Refused { by, code, message } => {
+                let reason = match code {
+                    ErrorCode::Stale => {
+                        "the position changed before your move arrived: choose again".to_owned()
+                    }
+                    _ => message.clone(),
                 };
                 status.error(format!("Refused: {reason}"));
-                refused.write(MoveRefused { by, reason });
+                refused.write(MoveRefused { by: *by, reason });
             }
-            _ => {}
         }
     }
 }
@@ -177,12 +179,12 @@ fn hear<G: WindowGame>(
 /// the move, its steps and its words.
 fn moved<G: WindowGame>(
     session: &mut Session<G>,
-    message: &Value,
+    message: &Moved,
 ) -> Result<(Player, G::Move, Vec<G::Step>, String), String> {
-    let by = seat(message, "seat").ok_or("no seat")?;
-    let mv: G::Move = field(message, "move")?;
-    let steps: Vec<G::Step> = field(message, "steps")?;
-    let seen: G::Observation = field(message, "view")?;
+    let by = seat(message.seat).ok_or("no seat")?;
+    let mv: G::Move = read(&message.mv, "move")?;
+    let steps: Vec<G::Step> = read(&message.steps, "steps")?;
+    let seen: G::Observation = read(&message.view, "view")?;
     // Said from the position before: the move may name the card it takes.
     let words = G::move_words(&session.game, &session.level, &mv);
     session.heard(by, mv, words.clone(), &seen);
@@ -201,9 +203,9 @@ fn called_text<G: WindowGame>(session: &Session<G>, result: &TableResult) -> Str
         Some(n) => format!("{} wins", name(n)),
         None => "a draw".to_owned(),
     };
-    match result.reason.as_str() {
-        "time" => format!("{by} ran out of time: {winner}"),
-        "resigned" => format!("{by} resigned: {winner}"),
-        _ => winner,
+    match result.reason {
+        EndReason::Time => format!("{by} ran out of time: {winner}"),
+        EndReason::Resigned => format!("{by} resigned: {winner}"),
+        EndReason::Rules => winner,
     }
 }

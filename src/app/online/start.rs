@@ -8,7 +8,7 @@ use std::net::{Ipv4Addr, SocketAddr};
 use std::path::{Path, PathBuf};
 
 use bevy::prelude::*;
-use serde_json::{Value, json};
+use tabula_server::protocol::{Clock as TableClock, CreateTable};
 
 use super::host::Hosting;
 use super::{OnlineTable, Seek};
@@ -24,7 +24,7 @@ pub const DEFAULT_PORT: u16 = 7878;
 pub enum GoOnline {
     /// A table at this window's own server, made by this `create` request;
     /// the server is started on `port` unless it runs already.
-    Host { port: u16, create: Value },
+    Host { port: u16, create: CreateTable },
     /// A table at the server at `url`.
     At { url: String, seek: Seek },
 }
@@ -76,21 +76,22 @@ pub fn create_request(
     seats: &[String],
     spectators: bool,
     clock: Option<Clock>,
-) -> Result<Value, String> {
-    let mut request = json!({"type": "create", "seats": seats, "spectators": spectators});
+) -> Result<CreateTable, String> {
+    let mut request = CreateTable { seats: Some(seats.to_vec()), spectators, ..CreateTable::default() };
     let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
     // The text as it is now (the server read its levels folder when it
     // started, before this file's last edit); a level past the server's
     // limit on a text (a large board) goes by its name.
     match level_name(path, levels) {
-        Some(name) if text.len() > LEVEL_TEXT_LIMIT => request["level"] = json!(name),
-        _ => request["level_text"] = json!(text),
+        Some(name) if text.len() > LEVEL_TEXT_LIMIT => request.level = Some(name),
+        _ => request.level_text = Some(text),
     }
     if let Some(clock) = clock {
         if seats.len() != 2 {
             return Err("a clock is for two seats only".into());
         }
-        request["clock"] = json!({"minutes": clock.minutes, "increment": clock.increment});
+        request.clock =
+            Some(TableClock { minutes: f64::from(clock.minutes), increment: f64::from(clock.increment) });
     }
     Ok(request)
 }
@@ -277,24 +278,24 @@ mod tests {
             .expect("a shipped level over the limit on a text");
         let request = create_request(&large, &levels, &seats, true, None).unwrap();
         let name = large.strip_prefix(&levels).unwrap().with_extension("");
-        assert_eq!(request["level"], name.to_string_lossy().as_ref());
-        assert!(request.get("level_text").is_none());
+        assert_eq!(request.level.as_deref(), Some(name.to_string_lossy().as_ref()));
+        assert!(request.level_text.is_none());
         let shipped = levels.join("nim").join("beginner-2-3.ron");
         let clock = Some(Clock { minutes: 5, increment: 2 });
         let request = create_request(&shipped, &levels, &seats, false, clock).unwrap();
-        assert_eq!(request["level_text"], std::fs::read_to_string(&shipped).unwrap());
-        assert_eq!(request["seats"], json!(["person", "greedy:0.3"]));
-        assert_eq!(request["spectators"], false);
-        assert_eq!(request["clock"], json!({"minutes": 5, "increment": 2}));
-        assert!(request.get("level").is_none());
+        assert_eq!(request.level_text, Some(std::fs::read_to_string(&shipped).unwrap()));
+        assert_eq!(request.seats, Some(seats.to_vec()));
+        assert!(!request.spectators);
+        assert_eq!(request.clock, Some(TableClock { minutes: 5.0, increment: 2.0 }));
+        assert!(request.level.is_none());
 
         let dir = std::env::temp_dir().join(format!("tabula-create-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let own = dir.join("mine.ron");
         std::fs::copy(&shipped, &own).unwrap();
         let request = create_request(&own, &levels, &seats, true, None).unwrap();
-        assert_eq!(request["level_text"], std::fs::read_to_string(&shipped).unwrap());
-        assert!(request.get("level").is_none() && request.get("clock").is_none());
+        assert_eq!(request.level_text, Some(std::fs::read_to_string(&shipped).unwrap()));
+        assert!(request.level.is_none() && request.clock.is_none());
         let three = ["person".to_owned(), "person".to_owned(), "random".to_owned()];
         assert!(create_request(&own, &levels, &three, true, clock).is_err(), "a clock is for two seats");
         let _ = std::fs::remove_dir_all(dir);

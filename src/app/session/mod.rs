@@ -269,7 +269,7 @@ pub struct WindowEntry {
     pub name: &'static str,
     pub begin: fn(&mut World, SessionPlan) -> Result<(), String>,
     /// Starts a session on a game server's table from its `state` message.
-    pub begin_online: fn(&mut World, &serde_json::Value) -> Result<(), String>,
+    pub begin_online: fn(&mut World, &tabula_server::protocol::TableState) -> Result<(), String>,
 }
 
 impl WindowGames {

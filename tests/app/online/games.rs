@@ -94,8 +94,7 @@ fn a_table_of_agents_is_watched_by_its_host_and_a_friend() {
     let server = host(&dir);
     let url = server.local_url();
     let (mut ann, mut cy) = (window(&dir, "ann"), window(&dir, "cy"));
-    let create = json!({"type": "create", "level": "mancala/kalah-6-4", "seats": ["greedy", "greedy"]});
-    seek(&mut ann, &url, "Ann", Seek::Create(create));
+    seek(&mut ann, &url, "Ann", Seek::Create(create_of("mancala/kalah-6-4", &["greedy", "greedy"])));
     run_until(&mut [&mut ann], "the host's table", |a| has_session::<Mancala>(a[0]));
     assert_eq!(online(&ann).seat, None, "no seat is open to a person: the host watches");
     assert_eq!(online(&ann).token, None);

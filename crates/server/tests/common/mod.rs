@@ -30,6 +30,7 @@ pub fn config(dir: &std::path::Path) -> Config {
         levels: Some(levels()),
         replays: Some(dir.join("replays")),
         tls: None,
+        database_bytes: None,
         limits: Limits::default(),
     }
 }
