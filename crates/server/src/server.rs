@@ -20,7 +20,7 @@ use crate::protocol::ServerMessage;
 use crate::shared::{Shared, lock};
 use crate::store::{Halt, Job, Store};
 use crate::table::say;
-use crate::{agents, connection, lobby, restore};
+use crate::{agents, connection, restore, table};
 
 /// A bound server, ready to run.
 pub struct Server {
@@ -137,7 +137,7 @@ fn forget_finished(shared: &Shared, now: Instant) {
     let all: Vec<_> = lock(&shared.tables).iter().map(|(id, t)| (id.clone(), t.clone())).collect();
     let old: Vec<String> = all
         .into_iter()
-        .filter(|(_, t)| lock(t).finished_at.is_some_and(|at| now.duration_since(at) > KEEP_FINISHED))
+        .filter(|(_, t)| lock(t).finished_at().is_some_and(|at| now.duration_since(at) > KEEP_FINISHED))
         .map(|(id, _)| id)
         .collect();
     if old.is_empty() {
@@ -169,7 +169,7 @@ async fn tick(shared: Arc<Shared>) {
                 let mut t = lock(&table);
                 let mut job = Job::default();
                 if !t.flag(now, &mut job) {
-                    agents::stand_in_for_the_gone(&mut t, now, &mut job);
+                    t.stand_in_for_the_gone(now, &mut job);
                 }
                 job
             };
@@ -188,7 +188,7 @@ fn hosted_levels(levels: BTreeMap<String, LevelFile>, limits: &Limits) -> BTreeM
         .filter(|(name, level)| {
             let hosted = tabula_engine::games::start(level, 0)
                 .map_err(|e| e.to_string())
-                .and_then(|live| lobby::check_hosted(&*live, limits).map_err(|e| e.message));
+                .and_then(|live| table::check_hosted(&*live, limits).map_err(|e| e.message));
             if let Err(why) = &hosted {
                 eprintln!("tabula serve: level {name} is not offered: {why}");
             }

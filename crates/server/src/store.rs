@@ -65,6 +65,31 @@ impl Inbox {
     }
 }
 
+#[cfg(test)]
+impl Inbox {
+    /// What is waiting, as text (tests of a table read its messages so).
+    pub fn drain(&mut self) -> Vec<String> {
+        let mut texts = Vec::new();
+        while let Ok(message) = self.messages.try_recv() {
+            if let Outgoing::Text(text) = message {
+                texts.push(text.to_string());
+            }
+        }
+        texts
+    }
+}
+
+#[cfg(test)]
+impl Job {
+    /// Hands out the messages as the store does once the job is kept.
+    pub fn deliver(self) -> Vec<Op> {
+        for (outbox, message) in self.deliveries {
+            outbox.send(message);
+        }
+        self.ops
+    }
+}
+
 /// A change to the database.
 #[derive(Debug)]
 pub enum Op {

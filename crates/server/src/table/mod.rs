@@ -1,7 +1,15 @@
 //! One table: a game in progress, who sits where, who follows it, its
 //! clock, and what each follower is told. Everything here runs under the
 //! table's lock and hands back a [`Job`] for the store: what must be on disk,
-//! then the messages that may go out once it is.
+//! then the messages that may go out once it is. Its fields are its own:
+//! the rest of the server asks (a request in, a job out), which is what
+//! the tests beside it do too.
+
+mod agents;
+mod restore;
+mod seating;
+#[cfg(test)]
+mod tests;
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -17,6 +25,8 @@ use crate::protocol::{
     SeatInfo, SeatKind, SeatNumber, ServerMessage, TableState, TakeBackAsk,
 };
 use crate::store::{Job, Op, Outbox};
+
+pub use seating::{Rematch, check_hosted};
 
 /// A request refused: a stable code and words for people. Nothing changed.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -36,41 +46,41 @@ pub type ConnId = u64;
 
 pub type SharedAgent = Arc<Mutex<Box<dyn LiveAgent>>>;
 
-pub struct Seat {
+struct Seat {
     /// The agent spec of an agent's seat; `None` for a person's.
-    pub agent_spec: Option<String>,
-    pub agent: Option<SharedAgent>,
+    agent_spec: Option<String>,
+    agent: Option<SharedAgent>,
     /// The token of the person who took the seat.
-    pub token: Option<String>,
-    pub name: String,
+    token: Option<String>,
+    name: String,
     /// The agent playing for a person gone past the grace period.
-    pub stand_in: Option<(String, SharedAgent)>,
+    stand_in: Option<(String, SharedAgent)>,
     /// Connections holding the seat now.
-    pub connected: usize,
+    connected: usize,
     /// When the last of them went.
-    pub left_at: Option<Instant>,
+    left_at: Option<Instant>,
 }
 
 impl Seat {
     /// The agent that moves for this seat now, if one does.
-    pub fn playing_agent(&self) -> Option<&SharedAgent> {
+    fn playing_agent(&self) -> Option<&SharedAgent> {
         self.agent.as_ref().or(self.stand_in.as_ref().map(|(_, a)| a))
     }
 }
 
 /// A connection following the table, as a seat or a spectator.
-pub struct Follower {
-    pub conn: ConnId,
-    pub seat: Option<Player>,
-    pub outbox: Outbox,
+struct Follower {
+    conn: ConnId,
+    seat: Option<Player>,
+    outbox: Outbox,
 }
 
 /// Each seat's time left, and whose runs since when.
-pub struct Clocks {
-    pub remaining_ms: Vec<i64>,
-    pub increment_ms: i64,
-    pub running: Option<Player>,
-    pub since: Instant,
+struct Clocks {
+    remaining_ms: Vec<i64>,
+    increment_ms: i64,
+    running: Option<Player>,
+    since: Instant,
 }
 
 impl Clocks {
@@ -89,7 +99,7 @@ impl Clocks {
     }
 
     /// The time left per seat as the database keeps it.
-    pub fn saved(&self) -> String {
+    fn saved(&self) -> String {
         serde_json::to_string(&self.remaining_ms).expect("numbers serialise")
     }
 
@@ -102,34 +112,34 @@ impl Clocks {
 }
 
 /// A take-back asked for: back to `to_ply`, once every other person agrees.
-pub struct Ask {
-    pub by: Player,
-    pub to_ply: usize,
-    pub agreed: Vec<bool>,
+struct Ask {
+    by: Player,
+    to_ply: usize,
+    agreed: Vec<bool>,
 }
 
 pub struct Table {
-    pub id: String,
-    pub live: Box<dyn LiveGame>,
-    pub config: CreateTable,
-    pub seats: Vec<Seat>,
-    pub followers: Vec<Follower>,
-    pub clock: Option<Clocks>,
-    pub result: Option<protocol::Result>,
-    pub ask: Option<Ask>,
+    id: String,
+    live: Box<dyn LiveGame>,
+    config: CreateTable,
+    seats: Vec<Seat>,
+    followers: Vec<Follower>,
+    clock: Option<Clocks>,
+    result: Option<protocol::Result>,
+    ask: Option<Ask>,
     /// Seats that asked for a rematch, and the new table once all did.
-    pub rematch: Vec<bool>,
-    pub rematch_table: Option<String>,
+    rematch: Vec<bool>,
+    rematch_table: Option<String>,
     /// An agent is choosing a move.
-    pub thinking: bool,
+    thinking: bool,
     /// The ply at which the agents last let a chance to interject pass.
-    pub passed_at: Option<usize>,
+    passed_at: Option<usize>,
     /// Where finished games' replays go.
-    pub replays: Option<std::path::PathBuf>,
+    replays: Option<std::path::PathBuf>,
     /// The seat that made each move, in order.
-    pub moves_by: Vec<Player>,
+    moves_by: Vec<Player>,
     /// When the game ended: the table is forgotten a while after.
-    pub finished_at: Option<Instant>,
+    finished_at: Option<Instant>,
 }
 
 /// A seat as the protocol numbers it.
@@ -150,6 +160,15 @@ fn legal_list(moves: &[(Json, String)]) -> Vec<LegalMove<&RawValue>> {
 }
 
 impl Table {
+    pub fn id(&self) -> &str {
+        &self.id
+    }
+
+    /// When the game ended, if it has: the table is forgotten a while after.
+    pub fn finished_at(&self) -> Option<Instant> {
+        self.finished_at
+    }
+
     /// Person seats no one has taken yet: the game begins once there are none.
     pub fn open_seats(&self) -> usize {
         self.seats.iter().filter(|s| s.agent_spec.is_none() && s.token.is_none()).count()
