@@ -9,6 +9,7 @@ use common::*;
 use serde_json::{Value, json};
 use tabula_server::Limits;
 use tabula_server::client::Client;
+use tabula_server::protocol::Request;
 use tokio_tungstenite::tungstenite::Message;
 
 /// A Kalah table with both seats taken; the seats' clients and a spectator.
@@ -202,23 +203,7 @@ async fn a_flood_of_refusals_or_guessed_tokens_is_cut_off() {
 
 /// A valid request with some part changed at random.
 fn mangle(rng: &mut impl rand::Rng, table: &str) -> Message {
-    let types = [
-        "hello",
-        "levels",
-        "create",
-        "join",
-        "resume",
-        "watch",
-        "leave",
-        "move",
-        "take_back",
-        "answer",
-        "resign",
-        "rematch",
-        "ping",
-        "x",
-        "",
-    ];
+    let types: Vec<&str> = Request::TYPES.into_iter().chain(["x", ""]).collect();
     let values = [
         json!(null),
         json!(1),
