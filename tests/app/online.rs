@@ -345,3 +345,41 @@ fn robot_board(app: &mut App, when: &str) {
         }
     }
 }
+
+/// A window hosting a server whose database fills up (as a full disk
+/// does) says so on its status line and keeps its own game.
+#[test]
+fn a_hosting_window_whose_database_fills_says_why_and_plays_on() {
+    let dir = temp_dir("online-halt");
+    let levels = tabula::app::levels::library::levels_root();
+    let mut config = Hosting::config("127.0.0.1:0".parse().unwrap(), &dir.join("server"), &levels);
+    config.database_bytes = Some(160 * 1024);
+    let hosting = Hosting::start_with(config).unwrap();
+    let url = hosting.local_url();
+    let mut ann = window(&dir, "ann");
+    ann.world_mut().insert_resource(hosting);
+    // Tables of a large level, from a client of the server, until it halts.
+    let filler = tabula_server::link::Link::open(&url, "filler", || {}).unwrap();
+    let text = std::fs::read_to_string(levels.join("robots/10-four-player-race.ron")).unwrap();
+    let level_text = format!("{text}\n// {}", "padding ".repeat(1500));
+    let create = CreateTable { level_text: Some(level_text), ..CreateTable::default() };
+    let began = std::time::Instant::now();
+    let mut sent = 0;
+    while !status(&ann).contains("stopped taking moves") {
+        assert!(began.elapsed() < Duration::from_secs(20), "the window never said: {}", status(&ann));
+        if filler.events().iter().any(|e| matches!(e, tabula_server::link::LinkEvent::Up(_))) || sent > 0 {
+            for _ in 0..4 {
+                filler.send(tabula_server::protocol::Request::Create(Box::new(create.clone())), None);
+                sent += 1;
+            }
+        }
+        ann.update();
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    assert!(status(&ann).contains("database"), "{}", status(&ann));
+    // The window goes on: a local game plays.
+    let seats = vec![seat("Ann", None), seat("Bot", Some("random"))];
+    start(&mut ann, nim_level(&[2, 3], tabula_engine::nim::Ending::Normal), None, seats);
+    request(&mut ann, 0, 1, 1);
+    assert_eq!(session(&ann).moves.len(), 1, "{}", status(&ann));
+}

@@ -18,14 +18,26 @@ impl Hosting {
     /// Starts a server listening on `listen`, its database and replays in
     /// `data`, offering the levels of `levels`.
     pub fn start(listen: SocketAddr, data: &Path, levels: &Path) -> anyhow::Result<Hosting> {
-        std::fs::create_dir_all(data)?;
-        let config = Config {
+        Hosting::start_with(Hosting::config(listen, data, levels))
+    }
+
+    /// What [`Hosting::start`] serves with: its database and replays in
+    /// `data`, the levels of `levels`.
+    pub fn config(listen: SocketAddr, data: &Path, levels: &Path) -> Config {
+        Config {
             listen,
             database: data.join("hosted.db"),
             levels: Some(levels.to_owned()),
             replays: Some(data.join("replays").join("hosted")),
             ..Config::default()
-        };
+        }
+    }
+
+    /// Starts a server as `config` says (its database's folder made).
+    pub fn start_with(config: Config) -> anyhow::Result<Hosting> {
+        if let Some(folder) = config.database.parent() {
+            std::fs::create_dir_all(folder)?;
+        }
         Ok(Hosting { server: Hosted::start(config)? })
     }
 
