@@ -6,6 +6,7 @@
 //! protocol and client.
 
 mod agents;
+pub mod cli;
 pub mod client;
 mod config;
 mod connection;
