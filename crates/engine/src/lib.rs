@@ -15,6 +15,7 @@ pub mod nim;
 pub mod replay;
 pub mod robots;
 pub mod russian_bank;
+pub mod shipped;
 
 pub use crate::core::{Game, Observation, Outcome, Player};
 

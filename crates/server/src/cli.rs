@@ -17,9 +17,10 @@ pub struct ServeArgs {
     #[arg(long, default_value = "tabula-server.db")]
     db: PathBuf,
     /// The folder of the levels offered by name: a level's path in it, without
-    /// `.ron`.
-    #[arg(long, default_value = "levels")]
-    levels: PathBuf,
+    /// `.ron` [default: $TABULA_LEVELS, else the levels installed beside the
+    /// executable (share/tabula/levels), else ./levels, else the sources']
+    #[arg(long)]
+    levels: Option<PathBuf>,
     /// Where every finished game is saved as a replay.
     #[arg(long, default_value = "replays/server")]
     replays: PathBuf,
@@ -82,7 +83,9 @@ pub fn serve(args: ServeArgs, name: &str) -> anyhow::Result<()> {
     let config = Config {
         listen: args.listen,
         database: args.db,
-        levels: Some(args.levels),
+        levels: Some(
+            args.levels.unwrap_or_else(|| tabula_engine::shipped::folder("TABULA_LEVELS", "levels")),
+        ),
         replays: Some(args.replays),
         tls,
         database_bytes: args.max_database_mb.map(|mb| mb * 1024 * 1024),

@@ -45,13 +45,12 @@ fn the_server_binary_serves_a_game_to_its_end() {
         let mut ann = client(addr, "Ann").await;
         let table =
             create(&mut ann, json!({"level": "nim/beginner-2-3", "seats": ["random", "random"]})).await;
-        ann.request(json!({"type": "watch", "table": table})).await.unwrap();
-        loop {
-            let m = ann.recv().await.unwrap();
-            if m["type"] == "moved" && !m["result"].is_null() {
-                break m["result"].clone();
-            }
+        // The agents may have finished before the watch: its state says so.
+        let mut m = ann.request(json!({"type": "watch", "table": table})).await.unwrap();
+        while m["result"].is_null() {
+            m = ann.recv().await.unwrap();
         }
+        m["result"].clone()
     });
     assert_eq!(result["reason"], "rules");
     child.kill().unwrap();
@@ -97,9 +96,56 @@ fn the_server_binary_ends_with_the_reason_when_its_database_is_full() {
             }
         }
     });
-    let status = child.wait().unwrap();
+    // It ends by itself, once it has told its clients why.
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        if std::time::Instant::now() > deadline {
+            child.kill().unwrap();
+            panic!("the server with a full database did not stop");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    };
     assert_eq!(status.code(), Some(1));
     let mut said = String::new();
     std::io::Read::read_to_string(child.stderr.as_mut().unwrap(), &mut said).unwrap();
     assert!(said.contains("database or disk is full"), "{said}");
+}
+
+#[test]
+fn an_installed_server_offers_the_levels_installed_beside_it() {
+    // As a package lays it out: bin/tabula-server, share/tabula/levels/.
+    let prefix = temp_dir("binary-installed");
+    std::fs::create_dir_all(prefix.join("bin")).unwrap();
+    std::fs::create_dir_all(prefix.join("share/tabula/levels/nim")).unwrap();
+    let bin = prefix.join("bin/tabula-server");
+    std::fs::copy(env!("CARGO_BIN_EXE_tabula-server"), &bin).unwrap();
+    std::fs::copy(
+        levels().join("nim/beginner-2-3.ron"),
+        prefix.join("share/tabula/levels/nim/beginner-2-3.ron"),
+    )
+    .unwrap();
+    let mut child = Command::new(&bin)
+        .args(["--listen", "127.0.0.1:0", "--db", "server.db", "--replays", "replays"])
+        .current_dir(&prefix)
+        .env_remove("TABULA_LEVELS")
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut first = String::new();
+    BufReader::new(child.stdout.as_mut().unwrap()).read_line(&mut first).unwrap();
+    let addr: std::net::SocketAddr =
+        first.split("ws://").nth(1).and_then(|r| r.split_whitespace().next()).unwrap().parse().unwrap();
+    let runtime = tokio::runtime::Runtime::new().unwrap();
+    let offered = runtime.block_on(async {
+        let mut c = client(addr, "stranger").await;
+        c.request(json!({"type": "levels"})).await.unwrap()
+    });
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let names: Vec<&str> =
+        offered["levels"].as_array().unwrap().iter().map(|l| l["level"].as_str().unwrap()).collect();
+    assert_eq!(names, ["nim/beginner-2-3"]);
 }

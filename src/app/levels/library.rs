@@ -68,19 +68,17 @@ impl LevelLibrary {
     }
 }
 
-/// `$TABULA_LEVELS`, else `./levels`, else the levels beside the sources.
+/// `$TABULA_LEVELS`, else the levels the game ships
+/// ([`tabula_engine::shipped`]: installed beside the executable, here, or
+/// beside the sources).
 pub fn levels_root() -> PathBuf {
     shipped_folder("TABULA_LEVELS", "levels")
 }
 
-/// A folder the game ships (levels, arenas): `$variable`, else `./name`,
-/// else the one beside the sources.
+/// A folder the game ships (levels, arenas): `$variable`, else the one
+/// installed beside the executable, else `./name`, else the sources'.
 pub fn shipped_folder(variable: &str, name: &str) -> PathBuf {
-    if let Some(dir) = std::env::var_os(variable) {
-        return dir.into();
-    }
-    let here = PathBuf::from(name);
-    if here.is_dir() { here } else { Path::new(env!("CARGO_MANIFEST_DIR")).join(name) }
+    tabula_engine::shipped::folder(variable, name)
 }
 
 /// The `.ron` files of a folder, sorted by name (none if it cannot be read).
