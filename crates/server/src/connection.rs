@@ -25,9 +25,11 @@ use crate::table::{ConnId, Refused, Say, say};
 const OUTBOX: usize = 4096;
 /// How long, and for how many frames, a connection closed by the server
 /// is still read: a peer still sending when the socket closes would get a
-/// reset, and lose the error and close frame on their way to it.
+/// reset, and lose the error and close frame on their way to it. Frames
+/// are dropped unread as fast as they come (a flooding client sends
+/// thousands back to back); the time bounds the work.
 const LINGER: Duration = Duration::from_secs(2);
-const LINGER_FRAMES: usize = 1024;
+const LINGER_FRAMES: usize = 1 << 16;
 /// Bytes read from the socket at a time. Requests are small; a larger
 /// message is still read whole, in more reads. tungstenite's default, 128
 /// KiB, is zeroed before every read and held by every connection: under load
