@@ -30,6 +30,8 @@ pub struct Shared {
     connections: Mutex<HashMap<ConnId, Outbox>>,
     /// Sockets over their address's limit being told so.
     refusing: AtomicUsize,
+    /// Agents thinking at once: as many as the cores (two at the least).
+    pub thinking: Arc<tokio::sync::Semaphore>,
 }
 
 /// The most refused sockets answered at once (an HTTP 503 each); past it
@@ -55,6 +57,9 @@ impl Shared {
             per_address: Mutex::new(HashMap::new()),
             connections: Mutex::new(HashMap::new()),
             refusing: AtomicUsize::new(0),
+            thinking: Arc::new(tokio::sync::Semaphore::new(
+                std::thread::available_parallelism().map_or(2, |n| n.get()).max(2),
+            )),
         }
     }
 

@@ -26,6 +26,7 @@ use crate::protocol::{
 };
 use crate::store::{Job, Op, Outbox};
 
+pub use agents::Turn;
 pub use seating::{Rematch, check_hosted};
 
 /// A request refused: a stable code and words for people. Nothing changed.
