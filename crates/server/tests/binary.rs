@@ -12,12 +12,14 @@ use serde_json::json;
 
 /// The server started with `args`, and the address its first line names.
 fn start_binary(args: &[&str]) -> (Child, std::net::SocketAddr) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_tabula-server"))
-        .args(args)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
+    let mut command = Command::new(env!("CARGO_BIN_EXE_tabula-server"));
+    command.args(args);
+    started(command)
+}
+
+/// `command` started, and the address its first line names.
+fn started(mut command: Command) -> (Child, std::net::SocketAddr) {
+    let mut child = command.stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap();
     let mut first = String::new();
     BufReader::new(child.stdout.as_mut().unwrap()).read_line(&mut first).unwrap();
     let at = first.split("ws://").nth(1).and_then(|r| r.split_whitespace().next()).expect(&first);
@@ -127,17 +129,12 @@ fn an_installed_server_offers_the_levels_installed_beside_it() {
         prefix.join("share/tabula/levels/nim/beginner-2-3.ron"),
     )
     .unwrap();
-    let mut child = Command::new(&bin)
+    let mut command = Command::new(&bin);
+    command
         .args(["--listen", "127.0.0.1:0", "--db", "server.db", "--replays", "replays"])
         .current_dir(&prefix)
-        .env_remove("TABULA_LEVELS")
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut first = String::new();
-    BufReader::new(child.stdout.as_mut().unwrap()).read_line(&mut first).unwrap();
-    let addr: std::net::SocketAddr =
-        first.split("ws://").nth(1).and_then(|r| r.split_whitespace().next()).unwrap().parse().unwrap();
+        .env_remove("TABULA_LEVELS");
+    let (mut child, addr) = started(command);
     let runtime = tokio::runtime::Runtime::new().unwrap();
     let offered = runtime.block_on(async {
         let mut c = client(addr, "stranger").await;
