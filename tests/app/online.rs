@@ -28,16 +28,23 @@ fn host(dir: &Path) -> Hosting {
     Hosting::start(listen, &dir.join("server"), &tabula::app::levels::library::levels_root()).unwrap()
 }
 
-/// The view the last `moved` message brought this window.
+/// The view the last `moved` message brought this window, and its `ply`
+/// (the moves played with it).
 #[derive(Resource, Default)]
-struct HeardView(Option<Value>);
+struct HeardView(Option<(usize, Value)>);
 
 fn hear_views(mut said: MessageReader<ServerSaid>, mut heard: ResMut<HeardView>) {
     for message in said.read() {
         if let ServerSaid::Moved(moved) = message {
-            heard.0 = Some(moved.view.clone());
+            heard.0 = Some((moved.ply, moved.view.clone()));
         }
     }
+}
+
+/// The `ply` of the last `moved` this window's test system took in (which
+/// may run a frame after the window's own systems do).
+fn heard_ply(app: &App) -> Option<usize> {
+    app.world().resource::<HeardView>().0.as_ref().map(|(ply, _)| *ply)
 }
 
 /// A `create` request for `level` (a name the server offers), these seats.
@@ -208,7 +215,7 @@ fn agree<G: WindowGame>(apps: &[&mut App], when: &str) {
 
 /// The window's view is the one the server sent with the last move.
 fn holds_the_heard_view<G: WindowGame>(app: &App, when: &str) {
-    let heard = app.world().resource::<HeardView>().0.clone().expect("a move was heard");
+    let (_, heard) = app.world().resource::<HeardView>().0.clone().expect("a move was heard");
     let heard: G::Observation = serde_json::from_value(heard).unwrap();
     assert!(*game_session::<G>(app).view() == heard, "{when}: the board's view is not the server's");
 }
@@ -235,7 +242,7 @@ fn play_on<G: WindowGame>(
         assert_eq!(movers, 1, "one window's seat is to move at move {ply}");
         let next = ply + 1;
         run_until(apps, &format!("move {next} heard by every window"), |a| {
-            a.iter().all(|app| plies::<G>(app) == next)
+            a.iter().all(|app| plies::<G>(app) == next && heard_ply(app) == Some(next))
         });
         settle(apps);
         for (i, app) in apps.iter_mut().enumerate() {
