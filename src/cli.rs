@@ -205,8 +205,37 @@ impl Seats {
     }
 }
 
+/// A level the command line names: a file, or a level by its game's folder
+/// and name among the player's and the shipped ones (`mancala/kalah-6-4`),
+/// so an installed game plays its levels without their path.
+fn named(given: PathBuf) -> anyhow::Result<PathBuf> {
+    tabula_engine::shipped::level_file(&given).map_err(anyhow::Error::msg)
+}
+
+impl Command {
+    /// The command with each level it names found (a level to edit that is
+    /// nowhere yet is a new one, at the path given).
+    fn with_levels_found(self) -> anyhow::Result<Command> {
+        Ok(match self {
+            Command::Play { file: Some(file), seats, online } => {
+                Command::Play { file: Some(named(file)?), seats, online }
+            }
+            Command::Match { level, seats, games, seed, jobs, out } => {
+                Command::Match { level: named(level)?, seats, games, seed, jobs, out }
+            }
+            Command::Perft { level, depth, divide } => Command::Perft { level: named(level)?, depth, divide },
+            Command::Solve(mut args) => {
+                args.level = named(args.level)?;
+                Command::Solve(args)
+            }
+            Command::Edit { level } => Command::Edit { level: named(level.clone()).unwrap_or(level) },
+            other => other,
+        })
+    }
+}
+
 pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
-    match cli.command {
+    match cli.command.map(Command::with_levels_found).transpose()? {
         None => crate::app::run(None, None, None, None),
         Some(Command::Play { file: None, online, .. }) => play_online(None, &Seats::default(), online),
         Some(Command::Play { file: Some(path), online, seats }) if online.host => {

@@ -738,3 +738,70 @@ fn a_sequential_test_stops_early_on_the_side_the_games_show_and_plays_the_arenas
     let run = tabula(&["arena", arena, "--sprt", "perfect:coin"]);
     assert!(text(&run.stderr).contains("--sprt is A:B:E"), "{}", text(&run.stderr));
 }
+
+/// A level is named by its game's folder and name: among the player's own
+/// levels first (their data folder), then the shipped ones, wherever the
+/// command runs; a name found nowhere says where it was looked for.
+#[test]
+fn a_level_is_found_by_its_name_among_the_players_and_the_shipped_levels() {
+    let dir = temp_dir("named-levels");
+    let data = dir.join("data");
+    std::fs::create_dir_all(data.join("levels/nim")).unwrap();
+    std::fs::write(
+        data.join("levels/nim/mine.ron"),
+        "Nim(name: \"Mine\", description: \"A player's.\", piles: [1, 1], ending: Normal)",
+    )
+    .unwrap();
+    let run = |args: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_tabula"))
+            .args(args)
+            .current_dir(&dir)
+            .env("TABULA_DATA_DIR", &data)
+            .env_remove("TABULA_LEVELS")
+            .output()
+            .expect("tabula runs")
+    };
+    let shipped = run(&["match", "nim/mcmorran-5-6-7", "--p1", "optimal", "--p2", "random", "--games", "10"]);
+    assert!(shipped.status.success(), "{}", text(&shipped.stderr));
+    assert!(text(&shipped.stdout).contains("10 games, optimal vs random"), "{}", text(&shipped.stdout));
+    let mine = run(&["perft", "nim/mine.ron", "--depth", "2"]);
+    assert!(mine.status.success(), "{}", text(&mine.stderr));
+    assert!(
+        text(&mine.stdout).contains("depth 2: 2"),
+        "the player's two piles of one: {}",
+        text(&mine.stdout)
+    );
+    let nowhere = run(&["perft", "nim/no-such-level", "--depth", "1"]);
+    assert!(!nowhere.status.success());
+    let said = text(&nowhere.stderr);
+    assert!(said.contains("nim/no-such-level: no such file, nor a level of that name in"), "{said}");
+    assert!(said.contains(&data.join("levels").display().to_string()), "names the player's folder: {said}");
+}
+
+/// An installed copy (bin/tabula beside share/tabula/levels, as the
+/// packages lay it out) plays its own levels by name from anywhere.
+#[test]
+fn an_installed_copy_plays_the_levels_installed_beside_it() {
+    let dir = temp_dir("installed");
+    let (bin, share) = (dir.join("prefix/bin"), dir.join("prefix/share/tabula/levels/nim"));
+    std::fs::create_dir_all(&bin).unwrap();
+    std::fs::create_dir_all(&share).unwrap();
+    let exe = bin.join("tabula");
+    if std::fs::hard_link(env!("CARGO_BIN_EXE_tabula"), &exe).is_err() {
+        std::fs::copy(env!("CARGO_BIN_EXE_tabula"), &exe).unwrap();
+    }
+    std::fs::write(
+        share.join("installed-only.ron"),
+        "Nim(name: \"Installed\", description: \"Only here.\", piles: [3], ending: Normal)",
+    )
+    .unwrap();
+    let run = Command::new(&exe)
+        .args(["perft", "nim/installed-only", "--depth", "1"])
+        .current_dir(&dir)
+        .env("TABULA_DATA_DIR", dir.join("data"))
+        .env_remove("TABULA_LEVELS")
+        .output()
+        .expect("the copy runs");
+    assert!(run.status.success(), "{}", text(&run.stderr));
+    assert!(text(&run.stdout).contains("depth 1: 3"), "{}", text(&run.stdout));
+}
