@@ -84,7 +84,9 @@ pub fn run(
     let mut app = App::new();
     // Asset sources exist only if registered before the asset plugin.
     let opened = start.as_ref().map(|s| s.path.as_path()).or(edit.as_ref().map(|e| e.0.as_path()));
-    levels::LevelSources::new(&levels::library::levels_root(), opened).register(&mut app);
+    let mine = tabula_engine::shipped::player_levels();
+    levels::LevelSources::with_player(&levels::library::levels_root(), Some(&mine), opened)
+        .register(&mut app);
     app.add_plugins(DefaultPlugins.set(asset_plugin()).set(WindowPlugin {
         primary_window: Some(Window {
             title: "tabula".into(),

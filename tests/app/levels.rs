@@ -45,3 +45,59 @@ fn every_shipped_level_of_every_game_loads_as_an_asset_and_passes_the_conformanc
     }
     assert!(handles.len() >= 30, "{} levels", handles.len());
 }
+
+/// The levels of `folder` as the menu lists them, once all have loaded.
+fn library_entries(app: &mut App, folder: &str) -> Vec<tabula::app::levels::library::LevelEntry> {
+    use tabula::app::levels::LevelAsset;
+    use tabula::app::levels::library::LevelLibrary;
+    let entries = |app: &mut App| {
+        let world = app.world_mut();
+        world.resource_scope(|world, mut library: Mut<LevelLibrary>| {
+            let (server, sources) = (world.resource::<AssetServer>(), world.resource::<LevelSources>());
+            library.scan(server, sources, folder);
+            library.entries(sources, folder, world.resource::<Assets<LevelAsset>>(), server)
+        })
+    };
+    let start = std::time::Instant::now();
+    loop {
+        if let Some(listed) = entries(app) {
+            return listed;
+        }
+        assert!(start.elapsed() < Duration::from_secs(10), "the levels of {folder} never all loaded");
+        frames(app, 1);
+        std::thread::sleep(Duration::from_millis(5));
+    }
+}
+
+/// A player's own levels (their data folder) are listed after the shipped
+/// ones, marked as theirs; one written later is listed on the next look.
+#[test]
+fn the_library_lists_the_players_own_levels_after_the_shipped_ones_as_theirs() {
+    use tabula::app::levels::library::levels_root;
+    let dir = temp_dir("players-levels");
+    let mine = dir.join("mine");
+    std::fs::create_dir_all(mine.join("nim")).unwrap();
+    let level =
+        |name: &str| format!("Nim(name: \"{name}\", description: \"Mine.\", piles: [1, 2], ending: Normal)");
+    std::fs::write(mine.join("nim/my-piles.ron"), level("My piles")).unwrap();
+    let sources = LevelSources::with_player(&levels_root(), Some(&mine), None);
+    let mut app = headless_from(sources, &dir, |_| {});
+    let names = |listed: &[tabula::app::levels::library::LevelEntry]| -> Vec<(String, bool)> {
+        listed
+            .iter()
+            .map(|l| (l.level.as_ref().map(|l| l.name().to_owned()).unwrap_or_default(), l.mine))
+            .collect()
+    };
+    let listed = names(&library_entries(&mut app, "nim"));
+    let shipped = ron_files_in_count(&levels_root().join("nim"));
+    assert_eq!(listed.len(), shipped + 1, "{listed:?}");
+    assert!(listed[..shipped].iter().all(|(_, mine)| !mine), "the shipped first: {listed:?}");
+    assert_eq!(listed[shipped], ("My piles".to_owned(), true), "then the player's, marked");
+    std::fs::write(mine.join("nim/another.ron"), level("Another of mine")).unwrap();
+    let listed = names(&library_entries(&mut app, "nim"));
+    assert_eq!(listed[shipped..], [("Another of mine".to_owned(), true), ("My piles".to_owned(), true)]);
+}
+
+fn ron_files_in_count(dir: &Path) -> usize {
+    tabula::app::levels::library::ron_files_in(dir).len()
+}

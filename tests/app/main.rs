@@ -49,9 +49,17 @@ fn headless(dir: &Path) -> App {
 
 /// `headless`, with `more` added to the app before its first frame.
 fn headless_with(dir: &Path, more: impl FnOnce(&mut App)) -> App {
+    headless_from(
+        LevelSources::new(&tabula::app::levels::library::levels_root(), Some(&dir.join("level.ron"))),
+        dir,
+        more,
+    )
+}
+
+/// `headless`, reading levels from `sources`.
+fn headless_from(sources: LevelSources, dir: &Path, more: impl FnOnce(&mut App)) -> App {
     let mut app = App::new();
-    LevelSources::new(&tabula::app::levels::library::levels_root(), Some(&dir.join("level.ron")))
-        .register(&mut app);
+    sources.register(&mut app);
     app.add_plugins((MinimalPlugins, StatesPlugin, app::asset_plugin()))
         .init_asset::<Image>()
         .insert_resource(TimeUpdateStrategy::ManualDuration(FRAME))

@@ -188,9 +188,17 @@ fn open_requested(
     mut next: ResMut<NextState<Screen>>,
 ) {
     for RequestEdit(path) in requests.read() {
-        match open(path, &catalog) {
-            Ok(opened) => {
-                status.info(format!("Editing {}", path.display()));
+        // An installed level is never written: it is saved as the
+        // player's own.
+        let (read, save) = crate::app::levels::library::edited(path);
+        match open(&read, &catalog) {
+            Ok(mut opened) => {
+                if read == save {
+                    status.info(format!("Editing {}", save.display()));
+                } else {
+                    status.info(format!("Editing {}: saved as your own, {}", read.display(), save.display()));
+                }
+                opened.path = save;
                 for close in &editors.closers {
                     close(&mut commands);
                 }

@@ -15,6 +15,8 @@ use super::{LevelAsset, LevelSources, load_error};
 pub struct LevelEntry {
     pub path: PathBuf,
     pub level: Result<LevelFile, String>,
+    /// One of the player's own levels (their data folder), not one shipped.
+    pub mine: bool,
 }
 
 /// The handles of the level files listed so far, by file.
@@ -26,22 +28,28 @@ pub struct LevelLibrary {
 impl LevelLibrary {
     /// Asks the asset server for every level file of the game folder
     /// `folder`: new files are loaded, files gone are let go.
+    /// Asks the asset server for every level file of the game folder
+    /// `folder`, shipped and the player's: new files are loaded, files
+    /// gone are let go.
     pub fn scan(&mut self, server: &AssetServer, sources: &LevelSources, folder: &str) {
-        let dir = sources.levels_folder().join(folder);
-        let found = ron_files_in(&dir);
-        self.files.retain(|(path, _)| !path.starts_with(&dir) || found.contains(path));
-        for path in found {
-            if self.files.iter().any(|(p, _)| *p == path) {
-                continue;
-            }
-            if let Some(asset) = sources.asset_path(&path) {
-                self.files.push((path, server.load(asset)));
+        for (root, _) in sources.listed_folders() {
+            let dir = root.join(folder);
+            let found = ron_files_in(&dir);
+            self.files.retain(|(path, _)| path.parent() != Some(dir.as_path()) || found.contains(path));
+            for path in found {
+                if self.files.iter().any(|(p, _)| *p == path) {
+                    continue;
+                }
+                if let Some(asset) = sources.asset_path(&path) {
+                    self.files.push((path, server.load(asset)));
+                }
             }
         }
     }
 
-    /// The level files of `folder` in name order, once every one of them
-    /// has loaded or failed; `None` while some are still loading.
+    /// The level files of `folder` in name order, the shipped then the
+    /// player's, once every one of them has loaded or failed; `None` while
+    /// some are still loading.
     pub fn entries(
         &self,
         sources: &LevelSources,
@@ -49,22 +57,23 @@ impl LevelLibrary {
         assets: &Assets<LevelAsset>,
         server: &AssetServer,
     ) -> Option<Vec<LevelEntry>> {
-        let dir = sources.levels_folder().join(folder);
-        let mut files: Vec<&(PathBuf, Handle<LevelAsset>)> =
-            self.files.iter().filter(|(p, _)| p.parent() == Some(dir.as_path())).collect();
-        files.sort_by(|(a, _), (b, _)| a.file_stem().cmp(&b.file_stem()));
-        files
-            .into_iter()
-            .map(|(path, handle)| {
+        let mut entries = Vec::new();
+        for (root, mine) in sources.listed_folders() {
+            let dir = root.join(folder);
+            let mut files: Vec<&(PathBuf, Handle<LevelAsset>)> =
+                self.files.iter().filter(|(p, _)| p.parent() == Some(dir.as_path())).collect();
+            files.sort_by(|(a, _), (b, _)| a.file_stem().cmp(&b.file_stem()));
+            for (path, handle) in files {
                 // A reload that failed keeps the last good level in the
                 // assets; the menu says the file is broken all the same.
                 let level = match server.load_state(handle) {
                     LoadState::Failed(e) => Err(load_error(&e)),
                     _ => Ok(assets.get(handle)?.0.clone()),
                 };
-                Some(LevelEntry { path: path.clone(), level })
-            })
-            .collect()
+                entries.push(LevelEntry { path: path.clone(), level, mine });
+            }
+        }
+        Some(entries)
     }
 }
 
@@ -73,6 +82,40 @@ impl LevelLibrary {
 /// beside the sources).
 pub fn levels_root() -> PathBuf {
     shipped_folder("TABULA_LEVELS", "levels")
+}
+
+/// Where the window writes new levels: the player's folder when the
+/// shipped levels are installed (an install is never written to), else
+/// the levels folder itself (a source checkout or `$TABULA_LEVELS`, whose
+/// levels a designer edits in place).
+pub fn writable_levels_root() -> PathBuf {
+    match tabula_engine::shipped::installed("TABULA_LEVELS", "levels") {
+        Some(_) => tabula_engine::shipped::player_levels(),
+        None => levels_root(),
+    }
+}
+
+/// An installed level is edited as the player's own copy, in the same
+/// game folder under the same name: the copy when there is one, else the
+/// installed file, saved to the copy. Any other level is edited in place.
+/// The file to read, and the file to save.
+pub fn edited(path: &Path) -> (PathBuf, PathBuf) {
+    let installed = tabula_engine::shipped::installed("TABULA_LEVELS", "levels");
+    copy_for(path, installed.as_deref(), &tabula_engine::shipped::player_levels())
+}
+
+fn copy_for(path: &Path, installed: Option<&Path>, mine: &Path) -> (PathBuf, PathBuf) {
+    let inside = installed.and_then(|root| {
+        let (root, file) = (std::fs::canonicalize(root).ok()?, std::path::absolute(path).ok()?);
+        Some(file.strip_prefix(root).ok()?.to_owned())
+    });
+    match inside {
+        Some(relative) => {
+            let copy = mine.join(relative);
+            (if copy.exists() { copy.clone() } else { path.to_owned() }, copy)
+        }
+        None => (path.to_owned(), path.to_owned()),
+    }
 }
 
 /// A folder the game ships (levels, arenas): `$variable`, else the one
@@ -99,4 +142,40 @@ pub fn ron_files_in(dir: &Path) -> Vec<PathBuf> {
 
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<LevelLibrary>();
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_installed_level_is_edited_as_the_players_copy_and_any_other_in_place() {
+        let root = std::env::temp_dir().join(format!("tabula-copy-for-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&root);
+        let (installed, mine) = (root.join("share/tabula/levels"), root.join("mine"));
+        std::fs::create_dir_all(installed.join("nim")).unwrap();
+        let shipped = installed.join("nim/a.ron");
+        std::fs::write(&shipped, "").unwrap();
+        let copy = mine.join("nim/a.ron");
+        assert_eq!(
+            copy_for(&shipped, Some(&installed), &mine),
+            (shipped.clone(), copy.clone()),
+            "saved to a copy"
+        );
+        std::fs::create_dir_all(mine.join("nim")).unwrap();
+        std::fs::write(&copy, "").unwrap();
+        assert_eq!(
+            copy_for(&shipped, Some(&installed), &mine),
+            (copy.clone(), copy.clone()),
+            "the copy is read"
+        );
+        assert_eq!(
+            copy_for(&shipped, None, &mine),
+            (shipped.clone(), shipped.clone()),
+            "not installed: in place"
+        );
+        let elsewhere = root.join("x.ron");
+        assert_eq!(copy_for(&elsewhere, Some(&installed), &mine), (elsewhere.clone(), elsewhere));
+        let _ = std::fs::remove_dir_all(root);
+    }
 }

@@ -1,8 +1,9 @@
 //! Level files as Bevy assets. The loader reads a file through the engine's
 //! own parsing and validation, so a broken file names file, line and column
-//! or the rule it breaks. The files come from two asset sources: `levels`
-//! (the shipped levels, or `$TABULA_LEVELS`) and `opened`, the folder of a
-//! level opened from elsewhere (`tabula play /some/dir/x.ron`). Both are
+//! or the rule it breaks. The files come from up to three asset sources:
+//! `levels` (the shipped levels, or `$TABULA_LEVELS`), `mine` (the levels
+//! the player wrote, in their data folder) and `opened`, the folder of a
+//! level opened from elsewhere (`tabula play /some/dir/x.ron`). All are
 //! watched: an edit saved on disk reloads the asset.
 
 pub mod library;
@@ -20,6 +21,8 @@ use tabula_engine::level::{self, LevelError, LevelFile};
 
 /// The asset source of the levels folder.
 pub const LEVELS_SOURCE: &str = "levels";
+/// The asset source of the player's own levels.
+pub const PLAYER_SOURCE: &str = "mine";
 /// The asset source of the folder of a level opened from elsewhere.
 pub const OPENED_SOURCE: &str = "opened";
 /// How long the watcher waits for more events of one save: editors write a
@@ -47,11 +50,30 @@ pub struct LevelSources(Vec<Source>);
 impl LevelSources {
     /// The levels folder, and the folder of `opened` when it lies outside it.
     pub fn new(levels: &Path, opened: Option<&Path>) -> LevelSources {
+        Self::with_player(levels, None, opened)
+    }
+
+    /// The levels folder, the player's own (`mine`, made if need be, so
+    /// that it is watched from the start), and the folder of `opened` when
+    /// it lies outside both.
+    pub fn with_player(levels: &Path, mine: Option<&Path>, opened: Option<&Path>) -> LevelSources {
         let source = |id, dir: &Path| Source { id, shown: dir.to_owned(), absolute: absolute(dir) };
         let mut sources = vec![source(LEVELS_SOURCE, levels)];
+        if let Some(mine) = mine {
+            if let Err(e) = std::fs::create_dir_all(mine) {
+                warn!("cannot make the folder of your levels, {}: {e}", mine.display());
+            }
+            let mine = source(PLAYER_SOURCE, mine);
+            if !mine.absolute.starts_with(&sources[0].absolute)
+                && !sources[0].absolute.starts_with(&mine.absolute)
+            {
+                sources.push(mine);
+            }
+        }
         if let Some(file) = opened {
             let dir = file.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
-            if !absolute(file).starts_with(&sources[0].absolute) {
+            let file = absolute(file);
+            if !sources.iter().any(|s| file.starts_with(&s.absolute)) {
                 sources.push(source(OPENED_SOURCE, dir));
             }
         }
@@ -95,6 +117,17 @@ impl LevelSources {
     /// The levels folder as the user names it.
     pub fn levels_folder(&self) -> &Path {
         &self.0[0].shown
+    }
+
+    /// The folder of the player's own levels, when the window lists them.
+    pub fn player_folder(&self) -> Option<&Path> {
+        self.0.iter().find(|s| s.id == PLAYER_SOURCE).map(|s| s.shown.as_path())
+    }
+
+    /// The folders the menu lists levels from: the levels folder, then the
+    /// player's, each with whether it is the player's.
+    pub fn listed_folders(&self) -> impl Iterator<Item = (&Path, bool)> {
+        self.0.iter().filter(|s| s.id != OPENED_SOURCE).map(|s| (s.shown.as_path(), s.id == PLAYER_SOURCE))
     }
 }
 

@@ -51,7 +51,15 @@ pub(super) fn plugin(app: &mut App) {
 fn rescan(mut commands: Commands, menu: Option<ResMut<Menu>>, catalog: Res<WindowCatalog>) {
     match menu {
         Some(mut menu) => menu.scanned = None,
-        None => commands.insert_resource(Menu::new(&catalog.0)),
+        None => {
+            let menu = Menu::new(&catalog.0);
+            // Said once, for whoever runs the window from a terminal (and the
+            // install test, which looks for it).
+            let playable: Vec<&str> =
+                menu.games.iter().filter(|g| g.is_playable()).map(|g| g.title).collect();
+            info!("the menu offers {} games: {}", playable.len(), playable.join(", "));
+            commands.insert_resource(menu);
+        }
     }
 }
 

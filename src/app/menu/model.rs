@@ -11,7 +11,7 @@ use tabula_engine::games::{self, GameEntry};
 use tabula_engine::level::{self, LevelFile};
 
 use crate::app::game::GameCard;
-use crate::app::levels::library::{LevelEntry, levels_root};
+use crate::app::levels::library::{LevelEntry, levels_root, writable_levels_root};
 use crate::app::session::{Controller, SeatSetup, SessionPlan, seed_now};
 use crate::app::settings::{MAX_SEATS, Settings};
 
@@ -114,10 +114,15 @@ impl Menu {
     }
 
     /// Shows the chosen game's levels as they are now read, grouped as
-    /// `LevelGroup` orders them (unreadable files last); the choice stays on
-    /// the same file when it is still there.
+    /// `LevelGroup` orders them, then the player's own, unreadable files
+    /// last; the choice stays on the same file when it is still there.
     pub fn set_levels(&mut self, mut levels: Vec<LevelEntry>) {
-        levels.sort_by_key(|l| l.level.as_ref().map_or(LevelGroup::ALL.len(), |l| l.group() as usize));
+        let mine = LevelGroup::ALL.len();
+        levels.sort_by_key(|l| match &l.level {
+            Err(_) => mine + 1,
+            Ok(_) if l.mine => mine,
+            Ok(level) => level.group() as usize,
+        });
         let chosen = self.levels.get(self.selected).map(|l| l.path.clone());
         self.selected = chosen
             .and_then(|path| levels.iter().position(|l| l.path == path))
@@ -229,9 +234,10 @@ impl Menu {
             .ok_or_else(|| "there is no level to edit".into())
     }
 
-    /// A file name for a new level of the chosen game, not yet taken.
+    /// A file name for a new level of the chosen game, not yet taken, in
+    /// the player's folder when the game is installed.
     pub fn new_level_path(&self) -> std::path::PathBuf {
-        let dir = levels_root().join(self.current().folder);
+        let dir = writable_levels_root().join(self.current().folder);
         (1..).map(|n| dir.join(format!("new-level-{n}.ron"))).find(|p| !p.exists()).expect("a free name")
     }
 

@@ -30,7 +30,11 @@ fn read_levels(menu: &mut Menu) {
     menu.set_levels(
         files
             .into_iter()
-            .map(|path| LevelEntry { level: level::load(&path).map_err(|e| e.to_string()), path })
+            .map(|path| LevelEntry {
+                level: level::load(&path).map_err(|e| e.to_string()),
+                path,
+                mine: false,
+            })
             .collect(),
     );
 }
@@ -173,4 +177,19 @@ fn online_seats_are_people_but_for_the_agents() {
         [first, "person".to_owned()],
         "an agent plays on the server; Human is a person"
     );
+}
+
+#[test]
+fn the_players_own_levels_come_after_every_shipped_group_and_before_broken_files() {
+    let mut menu = menu();
+    let mut levels = menu.levels.clone();
+    let shipped = levels.len();
+    let own = LevelEntry { mine: true, ..levels[0].clone() };
+    let broken = LevelEntry { level: Err("line 1".into()), ..levels[1].clone() };
+    levels.insert(0, broken);
+    levels.insert(1, own);
+    menu.set_levels(levels);
+    assert!(menu.levels[..shipped].iter().all(|l| !l.mine && l.level.is_ok()));
+    assert!(menu.levels[shipped].mine, "the player's own after the shipped groups");
+    assert!(menu.levels[shipped + 1].level.is_err(), "files with errors last");
 }

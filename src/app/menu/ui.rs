@@ -9,7 +9,6 @@ use bevy::prelude::*;
 use bevy_egui::{EguiContexts, egui};
 
 use tabula_engine::core::LevelGroup;
-use tabula_engine::level::LevelFile;
 
 use super::model::{COMMAND_LINE_ONLY, Menu, MenuGame};
 use super::online::{Online, online_section, seeking_line};
@@ -199,6 +198,16 @@ fn game_card(ui: &mut egui::Ui, game: &MenuGame, chosen: bool) -> egui::Response
     response.on_hover_cursor(egui::CursorIcon::PointingHand)
 }
 
+/// The heading a level is listed under: its group, or the player's own
+/// levels, or the files that cannot be read.
+fn heading_of(entry: &LevelEntry) -> &'static str {
+    match &entry.level {
+        Err(_) => "Files with errors",
+        Ok(_) if entry.mine => "Your levels",
+        Ok(level) => level.group().heading(),
+    }
+}
+
 fn levels_column(ui: &mut egui::Ui, menu: &mut Menu) {
     ui.heading("Level");
     if menu.levels.is_empty() {
@@ -209,25 +218,24 @@ fn levels_column(ui: &mut egui::Ui, menu: &mut Menu) {
     let list_height = (ui.available_height() - LEVEL_PICTURE.y - 130.0).max(160.0);
     egui::ScrollArea::vertical().id_salt("levels").max_height(list_height).show(ui, |ui| {
         // Lessons, games, large boards, then the seeds' own test positions,
-        // folded away from what people play unless one of them is chosen.
-        let group_of = |l: &LevelEntry| l.level.as_ref().ok().map(LevelFile::group);
-        let mut groups: Vec<Option<LevelGroup>> = menu.levels.iter().map(group_of).collect();
+        // folded away from what people play unless one of them is chosen;
+        // then the player's own levels, then files that cannot be read.
+        let mut groups: Vec<&str> = menu.levels.iter().map(heading_of).collect();
         groups.dedup();
-        for group in groups {
-            let heading = group.map_or("Files with errors", LevelGroup::heading);
-            let chosen_inside = menu.levels.get(menu.selected).is_some_and(|l| group_of(l) == group);
+        for heading in groups {
+            let chosen_inside = menu.levels.get(menu.selected).is_some_and(|l| heading_of(l) == heading);
             egui::CollapsingHeader::new(egui::RichText::new(heading).strong())
                 .id_salt(heading)
-                .default_open(group != Some(LevelGroup::Specification))
+                .default_open(heading != LevelGroup::Specification.heading())
                 .open(chosen_inside.then_some(true))
                 .show(ui, |ui| {
-                    for (i, entry) in menu.levels.iter().enumerate().filter(|(_, l)| group_of(l) == group) {
+                    for (i, entry) in menu.levels.iter().enumerate().filter(|(_, l)| heading_of(l) == heading)
+                    {
+                        let file = || entry.path.file_name().unwrap_or_default().to_string_lossy();
                         let name = match &entry.level {
                             Ok(l) => l.name().to_owned(),
-                            Err(_) => format!(
-                                "{} (invalid)",
-                                entry.path.file_name().unwrap_or_default().to_string_lossy()
-                            ),
+                            Err(_) if entry.mine => format!("{} (yours, invalid)", file()),
+                            Err(_) => format!("{} (invalid)", file()),
                         };
                         if ui.selectable_label(menu.selected == i, name).clicked() {
                             clicked = Some(i);
