@@ -1,11 +1,15 @@
 #!/usr/bin/env bash
 # Installs what building, testing and running tabula need on Debian/Ubuntu.
-# Usage: scripts/setup.sh [build|window|screenshots|report]   (default: build)
+# Usage: scripts/setup.sh [build|window|screenshots|report|package]   (default: build)
 #   build        compilers' system libraries (ALSA headers, pkg-config), and
 #                Python's websockets (the server's tests run the Python bot)
 #   window       + the X11 and Vulkan libraries the window loads at run time
 #   screenshots  + Xvfb, Mesa's software Vulkan, xdotool and ImageMagick
 #   report       + headless Chromium, to look at an arena's HTML report
+#   package      + what scripts/package.sh and install-test.sh use: dpkg-dev
+#                (cargo-deb reads libraries' packages with it), help2man,
+#                librsvg2-bin (the icon's sizes), debootstrap (a clean
+#                Debian to install into), Xvfb and ImageMagick
 # Does nothing when everything is already installed.
 set -euo pipefail
 
@@ -16,7 +20,8 @@ case "${1:-build}" in
   screenshots) packages+=(libx11-6 libxcursor1 libxrandr2 libxi6 libxkbcommon-x11-0 libvulkan1 mesa-vulkan-drivers
                           xvfb xdotool imagemagick) ;;
   report) packages+=(chromium) ;;
-  *) echo "usage: $0 [build|window|screenshots|report]" >&2; exit 2 ;;
+  package) packages+=(dpkg-dev help2man librsvg2-bin debootstrap xvfb imagemagick) ;;
+  *) echo "usage: $0 [build|window|screenshots|report|package]" >&2; exit 2 ;;
 esac
 
 missing=()

@@ -229,6 +229,9 @@ impl Command {
                 Command::Solve(args)
             }
             Command::Edit { level } => Command::Edit { level: named(level.clone()).unwrap_or(level) },
+            Command::Check { levels } => {
+                Command::Check { levels: levels.into_iter().map(named).collect::<anyhow::Result<_>>()? }
+            }
             other => other,
         })
     }

@@ -26,8 +26,12 @@ pub(super) fn watch_file<E: LevelEditor>(
     mut watch: ResMut<EditorWatch>,
 ) {
     let Some(path) = editing.as_deref().map(E::path) else { return };
+    // A level not saved yet (a new one, the player's copy of an installed
+    // one) is watched once its file is there: loading it before would
+    // only report a missing file.
     if watch.0.as_ref().is_none_or(|(watched, _)| watched != path) {
-        watch.0 = sources.asset_path(path).map(|a| (path.to_owned(), server.load(a)));
+        let asset = path.exists().then(|| sources.asset_path(path)).flatten();
+        watch.0 = asset.map(|a| (path.to_owned(), server.load(a)));
     }
 }
 

@@ -146,7 +146,15 @@ impl<G: WindowGame> SideControls<'_, '_, G> {
         match &self.session.level_path {
             Some(path) => {
                 ui.label(egui::RichText::new(path.display().to_string()).monospace());
-                ui.label(egui::RichText::new("Edit and save it: the game restarts on the new level.").weak());
+                // An installed level is never written: the editor saves the
+                // player's own copy (`levels::library::edited`).
+                let (_, saved) = crate::app::levels::library::edited(path);
+                let hint = if saved == *path {
+                    "Edit and save it: the game restarts on the new level.".to_owned()
+                } else {
+                    "Installed, so read only: E in the menu edits it as your own copy.".to_owned()
+                };
+                ui.label(egui::RichText::new(hint).weak());
             }
             None if self.session.online => {
                 ui.label("The table's, from the server");

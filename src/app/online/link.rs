@@ -108,6 +108,8 @@ fn take_in(
     let answers = |id: &u64| message.re == Some(Id::number(*id));
     match message.body {
         ServerMessage::Created { table, seats, .. } => {
+            // Also for a host who started from a terminal: the code to send.
+            info!("table {table} at {}: a friend joins with --join and --code {table}", online.url());
             online.table = Some(table.clone());
             // The host takes the first seat open to a person; at a table of
             // agents alone, it watches them.
