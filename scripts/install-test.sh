@@ -160,11 +160,14 @@ edits_as_own() { # <root> <tabula command> <label>: an installed level edited is
 window_plays() { # <root> <tabula command> <label>: Kalah against `perfect`, and a table hosted for a friend
   local root=$1 tabula=$2 label=$3 out=$work/out
   as_stranger "$root" "$tabula play mancala/kalah-6-4 --p2 perfect >/tmp/$label-kalah.log 2>&1 & echo \$! > /tmp/kalah.pid"
-  sleep 12
+  sleep 10
+  # Sow pit A1 as a player clicks it (its last stone lands in A5: perfect's turn).
+  DISPLAY=$display xdotool mousemove 226 445 mousedown 1; sleep 0.2
+  DISPLAY=$display xdotool mouseup 1; sleep 8
   kill -0 "$(cat "$root/tmp/kalah.pid")" || { echo "FAILED: $label: the Kalah window died:" >&2; tail "$root/tmp/$label-kalah.log" >&2; exit 1; }
   DISPLAY=$display import -window root "dist/install-test-$label-kalah.png"
   kill "$(cat "$root/tmp/kalah.pid")"
-  echo "   ok: $label: Kalah (6,4) against perfect in the window (dist/install-test-$label-kalah.png: look at it)"
+  echo "   ok: $label: Kalah (6,4) against perfect in the window, A1 sown (dist/install-test-$label-kalah.png: look at it)"
   as_stranger "$root" "$tabula play nim/traditional-3-4-5 --host --port 7980 >/tmp/$label-host.log 2>&1 & echo \$! > /tmp/host.pid"
   local code=
   for i in $(seq 120); do

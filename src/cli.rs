@@ -206,7 +206,7 @@ impl Seats {
 }
 
 /// A level the command line names: a file, or a level by its game's folder
-/// and name among the player's and the shipped ones (`mancala/kalah-6-4`),
+/// and name among the player's and the shipped ones (`<game folder>/<level>`),
 /// so an installed game plays its levels without their path.
 fn named(given: PathBuf) -> anyhow::Result<PathBuf> {
     tabula_engine::shipped::level_file(&given).map_err(anyhow::Error::msg)

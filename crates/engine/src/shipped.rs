@@ -60,7 +60,7 @@ pub fn player_levels() -> PathBuf {
 
 /// The level file a command line names: the file itself when there is one;
 /// else a level by its game's folder and its name, `.ron` optional
-/// (`mancala/kalah-6-4`), among the player's levels and then the shipped
+/// (`<game folder>/<level>`), among the player's levels and then the shipped
 /// ones. `Err` says where it looked.
 pub fn level_file(given: &Path) -> Result<PathBuf, String> {
     named_in(given, &[player_levels(), folder("TABULA_LEVELS", "levels")])
@@ -85,7 +85,7 @@ fn named_in(given: &Path, roots: &[PathBuf]) -> Result<PathBuf, String> {
     }
     let looked: Vec<String> = roots.iter().map(|r| r.display().to_string()).collect();
     Err(format!(
-        "{}: no such file, nor a level of that name in {} (name one as its game's folder and file: mancala/kalah-6-4)",
+        "{}: no such file, nor a level of that name in {} (name one as its game's folder and its file: <game folder>/<level>)",
         given.display(),
         looked.join(" or ")
     ))
