@@ -64,3 +64,27 @@ fn a_level_that_deals_nothing_offers_no_restart_of_the_deal() {
     open(&mut app, "levels/mancala/kalah-6-4.ron", vec![seat("Ann", None), seat("Bob", None)]);
     assert!(!app.world().resource::<Session<Mancala>>().deals);
 }
+
+/// Save (Ctrl+S) after Play again saves the new deal, even with as few
+/// moves as the game saved before; the same game again is not saved twice.
+#[test]
+fn save_after_play_again_saves_the_new_deal() {
+    let dir = temp_dir("play-again-save");
+    let mut app = headless(&dir);
+    open(&mut app, "levels/russian_bank/02-shuffled-no-stop.ron", vec![seat("Ann", None), seat("Bob", None)]);
+    let replays = || tabula::app::session::newest_first(&dir.join("replays"));
+    let seed_of = |path: &Path| {
+        let text = std::fs::read_to_string(path).unwrap();
+        tabula_engine::replay::parse_header(&text, "replay").unwrap().seed
+    };
+    request(&mut app, SessionRequest::SaveReplay);
+    assert_eq!(replays().len(), 1);
+    request(&mut app, SessionRequest::SaveReplay);
+    assert_eq!(replays().len(), 1, "the same game is saved once");
+    request(&mut app, SessionRequest::PlayAgain);
+    let seed = app.world().resource::<Session<RussianBank>>().seed;
+    request(&mut app, SessionRequest::SaveReplay);
+    let saved = replays();
+    assert_eq!(saved.len(), 2, "the new deal, no more moves in it than the first, is saved too");
+    assert!(saved.iter().any(|p| seed_of(p) == seed), "one of them holds the new deal");
+}

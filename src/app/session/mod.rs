@@ -136,9 +136,10 @@ pub struct Session<G: WindowGame> {
     /// The level deals by chance (a shuffle, hidden homes): another seed
     /// starts another game, so "Restart this deal" means something.
     pub deals: bool,
-    /// The replay file last saved, after how many moves: saving again
-    /// without a new move says where it is.
-    pub saved: Option<(usize, PathBuf)>,
+    /// The replay file last saved, and the game it holds: saving the same
+    /// game again says where it is; any other (a new deal, another line of
+    /// moves) is saved anew.
+    pub saved: Option<(SavedGame<G>, PathBuf)>,
     /// A table on a game server: `game` is what this screen's seat sees,
     /// and only the server plays moves (`online` does).
     pub online: bool,
@@ -147,7 +148,15 @@ pub struct Session<G: WindowGame> {
     pub called: Option<Outcome>,
 }
 
+/// What a saved replay holds of a session: its deal (the seed) and its moves.
+pub type SavedGame<G> = (u64, Vec<<G as tabula_engine::core::Game>::Move>);
+
 impl<G: WindowGame> Session<G> {
+    /// The game as a replay saved now would hold it.
+    pub fn as_saved(&self) -> SavedGame<G> {
+        (self.seed, self.moves.clone())
+    }
+
     /// A session on `level`; a replay's moves are checked, each by the
     /// engine from the start, and refused with the file, the move's number
     /// and the rule it breaks.

@@ -148,7 +148,7 @@ pub(super) fn save_finished<G: WindowGame>(
         Ok(path) => {
             let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
             status.info(format!("{} · saved as the replay \"{name}\"", status.text));
-            session.saved = Some((session.moves.len(), path));
+            session.saved = Some((session.as_saved(), path));
         }
         Err(e) => status.error(format!("{} · cannot save the replay: {e}", status.text)),
     }

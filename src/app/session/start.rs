@@ -175,13 +175,13 @@ pub(super) fn handle_session_requests<G: WindowGame>(
 /// Ctrl+S: the game saved as a replay, unless it is saved as it stands.
 fn save_asked<G: WindowGame>(session: &mut Session<G>, status: &mut StatusLine, folder: &std::path::Path) {
     match &session.saved {
-        Some((moves, path)) if *moves == session.moves.len() => {
+        Some((game, path)) if *game == session.as_saved() => {
             status.info(format!("Saved already, to {}", path.display()));
         }
         _ => match save_replay(session, folder) {
             Ok(path) => {
                 status.info(format!("Replay saved to {}", path.display()));
-                session.saved = Some((session.moves.len(), path));
+                session.saved = Some((session.as_saved(), path));
             }
             Err(e) => status.error(format!("Cannot save the replay: {e}")),
         },
