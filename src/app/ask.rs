@@ -13,8 +13,14 @@ use super::session::{GameInProgress, SessionRequest};
 pub enum Question {
     /// Back to the menu from a game under way.
     LeaveGame,
+    /// The replays to choose from, which end a game under way.
+    OpenReplay,
     Quit,
 }
+
+/// The replay browser is to open (asked first over a game under way).
+#[derive(Message, Clone, Copy, Debug)]
+pub struct OpenReplays;
 
 /// The question open, if any.
 #[derive(Resource, Debug, Default)]
@@ -29,11 +35,22 @@ impl Asking {
             requests.write(SessionRequest::BackToMenu);
         }
     }
+
+    /// The replays to choose from, asking first when opening one would end
+    /// a game under way.
+    pub fn open_replays(&mut self, in_progress: &GameInProgress, open: &mut MessageWriter<OpenReplays>) {
+        if in_progress.0 {
+            self.0 = Some(Question::OpenReplay);
+        } else {
+            open.write(OpenReplays);
+        }
+    }
 }
 
 pub fn plugin(app: &mut App) {
     // Headless apps have no window plugin to add the message.
     app.add_message::<WindowCloseRequested>()
+        .add_message::<OpenReplays>()
         .add_systems(PreUpdate, answer_by_key.after(InputSystems))
         .add_systems(Update, ask_before_closing)
         .add_systems(EguiPrimaryContextPass, ask);
@@ -44,12 +61,13 @@ fn answer_by_key(
     mut asking: ResMut<Asking>,
     mut requests: MessageWriter<SessionRequest>,
     mut exit: MessageWriter<AppExit>,
+    mut open: MessageWriter<OpenReplays>,
 ) {
     let Some(question) = asking.0 else { return };
     let pressed = |k: KeyCode| keys.just_pressed(k);
     if pressed(KeyCode::Enter) || pressed(KeyCode::NumpadEnter) || pressed(KeyCode::KeyY) {
         asking.0 = None;
-        answer_yes(question, &mut requests, &mut exit);
+        answer_yes(question, &mut requests, &mut exit, &mut open);
     } else if pressed(KeyCode::Escape) || pressed(KeyCode::KeyN) {
         asking.0 = None;
     }
@@ -60,10 +78,14 @@ fn answer_yes(
     question: Question,
     requests: &mut MessageWriter<SessionRequest>,
     exit: &mut MessageWriter<AppExit>,
+    open: &mut MessageWriter<OpenReplays>,
 ) {
     match question {
         Question::LeaveGame => {
             requests.write(SessionRequest::BackToMenu);
+        }
+        Question::OpenReplay => {
+            open.write(OpenReplays);
         }
         Question::Quit => {
             exit.write(AppExit::Success);
@@ -94,12 +116,17 @@ fn ask(
     in_progress: Res<GameInProgress>,
     mut requests: MessageWriter<SessionRequest>,
     mut exit: MessageWriter<AppExit>,
+    mut open: MessageWriter<OpenReplays>,
 ) -> Result {
     let Some(question) = asking.0 else { return Ok(()) };
     let (text, yes) = match question {
         Question::LeaveGame => (
             "Leave this game? It is not over, and its moves are lost unless you save a replay first (Ctrl+S).",
             "Leave (Enter)",
+        ),
+        Question::OpenReplay => (
+            "Open a replay? This game is not over, and its moves are lost unless you save a replay first (Ctrl+S).",
+            "Choose a replay (Enter)",
         ),
         Question::Quit if in_progress.0 => ("Quit tabula? The game under way is lost.", "Quit (Enter)"),
         Question::Quit => ("Quit tabula?", "Quit (Enter)"),
@@ -122,7 +149,7 @@ fn ask(
     if let Some(yes) = answer {
         asking.0 = None;
         if yes {
-            answer_yes(question, &mut requests, &mut exit);
+            answer_yes(question, &mut requests, &mut exit, &mut open);
         }
     }
     Ok(())

@@ -5,7 +5,7 @@ use bevy::prelude::*;
 use bevy_egui::input::egui_wants_any_keyboard_input;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 
-use super::ask::Asking;
+use super::ask::{Asking, OpenReplays};
 use super::lesson::LessonPanel;
 use super::screen::Screen;
 use super::session::{GameInProgress, ReplaysFolder, SessionRequest, newest_first};
@@ -24,10 +24,15 @@ pub struct ReplayBrowser {
 /// Keys need egui's word on whether a text field has them.
 pub fn plugin(app: &mut App) {
     app.init_resource::<ReplayBrowser>()
+        .add_message::<OpenReplays>()
         .init_resource::<LessonPanel>()
         .add_systems(
             Update,
-            game_keys.run_if(in_state(Screen::Game).and_then(not(egui_wants_any_keyboard_input))),
+            (
+                game_keys.run_if(in_state(Screen::Game).and_then(not(egui_wants_any_keyboard_input))),
+                open_replays,
+            )
+                .chain(),
         )
         .add_systems(EguiPrimaryContextPass, replay_browser);
 }
@@ -42,6 +47,7 @@ fn game_keys(
     mut teaching: ResMut<Teaching>,
     mut asking: ResMut<Asking>,
     in_progress: Res<GameInProgress>,
+    mut open: MessageWriter<OpenReplays>,
 ) {
     let ctrl = keys.any_pressed([KeyCode::ControlLeft, KeyCode::ControlRight]);
     let pressed = |k: KeyCode| keys.just_pressed(k);
@@ -66,7 +72,7 @@ fn game_keys(
         requests.write(SessionRequest::SaveReplay);
     }
     if pressed(KeyCode::KeyO) {
-        browser.open = true;
+        asking.open_replays(&in_progress, &mut open);
     }
     if pressed(KeyCode::Escape) {
         if browser.open {
@@ -90,6 +96,13 @@ fn game_keys(
     }
     if pressed(KeyCode::BracketLeft) {
         settings.ai_moves_per_second = (settings.ai_moves_per_second / 1.5).max(0.25);
+    }
+}
+
+/// The replay browser opens when asked (and answered yes over a game).
+fn open_replays(mut asked: MessageReader<OpenReplays>, mut browser: ResMut<ReplayBrowser>) {
+    if asked.read().count() > 0 {
+        browser.open = true;
     }
 }
 

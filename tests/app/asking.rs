@@ -98,3 +98,31 @@ fn a_refusal_in_a_game_is_not_carried_into_the_menu() {
     assert_eq!(screen(&app), Screen::Menu);
     assert!(status(&app).is_empty(), "{}", status(&app));
 }
+
+/// O opens the replays at once before a move, but over a game under way
+/// asks first (choosing a replay ends the game): Esc stays, Enter opens.
+#[test]
+fn o_over_a_game_under_way_asks_before_the_replays_open() {
+    use tabula::app::controls::ReplayBrowser;
+    let mut app = with_keys("ask-replay");
+    let browsing = |app: &App| app.world().resource::<ReplayBrowser>().open;
+    press(&mut app, &[KeyCode::KeyO]);
+    frames(&mut app, 1);
+    assert!(browsing(&app), "no game under way: the replays open at once");
+    press(&mut app, &[KeyCode::Escape]);
+    assert!(!browsing(&app) && screen(&app) == Screen::Game, "Esc closes them, the game stays");
+    request(&mut app, 0, 0, 1);
+    frames(&mut app, 1);
+    press(&mut app, &[KeyCode::KeyO]);
+    frames(&mut app, 1);
+    assert_eq!(app.world().resource::<Asking>().0, Some(Question::OpenReplay));
+    assert!(!browsing(&app), "asked first");
+    press(&mut app, &[KeyCode::Escape]);
+    frames(&mut app, 1);
+    assert!(!browsing(&app) && app.world().resource::<Asking>().0.is_none(), "Esc: no replays");
+    assert_eq!(session(&app).moves.len(), 1, "the game goes on");
+    press(&mut app, &[KeyCode::KeyO]);
+    press(&mut app, &[KeyCode::Enter]);
+    frames(&mut app, 1);
+    assert!(browsing(&app), "Enter: the replays to choose from");
+}

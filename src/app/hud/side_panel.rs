@@ -9,9 +9,8 @@ use bevy_egui::egui;
 use super::online::{Table, game_buttons};
 use super::room::PanelRoom;
 use super::watch::watch_controls;
-use crate::app::ask::Asking;
+use crate::app::ask::{Asking, OpenReplays};
 use crate::app::clues::{Clues, clues};
-use crate::app::controls::ReplayBrowser;
 use crate::app::game::WindowGame;
 use crate::app::lesson::{LessonPanel, lesson};
 use crate::app::levels::reload::LevelWatch;
@@ -32,7 +31,7 @@ pub(super) struct SideControls<'w, 's, G: WindowGame> {
     lesson: ResMut<'w, LessonPanel>,
     watch: Res<'w, Watch>,
     settings: ResMut<'w, Settings>,
-    browser: ResMut<'w, ReplayBrowser>,
+    open_replays: MessageWriter<'w, OpenReplays>,
     requests: MessageWriter<'w, SessionRequest>,
     asking: ResMut<'w, Asking>,
     in_progress: Res<'w, GameInProgress>,
@@ -127,7 +126,7 @@ impl<G: WindowGame> SideControls<'_, '_, G> {
                 self.requests.write(SessionRequest::SaveReplay);
             }
             if ui.button("Open… (O)").clicked() {
-                self.browser.open = true;
+                self.asking.open_replays(&self.in_progress, &mut self.open_replays);
             }
         });
         ui.checkbox(&mut self.settings.save_finished_games, "Save every finished game");
