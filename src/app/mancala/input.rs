@@ -12,8 +12,11 @@ use super::{Cell, MancalaLayout, PitChoice};
 use crate::app::board::{BoardPointer, digits_pressed};
 use crate::app::session::{BoardBusy, MovePreview, RequestMove, Session, StatusLine};
 
+/// The pit a click or Enter would sow: the one a key chose last (a digit
+/// or an arrow), else the one under the pointer. Moving the pointer onto
+/// another pit makes that one the choice again (`point_at_pits`).
 pub(super) fn chosen_pit(choice: &PitChoice) -> Option<u8> {
-    choice.hover.or(choice.keyed.then_some(choice.pit))
+    if choice.keyed { Some(choice.pit) } else { choice.hover }
 }
 
 /// Previews the chosen pit once a frame: its cell and the cell of its last
@@ -141,5 +144,19 @@ pub(super) fn choose_pit_with_keys(
             requests.write(RequestMove { by, mv: Sow { side: view.current_player().0, pit } });
         }
         (_, None) => {}
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_pit_chosen_by_key_wins_over_the_pit_under_the_pointer() {
+        let pointed = PitChoice { pit: 0, hover: Some(4), keyed: false };
+        assert_eq!(chosen_pit(&pointed), Some(4), "the pointer's pit");
+        let keyed = PitChoice { pit: 1, hover: Some(4), keyed: true };
+        assert_eq!(chosen_pit(&keyed), Some(1), "a digit pressed with the pointer still on pit 5");
+        assert_eq!(chosen_pit(&PitChoice { pit: 1, hover: None, keyed: false }), None, "nothing chosen");
     }
 }
