@@ -249,7 +249,20 @@ impl Menu {
         self.seats.clear();
         self.levels.clear();
         self.scanned = None;
+        self.listed = false;
         self.fit_seats();
+    }
+
+    /// What the level list says while it shows no level: that the files
+    /// are still being read, or that the game's folder holds none.
+    pub fn empty_list_note(&self) -> Option<String> {
+        if !self.levels.is_empty() {
+            return None;
+        }
+        Some(match self.listed {
+            true => format!("No levels in {}", levels_root().join(self.current().folder).display()),
+            false => "Reading the levels…".to_owned(),
+        })
     }
 
     /// Chooses another level; the seats follow its number of players.

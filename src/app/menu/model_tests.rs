@@ -193,3 +193,14 @@ fn the_players_own_levels_come_after_every_shipped_group_and_before_broken_files
     assert!(menu.levels[shipped].mine, "the player's own after the shipped groups");
     assert!(menu.levels[shipped + 1].level.is_err(), "files with errors last");
 }
+
+#[test]
+fn switching_games_says_the_levels_are_being_read_not_that_there_are_none() {
+    let mut menu = menu();
+    menu.listed = true;
+    assert_eq!(menu.empty_list_note(), None, "levels shown");
+    menu.switch_game(1);
+    assert_eq!(menu.empty_list_note().as_deref(), Some("Reading the levels…"), "not 'No levels in …'");
+    menu.listed = true;
+    assert!(menu.empty_list_note().unwrap().starts_with("No levels in"), "read, and none there");
+}

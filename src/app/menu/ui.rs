@@ -15,7 +15,7 @@ use super::online::{Online, online_section, seeking_line};
 use crate::app::controls::ReplayBrowser;
 use crate::app::editor::RequestEdit;
 use crate::app::help::{Controls, ScreenKeys, key};
-use crate::app::levels::library::{LevelEntry, levels_root};
+use crate::app::levels::library::LevelEntry;
 use crate::app::session::{SessionRequest, StatusLine};
 use crate::app::settings::Settings;
 use crate::app::theme::{palette::ERROR_COLOR, widgets::root_ui};
@@ -210,8 +210,8 @@ fn heading_of(entry: &LevelEntry) -> &'static str {
 
 fn levels_column(ui: &mut egui::Ui, menu: &mut Menu) {
     ui.heading("Level");
-    if menu.levels.is_empty() {
-        ui.label(format!("No levels in {}", levels_root().join(menu.current().folder).display()));
+    if let Some(note) = menu.empty_list_note() {
+        ui.label(note);
     }
     let mut clicked = None;
     // The list takes what the chosen level's picture and words leave.
