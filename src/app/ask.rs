@@ -7,6 +7,7 @@ use bevy::prelude::*;
 use bevy::window::WindowCloseRequested;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 
+use super::online::OnlineRequest;
 use super::session::{GameInProgress, SessionRequest};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -15,6 +16,8 @@ pub enum Question {
     LeaveGame,
     /// The replays to choose from, which end a game under way.
     OpenReplay,
+    /// Resigning the game at a server's table.
+    Resign,
     Quit,
 }
 
@@ -62,12 +65,13 @@ fn answer_by_key(
     mut requests: MessageWriter<SessionRequest>,
     mut exit: MessageWriter<AppExit>,
     mut open: MessageWriter<OpenReplays>,
+    mut online: MessageWriter<OnlineRequest>,
 ) {
     let Some(question) = asking.0 else { return };
     let pressed = |k: KeyCode| keys.just_pressed(k);
     if pressed(KeyCode::Enter) || pressed(KeyCode::NumpadEnter) || pressed(KeyCode::KeyY) {
         asking.0 = None;
-        answer_yes(question, &mut requests, &mut exit, &mut open);
+        answer_yes(question, &mut requests, &mut exit, &mut open, &mut online);
     } else if pressed(KeyCode::Escape) || pressed(KeyCode::KeyN) {
         asking.0 = None;
     }
@@ -79,6 +83,7 @@ fn answer_yes(
     requests: &mut MessageWriter<SessionRequest>,
     exit: &mut MessageWriter<AppExit>,
     open: &mut MessageWriter<OpenReplays>,
+    online: &mut MessageWriter<OnlineRequest>,
 ) {
     match question {
         Question::LeaveGame => {
@@ -86,6 +91,9 @@ fn answer_yes(
         }
         Question::OpenReplay => {
             open.write(OpenReplays);
+        }
+        Question::Resign => {
+            online.write(OnlineRequest::Resign);
         }
         Question::Quit => {
             exit.write(AppExit::Success);
@@ -117,6 +125,7 @@ fn ask(
     mut requests: MessageWriter<SessionRequest>,
     mut exit: MessageWriter<AppExit>,
     mut open: MessageWriter<OpenReplays>,
+    mut online: MessageWriter<OnlineRequest>,
 ) -> Result {
     let Some(question) = asking.0 else { return Ok(()) };
     let (text, yes) = match question {
@@ -128,6 +137,9 @@ fn ask(
             "Open a replay? This game is not over, and its moves are lost unless you save a replay first (Ctrl+S).",
             "Choose a replay (Enter)",
         ),
+        Question::Resign => {
+            ("Resign this game? The others win it, and it cannot be taken back.", "Resign (Enter)")
+        }
         Question::Quit if in_progress.0 => ("Quit tabula? The game under way is lost.", "Quit (Enter)"),
         Question::Quit => ("Quit tabula?", "Quit (Enter)"),
     };
@@ -149,7 +161,7 @@ fn ask(
     if let Some(yes) = answer {
         asking.0 = None;
         if yes {
-            answer_yes(question, &mut requests, &mut exit, &mut open);
+            answer_yes(question, &mut requests, &mut exit, &mut open, &mut online);
         }
     }
     Ok(())

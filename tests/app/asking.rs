@@ -126,3 +126,31 @@ fn o_over_a_game_under_way_asks_before_the_replays_open() {
     frames(&mut app, 1);
     assert!(browsing(&app), "Enter: the replays to choose from");
 }
+
+/// How many resignations the window asked of its table.
+#[derive(Resource, Default)]
+struct Resigned(usize);
+
+fn count_resignations(
+    mut asked: MessageReader<tabula::app::online::OnlineRequest>,
+    mut resigned: ResMut<Resigned>,
+) {
+    resigned.0 += asked.read().filter(|r| **r == tabula::app::online::OnlineRequest::Resign).count();
+}
+
+/// Resign (at a server's table) asks first: Esc takes it back, Enter resigns.
+#[test]
+fn resigning_asks_first() {
+    let mut app = with_keys("ask-resign");
+    app.init_resource::<Resigned>().add_systems(Update, count_resignations);
+    // What the Resign button does.
+    app.world_mut().resource_mut::<Asking>().0 = Some(Question::Resign);
+    press(&mut app, &[KeyCode::Escape]);
+    frames(&mut app, 1);
+    assert_eq!(app.world().resource::<Resigned>().0, 0, "Esc: not resigned");
+    assert_eq!(app.world().resource::<Asking>().0, None);
+    app.world_mut().resource_mut::<Asking>().0 = Some(Question::Resign);
+    press(&mut app, &[KeyCode::Enter]);
+    frames(&mut app, 1);
+    assert_eq!(app.world().resource::<Resigned>().0, 1, "Enter: resigned, once");
+}

@@ -7,6 +7,7 @@ use bevy::prelude::*;
 use bevy_egui::egui;
 use tabula_engine::Player;
 
+use crate::app::ask::{Asking, Question};
 use crate::app::game::WindowGame;
 use crate::app::online::host::Hosting;
 use crate::app::online::{OnlineRequest, OnlineTable, clock_text};
@@ -72,6 +73,7 @@ pub(super) fn game_buttons<G: WindowGame>(
     session: &Session<G>,
     requests: &mut MessageWriter<SessionRequest>,
     answers: &mut MessageWriter<OnlineRequest>,
+    asking: &mut Asking,
 ) {
     ui.heading("Game");
     take_back_question(ui, online, session, answers);
@@ -86,7 +88,7 @@ pub(super) fn game_buttons<G: WindowGame>(
                 requests.write(SessionRequest::Undo);
             }
             if ui.add_enabled(!over, egui::Button::new("Resign")).clicked() {
-                answers.write(OnlineRequest::Resign);
+                asking.0 = Some(Question::Resign);
             }
         });
     }

@@ -80,7 +80,14 @@ impl<G: WindowGame> SideControls<'_, '_, G> {
 
     fn game_buttons(&mut self, ui: &mut egui::Ui) {
         if let Some(online) = &self.table.online {
-            return game_buttons(ui, online, &self.session, &mut self.requests, &mut self.answers);
+            return game_buttons(
+                ui,
+                online,
+                &self.session,
+                &mut self.requests,
+                &mut self.answers,
+                &mut self.asking,
+            );
         }
         ui.heading("Game");
         ui.horizontal(|ui| {
