@@ -109,6 +109,7 @@ fn start_level_from_command_line(
     settings: Res<Settings>,
     mut requests: MessageWriter<SessionRequest>,
     mut status: ResMut<StatusLine>,
+    (menu, catalog): (Option<ResMut<Menu>>, Res<WindowCatalog>),
 ) {
     commands.remove_resource::<StartLevel>();
     if start.replay {
@@ -118,6 +119,15 @@ fn start_level_from_command_line(
     match level::load(&start.path) {
         Ok(level) => {
             let game = level.game();
+            // Esc from the game comes back to this level in the menu.
+            match menu {
+                Some(mut menu) => menu.show(game.folder(), &start.path),
+                None => {
+                    let mut menu = Menu::new(&catalog.0);
+                    menu.show(game.folder(), &start.path);
+                    commands.insert_resource(menu);
+                }
+            }
             // A lesson's opponent is the game's own for lessons, if it has one.
             let opponent = match game.lesson_opponent() {
                 Some(spec) if level.group() == tabula_engine::core::LevelGroup::Lesson => spec.parse().ok(),

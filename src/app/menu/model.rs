@@ -61,6 +61,9 @@ pub struct Menu {
     pub(super) scanned: Option<&'static str>,
     /// Every file of that folder has been read (loaded or failed) and shown.
     pub(super) listed: bool,
+    /// A level to choose once its game's levels are listed (the one last
+    /// played from the command line).
+    pub(super) wanted: Option<std::path::PathBuf>,
     pub selected: usize,
     /// One a seat of the chosen level.
     pub seats: Vec<SeatChoice>,
@@ -102,6 +105,7 @@ impl Menu {
             levels: Vec::new(),
             scanned: None,
             listed: false,
+            wanted: None,
             selected: 0,
             seats: Vec::new(),
         };
@@ -124,8 +128,12 @@ impl Menu {
             Ok(level) => level.group() as usize,
         });
         let chosen = self.levels.get(self.selected).map(|l| l.path.clone());
-        self.selected = chosen
-            .and_then(|path| levels.iter().position(|l| l.path == path))
+        let wanted = self.wanted.as_deref().and_then(|w| levels.iter().position(|l| same_file(&l.path, w)));
+        if wanted.is_some() {
+            self.wanted = None;
+        }
+        self.selected = wanted
+            .or_else(|| chosen.and_then(|path| levels.iter().position(|l| l.path == path)))
             .unwrap_or(self.selected)
             .min(levels.len().saturating_sub(1));
         self.levels = levels;
@@ -253,6 +261,23 @@ impl Menu {
         self.fit_seats();
     }
 
+    /// Shows the game whose level folder is `folder`, with the level of
+    /// file `path` chosen once its levels are listed: the menu a player
+    /// comes back to after `tabula play <level>` shows that level.
+    pub fn show(&mut self, folder: &str, path: &std::path::Path) {
+        let Some(game) = self.games.iter().position(|g| g.folder == folder && g.is_playable()) else {
+            return;
+        };
+        if game != self.game {
+            self.switch_game(game);
+        }
+        // Chosen now if its game's levels are listed, else once they are.
+        match self.levels.iter().position(|l| same_file(&l.path, path)) {
+            Some(level) => self.select(level),
+            None => self.wanted = Some(path.to_owned()),
+        }
+    }
+
     /// What the level list says while it shows no level: that the files
     /// are still being read, or that the game's folder holds none.
     pub fn empty_list_note(&self) -> Option<String> {
@@ -294,6 +319,12 @@ impl Menu {
 
 fn format_strength(s: f64) -> String {
     format!("{s:.2}").trim_end_matches('0').trim_end_matches('.').to_owned()
+}
+
+/// Two names of one file (the menu lists `levels/<game>/x.ron`, a command line
+/// may have named it otherwise).
+fn same_file(a: &std::path::Path, b: &std::path::Path) -> bool {
+    a == b || std::fs::canonicalize(a).ok().zip(std::fs::canonicalize(b).ok()).is_some_and(|(a, b)| a == b)
 }
 
 #[cfg(test)]

@@ -204,3 +204,31 @@ fn switching_games_says_the_levels_are_being_read_not_that_there_are_none() {
     menu.listed = true;
     assert!(menu.empty_list_note().unwrap().starts_with("No levels in"), "read, and none there");
 }
+
+#[test]
+fn a_level_played_from_the_command_line_is_the_menus_choice_afterwards() {
+    let mut menu = Menu::new(&cards(4));
+    read_levels(&mut menu);
+    // As `tabula play` names it: another spelling of the listed file.
+    let path = levels_root().join("mancala").join("..").join("mancala").join("kalah-6-5.ron");
+    menu.show("mancala", &path);
+    assert_eq!(menu.current().folder, "mancala", "its game");
+    read_levels(&mut menu);
+    let chosen = &menu.levels[menu.selected].path;
+    assert_eq!(
+        chosen.file_name().unwrap(),
+        "kalah-6-5.ron",
+        "its level, not the first: {}",
+        chosen.display()
+    );
+    read_levels(&mut menu);
+    assert_eq!(menu.levels[menu.selected].path.file_name().unwrap(), "kalah-6-5.ron", "and it stays");
+}
+
+#[test]
+fn a_level_of_the_game_already_shown_is_chosen_at_once() {
+    let mut menu = menu();
+    let path = levels_root().join("nim").join("marienbad-1-3-5-7.ron");
+    menu.show("nim", &path);
+    assert_eq!(menu.levels[menu.selected].path.file_name().unwrap(), "marienbad-1-3-5-7.ron");
+}
