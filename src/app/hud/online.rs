@@ -113,15 +113,13 @@ fn take_back_question<G: WindowGame>(
     answers: &mut MessageWriter<OnlineRequest>,
 ) {
     let Some((by, to_ply)) = online.take_back else { return };
+    let what = taken_back(session.moves.len(), to_ply);
     egui::Frame::group(ui.style()).stroke(egui::Stroke::new(1.5, PAUSED_COLOR)).show(ui, |ui| {
         if online.seat == Some(by) {
-            ui.label(format!("You asked to take back to move {to_ply}: waiting for the others"));
+            ui.label(format!("You asked to take back {what}: waiting for the others"));
             return;
         }
-        ui.label(
-            egui::RichText::new(format!("{} asks to take back to move {to_ply}", session.name_of(by)))
-                .strong(),
-        );
+        ui.label(egui::RichText::new(format!("{} asks to take back {what}", session.name_of(by))).strong());
         if online.seat.is_some() {
             ui.horizontal(|ui| {
                 if ui.button("Accept").clicked() {
@@ -135,6 +133,27 @@ fn take_back_question<G: WindowGame>(
     });
 }
 
+/// What a take-back to `to_ply` undoes, `plies` moves played, in words.
+fn taken_back(plies: usize, to_ply: usize) -> String {
+    match plies.saturating_sub(to_ply) {
+        _ if to_ply == 0 => "every move, to the start".to_owned(),
+        1 => "the last move".to_owned(),
+        n => format!("the last {n} moves"),
+    }
+}
+
 fn names<G: WindowGame>(session: &Session<G>, seats: &[Player]) -> String {
     seats.iter().map(|&p| session.name_of(p)).collect::<Vec<_>>().join(", ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::taken_back;
+
+    #[test]
+    fn a_take_back_is_said_in_moves_not_plies() {
+        assert_eq!(taken_back(7, 6), "the last move");
+        assert_eq!(taken_back(7, 5), "the last 2 moves");
+        assert_eq!(taken_back(1, 0), "every move, to the start");
+    }
 }

@@ -9,7 +9,9 @@ use std::time::Instant;
 use bevy::prelude::*;
 use tabula_engine::Player;
 use tabula_server::link::LinkEvent;
-use tabula_server::protocol::{ErrorCode, Id, Message, Request, SeatKind, ServerMessage, TableState};
+use tabula_server::protocol::{
+    ErrorCode, Id, Message, Request, SeatInfo, SeatKind, ServerMessage, TableState,
+};
 
 use super::seats_file::{self, KeptSeat, SeatsFile};
 use super::{OnlineRequest, OnlineTable, Seek, ServerSaid};
@@ -150,7 +152,7 @@ fn take_in(
         }
         ServerMessage::TakeBackDeclined { by, .. } => {
             online.take_back = None;
-            status.error(format!("The take-back was declined by seat {by}"));
+            status.error(format!("{} declined the take-back", seat_name(&online.seats, by)));
         }
         ServerMessage::TakenBack { .. } => online.take_back = None,
         ServerMessage::RematchAsked { by, .. } => online.rematch_asked.push(Player(by.saturating_sub(1))),
@@ -170,6 +172,12 @@ fn take_in(
         _ => {}
     }
     None
+}
+
+/// A seat as the table names it: its player's name, else "Seat N".
+fn seat_name(seats: &[SeatInfo], seat: u8) -> String {
+    let named = seats.iter().find(|s| s.seat == seat).and_then(|s| s.name.clone());
+    named.unwrap_or_else(|| format!("Seat {seat}"))
 }
 
 /// What a `state` tells of the table: its seats, clocks, end and asks.
@@ -286,5 +294,26 @@ pub(super) fn requests(
                 online.ask_at_table(|table, seat| Request::Rematch { table, seat });
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_seat_is_named_by_its_player() {
+        let seat = |seat, name: Option<&str>| SeatInfo {
+            seat,
+            kind: SeatKind::Person,
+            name: name.map(str::to_owned),
+            taken: name.is_some(),
+            connected: true,
+            standing_in: None,
+        };
+        let seats = [seat(1, Some("Ann")), seat(2, None)];
+        assert_eq!(seat_name(&seats, 1), "Ann");
+        assert_eq!(seat_name(&seats, 2), "Seat 2", "nobody there yet");
+        assert_eq!(seat_name(&seats, 3), "Seat 3");
     }
 }
