@@ -7,8 +7,9 @@ use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 
 use super::ask::{Asking, OpenReplays};
 use super::lesson::LessonPanel;
+use super::online::OnlineTable;
 use super::screen::Screen;
-use super::session::{GameInProgress, ReplaysFolder, SessionRequest, newest_first};
+use super::session::{GameInProgress, ReplaysFolder, SessionRequest, StatusLine, newest_first};
 use super::settings::Settings;
 use super::teach::Teaching;
 
@@ -48,6 +49,7 @@ fn game_keys(
     mut asking: ResMut<Asking>,
     in_progress: Res<GameInProgress>,
     mut open: MessageWriter<OpenReplays>,
+    (mut status, online): (ResMut<StatusLine>, Option<Res<OnlineTable>>),
 ) {
     let ctrl = keys.any_pressed([KeyCode::ControlLeft, KeyCode::ControlRight]);
     let pressed = |k: KeyCode| keys.just_pressed(k);
@@ -85,7 +87,10 @@ fn game_keys(
         lesson.toggle();
     }
     if pressed(KeyCode::KeyT) {
-        teaching.toggle();
+        match teaching.offered {
+            Some(_) => teaching.toggle(),
+            None => status.error(no_teaching(online.is_some())),
+        }
     }
     if pressed(KeyCode::KeyM) {
         settings.sound = !settings.sound;
@@ -96,6 +101,15 @@ fn game_keys(
     }
     if pressed(KeyCode::BracketLeft) {
         settings.ai_moves_per_second = (settings.ai_moves_per_second / 1.5).max(0.25);
+    }
+}
+
+/// Why T shows nothing here.
+fn no_teaching(at_a_server: bool) -> &'static str {
+    if at_a_server {
+        "No teaching at a server's table: it would help one side (T teaches in games played here)"
+    } else {
+        "This game's board does not teach: T shows what each move is worth where a game can tell"
     }
 }
 

@@ -141,9 +141,19 @@ pub(super) fn plugin(app: &mut App) {
     app.init_resource::<Teaching>().init_resource::<MoveMarks>().add_systems(Update, forget_marks);
 }
 
-/// A new session's log has none of the last game's marks.
-fn forget_marks(mut started: MessageReader<SessionStarted>, mut marks: ResMut<MoveMarks>) {
-    if started.read().count() > 0 && *marks != MoveMarks::default() {
+/// A new session's log has none of the last game's marks, and its board
+/// teaches only if its game says so again (a game that cannot teach says
+/// nothing, and must not inherit the last one's offer).
+fn forget_marks(
+    mut started: MessageReader<SessionStarted>,
+    mut marks: ResMut<MoveMarks>,
+    mut teaching: ResMut<Teaching>,
+) {
+    if started.read().count() == 0 {
+        return;
+    }
+    if *marks != MoveMarks::default() {
         *marks = MoveMarks::default();
     }
+    Teaching::set(&mut teaching, None, Vec::new());
 }

@@ -154,3 +154,23 @@ fn resigning_asks_first() {
     frames(&mut app, 1);
     assert_eq!(app.world().resource::<Resigned>().0, 1, "Enter: resigned, once");
 }
+
+/// T turns the teaching overlay on where the board teaches (Nim), and where
+/// it does not (the Robot board) says why instead of doing nothing.
+#[test]
+fn t_teaches_where_the_board_can_and_says_why_not_elsewhere() {
+    use tabula::app::teach::Teaching;
+    let mut app = with_keys("teach-key");
+    frames(&mut app, 2);
+    press(&mut app, &[KeyCode::KeyT]);
+    assert!(app.world().resource::<Teaching>().on, "Nim's board teaches");
+    press(&mut app, &[KeyCode::KeyT]);
+    assert!(!app.world().resource::<Teaching>().on);
+    let path = crate::manifest_dir().join("levels/robots/01-first-steps.ron");
+    let robots = level::load(&path).unwrap();
+    start(&mut app, robots, Some(path), vec![seat("Ann", None), seat("Bob", Some("planner"))]);
+    frames(&mut app, 2);
+    press(&mut app, &[KeyCode::KeyT]);
+    assert!(!app.world().resource::<Teaching>().on, "nothing to turn on");
+    assert!(status(&app).contains("does not teach"), "said why: {}", status(&app));
+}
