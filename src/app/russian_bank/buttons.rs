@@ -42,8 +42,7 @@ pub(super) fn table_buttons(
                 }
                 // Stop is offered whenever it is the other's turn, breach or
                 // not: noticing one is the player's skill.
-                if let Some(stopper) =
-                    stopper(&session).filter(|_| table.outcome().is_none() && !session.replay)
+                if let Some(stopper) = stopper(&session)
                     && ui.button(egui::RichText::new("Stop! (S)").strong().size(18.0)).clicked()
                 {
                     requests.write(RequestMove { by: stopper, mv: BankMove::Stop });

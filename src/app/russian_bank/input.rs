@@ -232,7 +232,9 @@ pub(super) fn handle_keys(
 /// The human who would call Stop now: one not to move, in a game with
 /// the Stop rule.
 pub(super) fn stopper(session: &Session<RussianBank>) -> Option<Player> {
-    if !session.level.stop_rule {
+    // Nothing to stop once the game is over, by the rules or called off the
+    // board (a resignation, a flag at a server's table), nor in a replay.
+    if !session.level.stop_rule || session.outcome().is_some() || session.replay {
         return None;
     }
     let to_move = session.game.current_player();
@@ -311,5 +313,27 @@ pub(super) fn describe_choice(
     };
     if preview.0 != text {
         preview.0 = text;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::app::session::{Controller, SeatSetup, SessionPlan};
+    use tabula_engine::Outcome;
+
+    #[test]
+    fn stop_is_offered_only_while_the_game_is_on() {
+        let path = crate::app::levels::library::levels_root().join("russian_bank/01-shuffled-deal.ron");
+        let level = tabula_engine::level::load(&path).unwrap();
+        let seats = ["Ann", "Bob"]
+            .map(|name| SeatSetup { name: name.into(), controller: Controller::Human })
+            .to_vec();
+        let plan = SessionPlan { level_path: None, level: level.clone(), seats, seed: 3, replay: None };
+        let mut session =
+            Session::<RussianBank>::new(&plan, level.get::<RussianBank>().unwrap().clone()).unwrap();
+        assert!(stopper(&session).is_some(), "the other's turn: Stop! is offered");
+        session.called = Some(Outcome::Win(Player::ONE));
+        assert_eq!(stopper(&session), None, "a game resigned at a server's table: no Stop! after the end");
     }
 }
