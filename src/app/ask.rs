@@ -7,7 +7,7 @@ use bevy::prelude::*;
 use bevy::window::WindowCloseRequested;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 
-use super::online::OnlineRequest;
+use super::online::{OnlineRequest, OnlineTable};
 use super::session::{GameInProgress, SessionRequest};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -118,17 +118,14 @@ fn ask_before_closing(
     }
 }
 
-fn ask(
-    mut contexts: EguiContexts,
-    mut asking: ResMut<Asking>,
-    in_progress: Res<GameInProgress>,
-    mut requests: MessageWriter<SessionRequest>,
-    mut exit: MessageWriter<AppExit>,
-    mut open: MessageWriter<OpenReplays>,
-    mut online: MessageWriter<OnlineRequest>,
-) -> Result {
-    let Some(question) = asking.0 else { return Ok(()) };
-    let (text, yes) = match question {
+/// A question and its yes, in words. At a server's table the game goes on
+/// without this window: leaving loses nothing.
+fn words(question: Question, in_progress: bool, at_a_server: bool) -> (&'static str, &'static str) {
+    match question {
+        Question::LeaveGame if at_a_server => (
+            "Leave the table? The game goes on at the server: come back to your seat from the menu's Games in progress.",
+            "Leave (Enter)",
+        ),
         Question::LeaveGame => (
             "Leave this game? It is not over, and its moves are lost unless you save a replay first (Ctrl+S).",
             "Leave (Enter)",
@@ -140,9 +137,27 @@ fn ask(
         Question::Resign => {
             ("Resign this game? The others win it, and it cannot be taken back.", "Resign (Enter)")
         }
-        Question::Quit if in_progress.0 => ("Quit tabula? The game under way is lost.", "Quit (Enter)"),
+        Question::Quit if at_a_server && in_progress => (
+            "Quit tabula? The game goes on at the server: come back to your seat from the menu.",
+            "Quit (Enter)",
+        ),
+        Question::Quit if in_progress => ("Quit tabula? The game under way is lost.", "Quit (Enter)"),
         Question::Quit => ("Quit tabula?", "Quit (Enter)"),
-    };
+    }
+}
+
+fn ask(
+    mut contexts: EguiContexts,
+    mut asking: ResMut<Asking>,
+    in_progress: Res<GameInProgress>,
+    mut requests: MessageWriter<SessionRequest>,
+    mut exit: MessageWriter<AppExit>,
+    mut open: MessageWriter<OpenReplays>,
+    mut online: MessageWriter<OnlineRequest>,
+    table: Option<Res<OnlineTable>>,
+) -> Result {
+    let Some(question) = asking.0 else { return Ok(()) };
+    let (text, yes) = words(question, in_progress.0, table.is_some());
     let ctx = contexts.ctx_mut()?;
     let mut answer = None;
     egui::Modal::new(egui::Id::new("ask")).show(ctx, |ui| {
@@ -165,4 +180,19 @@ fn ask(
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn leaving_a_servers_table_says_the_game_goes_on_there() {
+        let (here, _) = words(Question::LeaveGame, true, false);
+        assert!(here.contains("moves are lost"), "{here}");
+        let (online, _) = words(Question::LeaveGame, true, true);
+        assert!(online.contains("goes on at the server") && !online.contains("lost"), "{online}");
+        let (quit, _) = words(Question::Quit, true, true);
+        assert!(!quit.contains("lost"), "{quit}");
+    }
 }
