@@ -154,11 +154,10 @@ impl<G: WindowGame> SideControls<'_, '_, G> {
                 ui.label(egui::RichText::new(path.display().to_string()).monospace());
                 // An installed level is never written: the editor saves the
                 // player's own copy (`levels::library::edited`).
-                let (_, saved) = crate::app::levels::library::edited(path);
-                let hint = if saved == *path {
-                    "Edit and save it: the game restarts on the new level.".to_owned()
+                let hint = if crate::app::levels::library::is_installed(path) {
+                    "Installed, so read only: E in the menu edits it as your own copy."
                 } else {
-                    "Installed, so read only: E in the menu edits it as your own copy.".to_owned()
+                    "Edit and save it: the game restarts on the new level."
                 };
                 ui.label(egui::RichText::new(hint).weak());
             }

@@ -100,16 +100,37 @@ pub fn writable_levels_root() -> PathBuf {
 /// installed file, saved to the copy. Any other level is edited in place.
 /// The file to read, and the file to save.
 pub fn edited(path: &Path) -> (PathBuf, PathBuf) {
-    let installed = tabula_engine::shipped::installed("TABULA_LEVELS", "levels");
-    copy_for(path, installed.as_deref(), &tabula_engine::shipped::player_levels())
+    copy_for(path, installed_levels(), &tabula_engine::shipped::player_levels())
 }
 
-fn copy_for(path: &Path, installed: Option<&Path>, mine: &Path) -> (PathBuf, PathBuf) {
-    let inside = installed.and_then(|root| {
-        let (root, file) = (std::fs::canonicalize(root).ok()?, std::path::absolute(path).ok()?);
-        Some(file.strip_prefix(root).ok()?.to_owned())
-    });
-    match inside {
+/// `path` lies in the installed levels, which the game never writes.
+pub fn is_installed(path: &Path) -> bool {
+    inside(path, installed_levels()).is_some()
+}
+
+/// The installed levels folder, when the levels are an install, as the
+/// game names it and with its links resolved: found once (the side panel
+/// asks every frame it draws).
+fn installed_levels() -> &'static [PathBuf] {
+    static INSTALLED: std::sync::OnceLock<Vec<PathBuf>> = std::sync::OnceLock::new();
+    INSTALLED.get_or_init(|| {
+        let Some(root) = tabula_engine::shipped::installed("TABULA_LEVELS", "levels") else {
+            return Vec::new();
+        };
+        let named = std::path::absolute(&root).unwrap_or(root);
+        let resolved = std::fs::canonicalize(&named).ok();
+        std::iter::once(named).chain(resolved).collect()
+    })
+}
+
+/// `path` below one of the folders `roots` (each given from the root).
+fn inside(path: &Path, roots: &[PathBuf]) -> Option<PathBuf> {
+    let file = std::path::absolute(path).ok()?;
+    roots.iter().find_map(|root| file.strip_prefix(root).ok().map(Path::to_owned))
+}
+
+fn copy_for(path: &Path, installed: &[PathBuf], mine: &Path) -> (PathBuf, PathBuf) {
+    match inside(path, installed) {
         Some(relative) => {
             let copy = mine.join(relative);
             (if copy.exists() { copy.clone() } else { path.to_owned() }, copy)
@@ -158,24 +179,27 @@ mod tests {
         std::fs::write(&shipped, "").unwrap();
         let copy = mine.join("nim/a.ron");
         assert_eq!(
-            copy_for(&shipped, Some(&installed), &mine),
+            copy_for(&shipped, std::slice::from_ref(&installed), &mine),
             (shipped.clone(), copy.clone()),
             "saved to a copy"
         );
         std::fs::create_dir_all(mine.join("nim")).unwrap();
         std::fs::write(&copy, "").unwrap();
         assert_eq!(
-            copy_for(&shipped, Some(&installed), &mine),
+            copy_for(&shipped, std::slice::from_ref(&installed), &mine),
             (copy.clone(), copy.clone()),
             "the copy is read"
         );
         assert_eq!(
-            copy_for(&shipped, None, &mine),
+            copy_for(&shipped, &[], &mine),
             (shipped.clone(), shipped.clone()),
             "not installed: in place"
         );
         let elsewhere = root.join("x.ron");
-        assert_eq!(copy_for(&elsewhere, Some(&installed), &mine), (elsewhere.clone(), elsewhere));
+        assert_eq!(
+            copy_for(&elsewhere, std::slice::from_ref(&installed), &mine),
+            (elsewhere.clone(), elsewhere)
+        );
         let _ = std::fs::remove_dir_all(root);
     }
 }
