@@ -115,6 +115,27 @@ pub enum AgentError {
     BadParameter { spec: String, expected: String },
 }
 
+/// The four strengths every game offers, easiest first: agents named in a
+/// player's words, each measured to beat the one before it
+/// (docs/agents-and-arenas.md, "Difficulties").
+pub const DIFFICULTIES: [&str; 4] = ["beginner", "casual", "strong", "best"];
+/// Every game's scripted newcomer: someone who has just learnt the rules
+/// and plays any sensible move. The easiest difficulty loses to it.
+pub const NEWCOMER: &str = "newcomer";
+/// The difficulty a player meets unless they choose another.
+pub const DEFAULT_DIFFICULTY: &str = "casual";
+
+/// An agent's name as a menu shows it: the difficulties and the newcomer
+/// capitalised ("Beginner"), the agents named for how they play as they are.
+pub fn display_name(name: &str) -> String {
+    if DIFFICULTIES.contains(&name) || name == NEWCOMER {
+        let mut chars = name.chars();
+        chars.next().map(|c| c.to_uppercase().chain(chars).collect()).unwrap_or_default()
+    } else {
+        name.to_owned()
+    }
+}
+
 /// One entry of a game's agent registry, for menus and `--help`.
 #[derive(Clone, Copy, Debug)]
 pub struct AgentInfo {
@@ -144,9 +165,9 @@ pub trait AgentRegistry: Game {
     fn own_agents() -> &'static [AgentInfo];
     /// Builds one of `own_agents`, or says the name is unknown.
     fn build_own_agent(spec: &AgentSpec) -> Result<Box<dyn Agent<Self>>, AgentError>;
-    /// The agent a player meets by default: the strongest that answers quickly.
+    /// The agent a player meets by default.
     fn default_opponent() -> &'static str {
-        "random"
+        DEFAULT_DIFFICULTY
     }
     /// The agent (a spec, `greedy:0.3`) a lesson seats against a person,
     /// when the game's lessons want another than the default: Russian
@@ -180,6 +201,53 @@ pub trait AgentRegistry: Game {
             game: Self::NAME,
             known: Self::agents().iter().map(|a| a.name).collect::<Vec<_>>().join(", "),
         }
+    }
+}
+
+/// A game's human mistake: the move a person makes instead of `planned`
+/// when they err (a move a newcomer would make, a wrong turn), or `None`
+/// when there is none to make here.
+pub type Mistake<G> =
+    fn(Player, &<G as Game>::Observation, <G as Game>::Move, &mut GameRng) -> Option<<G as Game>::Move>;
+
+/// An agent below its top strength: on each move, with probability
+/// 1 - `strength`, it makes the game's human mistake instead of its move.
+/// The difficulties are built so, not by moving at random.
+pub struct Erring<G: Game> {
+    pub inner: Box<dyn Agent<G>>,
+    pub strength: f64,
+    pub mistake: Mistake<G>,
+}
+
+impl<G: Game> Agent<G> for Erring<G> {
+    fn choose(&mut self, seat: Player, observation: &G::Observation, rng: &mut GameRng) -> Option<G::Move> {
+        // The inner agent chooses every time, so what it remembers of the
+        // game stays whole.
+        let planned = self.inner.choose(seat, observation, rng)?;
+        if self.strength < 1.0
+            && !rand::Rng::random_bool(rng, self.strength)
+            && let Some(mistake) = (self.mistake)(seat, observation, planned, rng)
+        {
+            return Some(mistake);
+        }
+        Some(planned)
+    }
+
+    fn interject(
+        &mut self,
+        seat: Player,
+        observation: &G::Observation,
+        rng: &mut GameRng,
+    ) -> Option<G::Move> {
+        self.inner.interject(seat, observation, rng)
+    }
+
+    fn note(&self) -> Option<String> {
+        self.inner.note()
+    }
+
+    fn searches(&self) -> bool {
+        self.inner.searches()
     }
 }
 
@@ -232,5 +300,13 @@ mod tests {
         let spec: AgentSpec = "optimal:x".parse().unwrap();
         assert!(spec.number(1.0, (0.0, 1.0)).is_err());
         assert_eq!("optimal".parse::<AgentSpec>().unwrap().number(1.0, (0.0, 1.0)), Ok(1.0));
+    }
+
+    #[test]
+    fn difficulties_are_shown_capitalised_and_other_agents_as_named() {
+        assert_eq!(display_name("beginner"), "Beginner");
+        assert_eq!(display_name("best"), "Best");
+        assert_eq!(display_name("newcomer"), "Newcomer");
+        assert_eq!(display_name("lookahead"), "lookahead");
     }
 }

@@ -16,7 +16,10 @@ use std::fmt;
 
 use serde::{Serialize, de::DeserializeOwned};
 
-pub use agent::{Agent, AgentError, AgentInfo, AgentRegistry, AgentSpec, RandomAgent};
+pub use agent::{
+    Agent, AgentError, AgentInfo, AgentRegistry, AgentSpec, DEFAULT_DIFFICULTY, DIFFICULTIES, Erring,
+    Mistake, NEWCOMER, RandomAgent,
+};
 pub use dirs::{config_dir, data_dir};
 pub use rng::{GameRng, derive_seed, rng_from_seed};
 

@@ -10,7 +10,7 @@ use rand::Rng;
 use super::level::MancalaLevel;
 use super::rules::{Mancala, Sow};
 use super::solver::{Rules, Teacher};
-use crate::core::agent::{Agent, AgentError, AgentInfo, AgentRegistry, AgentSpec, ParamInfo};
+use crate::core::agent::{Agent, AgentError, AgentInfo, AgentRegistry, AgentSpec, Erring, ParamInfo};
 use crate::core::{Game, GameRng, Outcome, Player};
 
 /// A won game scores beyond any store difference.
@@ -42,6 +42,67 @@ impl Agent<Mancala> for Greedy {
         let top: Vec<Sow> = moves.into_iter().filter(|m| gain(m) == best).collect();
         Some(top[rng.random_range(0..top.len())])
     }
+}
+
+/// A newcomer's sowing: an extra turn if it sees one (the last stone in
+/// its store), else a capture (more than one stone into its store), else
+/// any pit. It sees each with probability `sight`.
+pub fn newcomer_sow(board: &Mancala, sight: f64, rng: &mut GameRng) -> Option<Sow> {
+    let me = board.current_player();
+    let mut moves = Vec::new();
+    board.moves(&mut moves);
+    let after = |mv: Sow| {
+        let mut next = *board;
+        next.play(mv).ok().map(|_| next)
+    };
+    if rng.random_bool(sight)
+        && let Some(&again) = moves
+            .iter()
+            .find(|&&m| after(m).is_some_and(|n| n.outcome().is_none() && n.current_player() == me))
+    {
+        return Some(again);
+    }
+    if rng.random_bool(sight) {
+        let gain = |m: Sow| after(m).map_or(0, |n| n.store(me) as i32 - board.store(me) as i32);
+        if let Some(&capture) = moves.iter().filter(|&&m| gain(m) > 1).max_by_key(|&&m| gain(m)) {
+            return Some(capture);
+        }
+    }
+    (!moves.is_empty()).then(|| moves[rng.random_range(0..moves.len())])
+}
+
+/// Someone who has just learnt the rules (`sight` 1), or who misses an
+/// extra turn or a capture now and then (below).
+#[derive(Clone, Copy, Debug)]
+pub struct Newcomer {
+    pub sight: f64,
+}
+
+impl Agent<Mancala> for Newcomer {
+    fn choose(&mut self, seat: Player, board: &Mancala, rng: &mut GameRng) -> Option<Sow> {
+        if seat != board.current_player() || board.outcome().is_some() {
+            return None;
+        }
+        newcomer_sow(board, self.sight, rng)
+    }
+}
+
+/// The mistake of a player below full strength: a newcomer's sowing,
+/// which misses what the opponent can do next.
+fn newcomer_mistake(_seat: Player, board: &Mancala, _planned: Sow, rng: &mut GameRng) -> Option<Sow> {
+    newcomer_sow(board, 1.0, rng)
+}
+
+/// Beginner sees an extra turn or a capture half of the time.
+const BEGINNER_SIGHT: f64 = 0.5;
+/// Casual and Strong: how deep they look, and how often they play what
+/// they found (a newcomer's sowing otherwise).
+const CASUAL: (u32, f64) = (2, 0.7);
+const STRONG: (u32, f64) = (6, 0.9);
+
+fn erring(depth: u32, strength: f64) -> Box<dyn Agent<Mancala>> {
+    let inner = Box::new(Minimax { depth, budget: None, search: Search::new(), note: None });
+    Box::new(Erring::<Mancala> { inner, strength, mistake: newcomer_mistake })
 }
 
 /// The value of a position for the player to move: the store difference,
@@ -542,6 +603,36 @@ impl Agent<Mancala> for Mcts {
 
 const AGENTS: &[AgentInfo] = &[
     AgentInfo {
+        name: "beginner",
+        plain: "knows the rules but misses an extra turn or a capture half of the time",
+        about: "a newcomer who sees an extra turn or a capture only half of the time",
+        param: None,
+    },
+    AgentInfo {
+        name: "casual",
+        plain: "looks one reply ahead, and now and then plays without looking",
+        about: "minimax 2 plies deep; on three moves in ten a newcomer's sowing instead",
+        param: None,
+    },
+    AgentInfo {
+        name: "strong",
+        plain: "looks several moves ahead, and slips now and then",
+        about: "minimax 6 plies deep; on one move in ten a newcomer's sowing instead",
+        param: None,
+    },
+    AgentInfo {
+        name: "best",
+        plain: "looks far ahead and never slips",
+        about: "minimax 11 plies deep (the same as minimax)",
+        param: None,
+    },
+    AgentInfo {
+        name: "newcomer",
+        plain: "has just learnt the rules: takes an extra turn or a capture when it sees one",
+        about: "an extra turn if it has one, else the biggest capture, else any pit",
+        param: None,
+    },
+    AgentInfo {
         name: "greedy",
         plain: "grabs the most stones it can right now",
         about: "the move that puts the most stones in its store at once",
@@ -603,10 +694,6 @@ impl AgentRegistry for Mancala {
         AGENTS
     }
 
-    fn default_opponent() -> &'static str {
-        "minimax"
-    }
-
     fn build_own_agent(spec: &AgentSpec) -> Result<Box<dyn Agent<Mancala>>, AgentError> {
         match spec.name.as_str() {
             "greedy" => {
@@ -625,6 +712,21 @@ impl AgentRegistry for Mancala {
                     })? as u32,
                 };
                 Ok(Box::new(Minimax { depth, budget, search: Search::new(), note: None }))
+            }
+            "newcomer" | "beginner" | "casual" | "strong" | "best" => {
+                spec.no_param()?;
+                Ok(match spec.name.as_str() {
+                    "newcomer" => Box::new(Newcomer { sight: 1.0 }),
+                    "beginner" => Box::new(Newcomer { sight: BEGINNER_SIGHT }),
+                    "casual" => erring(CASUAL.0, CASUAL.1),
+                    "strong" => erring(STRONG.0, STRONG.1),
+                    _ => Box::new(Minimax {
+                        depth: DEFAULT_DEPTH,
+                        budget: None,
+                        search: Search::new(),
+                        note: None,
+                    }),
+                })
             }
             "mcts" => {
                 let playouts = spec.number(DEFAULT_PLAYOUTS as f64, (10.0, 100_000.0))? as u32;

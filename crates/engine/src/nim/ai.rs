@@ -5,7 +5,7 @@ use rand::Rng;
 
 use super::level::Ending;
 use super::rules::{Nim, Take, random_take};
-use crate::core::agent::{Agent, AgentError, AgentInfo, AgentRegistry, AgentSpec, ParamInfo};
+use crate::core::agent::{Agent, AgentError, AgentInfo, AgentRegistry, AgentSpec, Erring, ParamInfo};
 use crate::core::{Game, GameRng, Player};
 
 /// Whether the player to move wins with best play
@@ -81,31 +81,145 @@ impl Agent<Nim> for OptimalAgent {
     }
 }
 
-const AGENTS: &[AgentInfo] = &[AgentInfo {
-    name: "optimal",
-    plain: "plays perfectly; turn its strength down and it slips",
-    about: "Bouton's winning strategy, for both endings",
-    param: Some(ParamInfo {
-        name: "strength",
-        about: "strength: the chance of playing the best move rather than a random one",
-        min: 0.0,
-        max: 1.0,
-        default: 1.0,
-    }),
-}];
+/// A newcomer's take: one that wins at once if it sees one (the last
+/// stone; in misère, leaving the opponent only the last stone), else any
+/// take that does not hand the opponent such a win, else any take. It sees
+/// each of those with probability `sight`.
+pub fn newcomer_take(nim: &Nim, seat: Player, sight: f64, rng: &mut GameRng) -> Option<Take> {
+    let mut takes = Vec::new();
+    nim.legal_moves(seat, &mut takes);
+    let after = |take: Take| {
+        let mut next = nim.clone();
+        next.apply(seat, take).ok().map(|_| next)
+    };
+    // Whether the player to move in `board` can win at once.
+    let wins_at_once = |board: &Nim| {
+        let mover = board.current_player();
+        let mut replies = Vec::new();
+        board.legal_moves(mover, &mut replies);
+        replies.iter().any(|&r| {
+            let mut next = board.clone();
+            next.apply(mover, r).is_ok() && next.outcome() == Some(crate::core::Outcome::Win(mover))
+        })
+    };
+    let won = |take: Take| after(take).is_some_and(|n| n.outcome() == Some(crate::core::Outcome::Win(seat)));
+    if rng.random_bool(sight)
+        && let Some(&win) = takes.iter().find(|&&t| won(t))
+    {
+        return Some(win);
+    }
+    if rng.random_bool(sight) {
+        let safe: Vec<Take> = takes
+            .iter()
+            .copied()
+            .filter(|&t| after(t).is_some_and(|n| n.outcome().is_none() && !wins_at_once(&n)))
+            .collect();
+        if !safe.is_empty() {
+            return Some(safe[rng.random_range(0..safe.len())]);
+        }
+    }
+    (!takes.is_empty()).then(|| takes[rng.random_range(0..takes.len())])
+}
+
+/// Someone who has just learnt the rules (`sight` 1), or who misses what
+/// is in front of them now and then (below).
+#[derive(Clone, Copy, Debug)]
+pub struct Newcomer {
+    pub sight: f64,
+}
+
+impl Agent<Nim> for Newcomer {
+    fn choose(&mut self, seat: Player, nim: &Nim, rng: &mut GameRng) -> Option<Take> {
+        if nim.outcome().is_some() || seat != nim.current_player() {
+            return None;
+        }
+        newcomer_take(nim, seat, self.sight, rng)
+    }
+}
+
+/// The mistake of a player below full strength: a newcomer's take.
+fn newcomer_mistake(seat: Player, nim: &Nim, _planned: Take, rng: &mut GameRng) -> Option<Take> {
+    newcomer_take(nim, seat, 1.0, rng)
+}
+
+/// Beginner misses a win in one, or a loss in one, half of the time.
+const BEGINNER_SIGHT: f64 = 0.5;
+/// The chance of Bouton's move for Casual and Strong (a newcomer's take
+/// otherwise).
+const CASUAL: f64 = 0.5;
+const STRONG: f64 = 0.8;
+
+fn erring(strength: f64) -> Box<dyn Agent<Nim>> {
+    Box::new(Erring::<Nim> {
+        inner: Box::new(OptimalAgent { strength: 1.0 }),
+        strength,
+        mistake: newcomer_mistake,
+    })
+}
+
+const AGENTS: &[AgentInfo] = &[
+    AgentInfo {
+        name: "beginner",
+        plain: "knows the rules but misses a win in one half of the time",
+        about: "a newcomer who sees a win (or a loss) in one move only half of the time",
+        param: None,
+    },
+    AgentInfo {
+        name: "casual",
+        plain: "plays the winning move half of the time",
+        about: "Bouton's move half of the time, a newcomer's take otherwise",
+        param: None,
+    },
+    AgentInfo {
+        name: "strong",
+        plain: "plays the winning move four times in five",
+        about: "Bouton's move with probability 0.8, a newcomer's take otherwise",
+        param: None,
+    },
+    AgentInfo {
+        name: "best",
+        plain: "plays perfectly",
+        about: "Bouton's winning strategy, always (the same as optimal)",
+        param: None,
+    },
+    AgentInfo {
+        name: "newcomer",
+        plain: "has just learnt the rules: takes a win in one, avoids a loss in one",
+        about: "takes the last stone when it can (in misère, leaves the last one), else any take that does not hand over such a win",
+        param: None,
+    },
+    AgentInfo {
+        name: "optimal",
+        plain: "plays perfectly; turn its strength down and it slips",
+        about: "Bouton's winning strategy, for both endings",
+        param: Some(ParamInfo {
+            name: "strength",
+            about: "strength: the chance of playing the best move rather than a random one",
+            min: 0.0,
+            max: 1.0,
+            default: 1.0,
+        }),
+    },
+];
 
 impl AgentRegistry for Nim {
     fn own_agents() -> &'static [AgentInfo] {
         AGENTS
     }
 
-    fn default_opponent() -> &'static str {
-        "optimal"
-    }
-
     fn build_own_agent(spec: &AgentSpec) -> Result<Box<dyn Agent<Nim>>, AgentError> {
         match spec.name.as_str() {
             "optimal" => Ok(Box::new(OptimalAgent { strength: spec.number(1.0, (0.0, 1.0))? })),
+            "newcomer" | "beginner" | "casual" | "strong" | "best" => {
+                spec.no_param()?;
+                Ok(match spec.name.as_str() {
+                    "newcomer" => Box::new(Newcomer { sight: 1.0 }),
+                    "beginner" => Box::new(Newcomer { sight: BEGINNER_SIGHT }),
+                    "casual" => erring(CASUAL),
+                    "strong" => erring(STRONG),
+                    _ => Box::new(OptimalAgent { strength: 1.0 }),
+                })
+            }
             _ => Err(Self::unknown_agent(spec)),
         }
     }

@@ -9,10 +9,40 @@ use std::ops::ControlFlow;
 
 use super::level::Dir;
 use super::rules::{Hint, Pos, RobotMove, Robots, Tile, compass_eighth};
-use crate::core::agent::{Agent, AgentError, AgentInfo, AgentRegistry, AgentSpec};
+use crate::core::agent::{Agent, AgentError, AgentInfo, AgentRegistry, AgentSpec, Erring};
 use crate::core::{Game, GameRng, Observation, Outcome, Player};
 
 pub const AGENTS: &[AgentInfo] = &[
+    AgentInfo {
+        name: "beginner",
+        plain: "knows the way but turns the wrong way on most moves",
+        about: "the planner (the sleuth where homes are hidden) that, on seven moves in ten, turns its robot a quarter the wrong way instead",
+        param: None,
+    },
+    AgentInfo {
+        name: "casual",
+        plain: "knows the way but turns the wrong way now and then",
+        about: "the planner (the sleuth where homes are hidden) that turns its robot the wrong way on one move in four",
+        param: None,
+    },
+    AgentInfo {
+        name: "strong",
+        plain: "takes the shortest way home and slips once in a while",
+        about: "the planner (the sleuth where homes are hidden) that turns its robot the wrong way on one move in ten",
+        param: None,
+    },
+    AgentInfo {
+        name: "best",
+        plain: "takes the shortest way home, blocks your wins and never slips",
+        about: "the planner (the sleuth where homes are hidden), the same as planner",
+        param: None,
+    },
+    AgentInfo {
+        name: "newcomer",
+        plain: "has just learnt the rules: heads home half of the time and tries things otherwise",
+        about: "on each move, the planner's move (the sleuth's where homes are hidden) or, as often, any step, walk or turn of its robots",
+        param: None,
+    },
     AgentInfo {
         name: "planner",
         plain: "races you home by the shortest way and blocks your wins",
@@ -38,15 +68,24 @@ impl AgentRegistry for Robots {
         AGENTS
     }
 
-    fn default_opponent() -> &'static str {
-        "planner"
-    }
-
     fn build_own_agent(spec: &AgentSpec) -> Result<Box<dyn Agent<Robots>>, AgentError> {
         match spec.name.as_str() {
             "planner" => {
                 spec.no_param()?;
                 Ok(Box::new(Planner))
+            }
+            "newcomer" | "beginner" | "casual" | "strong" | "best" => {
+                spec.no_param()?;
+                let erring = |strength, mistake| -> Box<dyn Agent<Robots>> {
+                    Box::new(Erring::<Robots> { inner: Box::new(Planner), strength, mistake })
+                };
+                Ok(match spec.name.as_str() {
+                    "newcomer" => erring(NEWCOMER_PLAN, try_something),
+                    "beginner" => erring(BEGINNER, wrong_turn),
+                    "casual" => erring(CASUAL, wrong_turn),
+                    "strong" => erring(STRONG, wrong_turn),
+                    _ => Box::new(Planner),
+                })
             }
             "scout" => {
                 spec.no_param()?;
@@ -59,6 +98,44 @@ impl AgentRegistry for Robots {
             _ => Err(Self::unknown_agent(spec)),
         }
     }
+}
+
+/// The difficulties' strengths: the chance of the planner's move rather
+/// than a wrong turn.
+const BEGINNER: f64 = 0.3;
+const CASUAL: f64 = 0.75;
+const STRONG: f64 = 0.9;
+/// How often the newcomer heads home; otherwise it tries something.
+const NEWCOMER_PLAN: f64 = 0.5;
+
+/// A person's slip on the Robot board: the robot the plan would move (or
+/// the player's first) turns a quarter the wrong way, and the move is lost.
+fn wrong_turn(seat: Player, board: &Robots, planned: RobotMove, rng: &mut GameRng) -> Option<RobotMove> {
+    let robot = match planned {
+        RobotMove::Step { robot, .. }
+        | RobotMove::Forward { robot, .. }
+        | RobotMove::Rotate { robot, .. } => robot,
+        _ => board.robots().iter().find(|r| r.player == seat)?.id,
+    };
+    let mut moves = Vec::new();
+    Game::legal_moves(board, seat, &mut moves);
+    let turns: Vec<RobotMove> = moves
+        .into_iter()
+        .filter(|&m| {
+            matches!(m, RobotMove::Rotate { robot: r, quarters: 1 | 3 } if r == robot) && m != planned
+        })
+        .collect();
+    (!turns.is_empty()).then(|| turns[rand::Rng::random_range(rng, 0..turns.len())])
+}
+
+/// A newcomer trying things: any step, walk or turn of its robots.
+fn try_something(seat: Player, board: &Robots, _planned: RobotMove, rng: &mut GameRng) -> Option<RobotMove> {
+    let mut moves = Vec::new();
+    Game::legal_moves(board, seat, &mut moves);
+    moves.retain(|m| {
+        matches!(m, RobotMove::Step { .. } | RobotMove::Forward { .. } | RobotMove::Rotate { .. })
+    });
+    (!moves.is_empty()).then(|| moves[rand::Rng::random_range(rng, 0..moves.len())])
 }
 
 /// A request robot `r` could make, as [`explore`] finds it.

@@ -11,16 +11,60 @@
 //!   (determinization), tries each of its moves on each, plays both sides
 //!   on greedily to the end of the opponent's next turn, and keeps the move
 //!   that did best on average.
+//!
+//! Neither plays in circles: each remembers how often it made each
+//! position of the game and plays a move that makes the least made one
+//! (anywhere new if it can), and moves no card back between tableau piles
+//! to where it lay within the last few moves while it has another move (a
+//! [`Memory`]). Greedy, whose rules of thumb never move a card between
+//! tableau piles otherwise, does so when each move it likes goes round a
+//! circle. The look-ahead moves a card between tableau piles only when
+//! that does clearly better than every other move.
+
+use std::collections::{HashMap, VecDeque};
 
 use rand::Rng;
 
+use super::pile::{Pile, TABLEAU_DEPTH};
 #[cfg(test)]
 use super::rules::BankStep;
 use super::rules::{BankMove, BankView, RussianBank, Source, Target, opponent};
 use crate::core::agent::ParamInfo;
-use crate::core::{Agent, AgentError, AgentInfo, AgentRegistry, AgentSpec, Game, GameRng, Outcome, Player};
+use crate::core::{
+    Agent, AgentError, AgentInfo, AgentRegistry, AgentSpec, Erring, Game, GameRng, Mistake, Outcome, Player,
+};
 
 const AGENTS: &[AgentInfo] = &[
+    AgentInfo {
+        name: "beginner",
+        plain: "plays by rules of thumb, often overlooks its moves, and forgets priority most of the time: catch it with Stop",
+        about: "greedy at strength 0.3: where a move would break priority, it breaks it seven times in ten; on half of its moves it overlooks what it has and turns the hand",
+        param: None,
+    },
+    AgentInfo {
+        name: "casual",
+        plain: "plays by rules of thumb and forgets priority now and then: catch it with Stop",
+        about: "greedy at strength 0.8: where a move would break priority, it breaks it two times in ten; on 15 moves in 100 a newcomer's move instead",
+        param: None,
+    },
+    AgentInfo {
+        name: "strong",
+        plain: "guesses the cards it cannot see and looks a turn ahead; slips once in a while",
+        about: "lookahead (8 tables a move) that breaks priority one time in ten where a move would; on 5 moves in 100 a newcomer's move instead",
+        param: None,
+    },
+    AgentInfo {
+        name: "best",
+        plain: "guesses the cards it cannot see and looks a turn ahead; never slips",
+        about: "lookahead with 8 tables a move, the same as lookahead",
+        param: None,
+    },
+    AgentInfo {
+        name: "newcomer",
+        plain: "has just learnt the rules: plays cards up and off its reserve when it can, stops every breach, else any move",
+        about: "a foundation move if it has one, else a move from its reserve, else any move that keeps priority (no card between tableau piles); stops every breach; never slips",
+        param: None,
+    },
     AgentInfo {
         name: "greedy",
         plain: "plays by rules of thumb; below full strength it forgets a rule now and then: catch it with Stop",
@@ -49,19 +93,34 @@ const AGENTS: &[AgentInfo] = &[
 ];
 
 const DEFAULT_SAMPLES: usize = 8;
+/// The difficulties' strengths: the chance each keeps priority where a
+/// move would break it (Beginner and Casual play greedy, Strong looks
+/// ahead, Best looks ahead and never slips).
+const BEGINNER: f64 = 0.3;
+const CASUAL: f64 = 0.8;
+const STRONG: f64 = 0.9;
+/// And the chance each plays the move it meant to rather than a
+/// newcomer's (which may miss a Stop).
+const BEGINNER_CARE: f64 = 0.5;
+const CASUAL_CARE: f64 = 0.85;
+const STRONG_CARE: f64 = 0.95;
 /// The lessons' opponent: it slips on seven chances in ten, so a person
 /// learning Stop nearly always gets a slip to catch in its first turn.
 pub const LESSON_OPPONENT: &str = "greedy:0.3";
 /// Moves a look-ahead plays out at most after the move it tries.
 const HORIZON: u32 = 150;
+/// How far back (in moves) a card moved between tableau piles is not moved
+/// back: a person who just moved it there remembers why.
+const UNDO_WINDOW: u32 = 24;
+/// How much better, in the look-ahead's mean evaluation (about a reserve
+/// card's worth), a move between tableau piles must do than the best other
+/// move: within that, the difference is the draw of the samples, and
+/// shuffling a card to and fro is no progress.
+const SHUFFLE_MARGIN: f64 = 1.0;
 
 impl AgentRegistry for RussianBank {
     fn own_agents() -> &'static [AgentInfo] {
         AGENTS
-    }
-
-    fn default_opponent() -> &'static str {
-        "lookahead"
     }
 
     /// The lessons teach Stop: the opponent there forgets priority on
@@ -72,7 +131,21 @@ impl AgentRegistry for RussianBank {
 
     fn build_own_agent(spec: &AgentSpec) -> Result<Box<dyn Agent<RussianBank>>, AgentError> {
         match spec.name.as_str() {
-            "greedy" => Ok(Box::new(Greedy { strength: spec.number(1.0, (0.0, 1.0))? })),
+            "greedy" => Ok(Box::new(Greedy::new(spec.number(1.0, (0.0, 1.0))?))),
+            "newcomer" | "beginner" | "casual" | "strong" | "best" => {
+                spec.no_param()?;
+                Ok(match spec.name.as_str() {
+                    "newcomer" => Box::new(Newcomer::default()),
+                    "beginner" => erring(Box::new(Greedy::new(BEGINNER)), BEGINNER_CARE, overlooked),
+                    "casual" => erring(Box::new(Greedy::new(CASUAL)), CASUAL_CARE, newcomer_mistake),
+                    "strong" => erring(
+                        Box::new(Lookahead { strength: STRONG, ..Lookahead::new(DEFAULT_SAMPLES) }),
+                        STRONG_CARE,
+                        newcomer_mistake,
+                    ),
+                    _ => Box::new(Lookahead::new(DEFAULT_SAMPLES)),
+                })
+            }
             "lookahead" => {
                 let samples = spec.number(DEFAULT_SAMPLES as f64, (1.0, 256.0))?;
                 if samples.fract() != 0.0 {
@@ -81,7 +154,7 @@ impl AgentRegistry for RussianBank {
                         expected: "a whole number of samples".into(),
                     });
                 }
-                Ok(Box::new(Lookahead { samples: samples as usize, moves: Vec::new() }))
+                Ok(Box::new(Lookahead::new(samples as usize)))
             }
             _ => Err(Self::unknown_agent(spec)),
         }
@@ -139,19 +212,166 @@ fn value_by_thumb(table: &RussianBank, mv: BankMove) -> Option<i32> {
 
 /// Greedy's move for `seat` on a full table or an observation's table.
 pub fn greedy_move(table: &RussianBank, seat: Player, moves: &mut Vec<BankMove>) -> Option<BankMove> {
+    greedy_move_fresh(table, seat, moves, false, |_| 0)
+}
+
+/// Greedy's move that makes the position made the fewest times before
+/// (`repeats`): its best move, unless that goes round in a circle. Then a
+/// move between tableau piles, which greedy otherwise never makes, may
+/// uncover a way on. In a `stalled` game it loads the opponent from the
+/// tableau only when it has nothing else.
+fn greedy_move_fresh(
+    table: &RussianBank,
+    seat: Player,
+    moves: &mut Vec<BankMove>,
+    stalled: bool,
+    repeats: impl Fn(BankMove) -> u32,
+) -> Option<BankMove> {
     moves.clear();
     table.legal_moves(seat, moves);
-    let mut best: Option<(i32, BankMove)> = None;
+    // The best has the least key: (held back by the stall, repeats, -value).
+    let mut best: Option<((bool, u32, i32), BankMove)> = None;
     for &mv in moves.iter() {
-        if let Some(value) = greedy_value(table, seat, mv)
-            && best.is_none_or(|(b, _)| value > b)
-        {
-            best = Some((value, mv));
+        let value = match greedy_value(table, seat, mv) {
+            Some(value) => value,
+            None if between_tableau_piles(mv).is_some() && table.breaks_priority(seat, mv).is_none() => -1,
+            None => continue,
+        };
+        let held = stalled && loads_from_tableau(mv);
+        let key = (held, repeats(mv), -value);
+        if best.is_none_or(|(b, _)| key < b) {
+            best = Some((key, mv));
         }
     }
     // Every position offers a move greedy makes (the waste, the hand or
     // EndTurn), except a decision it would not stop (never: Stop ranks top).
     best.map(|(_, mv)| mv).or_else(|| moves.first().copied())
+}
+
+/// A move that loads the opponent with a card from the tableau: it costs
+/// the opponent a card and gains the mover none.
+fn loads_from_tableau(mv: BankMove) -> bool {
+    matches!(
+        mv,
+        BankMove::Play { from: Source::Tableau(_), to: Target::OpponentReserve | Target::OpponentWaste }
+    )
+}
+
+/// A move of a card from one tableau pile to another.
+fn between_tableau_piles(mv: BankMove) -> Option<(u8, u8)> {
+    match mv {
+        BankMove::Play { from: Source::Tableau(a), to: Target::Tableau(b) } => Some((a, b)),
+        _ => None,
+    }
+}
+
+/// What an agent remembers of the game so far, so as not to go round in
+/// circles: how often it made each position, and the tableau as it saw it
+/// lately.
+#[derive(Clone, Debug, Default)]
+pub struct Memory {
+    /// The move count of the table it last saw: a smaller one is a new game.
+    plies: u32,
+    made: HashMap<u64, u32>,
+    /// The tableau at each of its recent moves, with the move count then.
+    tableaus: VecDeque<(u32, [Pile<TABLEAU_DEPTH>; 8])>,
+    /// The positions it slipped in: stopped there once, it remembers.
+    slipped: std::collections::HashSet<u64>,
+    /// The cards on the foundations, and the move count when that last grew.
+    founded: u32,
+    founded_at: u32,
+}
+
+/// The position as the table shows it, face-down cards counted but not
+/// named: what a player remembers having seen before. (The observation's
+/// own key changes as cards become known, so a circle would look new.)
+fn seen_key(table: &RussianBank) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut hasher = std::hash::DefaultHasher::new();
+    for seat in [Player::ONE, Player::TWO] {
+        let side = table.side(seat);
+        let reserve_top = (side.reserve_hidden as usize) < side.reserve.len();
+        (side.reserve.len(), reserve_top.then(|| side.reserve.top()), side.hand.len(), side.shown)
+            .hash(&mut hasher);
+        side.waste.hash(&mut hasher);
+    }
+    (&table.tableau, (0..8).map(|n| table.foundation(n)).collect::<Vec<_>>(), table.turn(), table.breach())
+        .hash(&mut hasher);
+    hasher.finish()
+}
+
+/// Moves without a card going up to a foundation after which a game is
+/// stalled. A game of two greedy players rarely goes 60 moves without one.
+const STALL: u32 = 150;
+
+/// What moving a card back between tableau piles counts as: worse than
+/// any repetition short of a circle played out a thousand times.
+const UNDO_REPEATS: u32 = 1000;
+
+impl Memory {
+    /// Takes in the table the agent is about to move on.
+    fn see(&mut self, table: &RussianBank) {
+        if table.plies() < self.plies {
+            *self = Memory::default();
+        }
+        self.plies = table.plies();
+        *self.made.entry(seen_key(table)).or_default() += 1;
+        let founded = (0..8).filter_map(|n| table.foundation(n)).map(|c| c.rank() as u32).sum();
+        if founded != self.founded {
+            (self.founded, self.founded_at) = (founded, table.plies());
+        }
+        while self.tableaus.front().is_some_and(|(p, _)| p + UNDO_WINDOW < table.plies()) {
+            self.tableaus.pop_front();
+        }
+        self.tableaus.push_back((table.plies(), table.tableau));
+    }
+
+    /// Whether it may slip with `slip` here: not in a stalled game, not
+    /// where it slipped before, and not to a position it has made; noted
+    /// as a slip when it may.
+    fn may_slip(&mut self, table: &RussianBank, seat: Player, slip: BankMove) -> bool {
+        let here = seen_key(table);
+        let may =
+            !self.stalled(table) && !self.slipped.contains(&here) && self.repeats(table, seat, slip) == 0;
+        if may {
+            self.slipped.insert(here);
+        }
+        may
+    }
+
+    /// No card has gone up to a foundation for `STALL` moves: the players
+    /// are moving the same cards round (one plays a card to the tableau,
+    /// the other loads it back onto them from there), and someone must
+    /// give way for the game to end.
+    fn stalled(&self, table: &RussianBank) -> bool {
+        table.plies() > self.founded_at + STALL
+    }
+
+    /// How often the position `mv` makes was made before in the game; a
+    /// card moved back between tableau piles to where it lay within the
+    /// last few moves counts as `UNDO_REPEATS`.
+    fn repeats(&self, table: &RussianBank, seat: Player, mv: BankMove) -> u32 {
+        if matches!(mv, BankMove::Stop | BankMove::Accept) {
+            return 0;
+        }
+        let mut after = table.clone();
+        if after.apply(seat, mv).is_err() {
+            return 0;
+        }
+        let made = self.made.get(&seen_key(&after)).copied().unwrap_or(0);
+        let Some((a, b)) = between_tableau_piles(mv) else { return made };
+        let (a, b) = (a as usize - 1, b as usize - 1);
+        let undoes = self.tableaus.iter().any(|(_, t)| t[a] == after.tableau[a] && t[b] == after.tableau[b]);
+        if undoes { made + UNDO_REPEATS } else { made }
+    }
+
+    /// Notes the position `mv` makes.
+    fn made(&mut self, table: &RussianBank, seat: Player, mv: BankMove) {
+        let mut after = table.clone();
+        if after.apply(seat, mv).is_ok() {
+            *self.made.entry(seen_key(&after)).or_default() += 1;
+        }
+    }
 }
 
 /// The move a player who forgot priority would make: the one greedy's rules
@@ -173,30 +393,162 @@ pub fn slip_move(table: &RussianBank, seat: Player, moves: &mut Vec<BankMove>) -
     best.map(|(_, mv)| mv)
 }
 
+/// Someone who has just learnt the rules: a card that can go up to a
+/// foundation goes up, then a reserve card that can go anywhere (emptying
+/// the reserve is the game), a breach it sees it stops, and otherwise it
+/// plays any move that keeps priority, but not a card from one tableau
+/// pile to another (it does not yet see what that is for). It never slips.
+#[derive(Clone, Debug, Default)]
+pub struct Newcomer {
+    memory: Memory,
+}
+
+impl Agent<RussianBank> for Newcomer {
+    fn choose(&mut self, seat: Player, observation: &BankView, rng: &mut GameRng) -> Option<BankMove> {
+        let table = &observation.0;
+        if table.breach().is_some_and(|b| b.by != seat) {
+            return Some(BankMove::Stop);
+        }
+        self.memory.see(table);
+        let mut moves = Vec::new();
+        table.legal_moves(seat, &mut moves);
+        moves.retain(|&mv| table.breaks_priority(seat, mv).is_none() && between_tableau_piles(mv).is_none());
+        // Like anyone, it goes where it has not been, and gives way when
+        // the game stalls.
+        if self.memory.stalled(table) && moves.iter().any(|&mv| !loads_from_tableau(mv)) {
+            moves.retain(|&mv| !loads_from_tableau(mv));
+        }
+        let repeats: Vec<u32> = moves.iter().map(|&mv| self.memory.repeats(table, seat, mv)).collect();
+        let fewest = repeats.iter().copied().min().unwrap_or(0);
+        let fresh: Vec<BankMove> =
+            moves.iter().zip(&repeats).filter(|&(_, &r)| r == fewest).map(|(&m, _)| m).collect();
+        let up = fresh.iter().find(|mv| matches!(mv, BankMove::Play { to: Target::Foundation(_), .. }));
+        let reserve = fresh.iter().find(|mv| matches!(mv, BankMove::Play { from: Source::Reserve, .. }));
+        let chosen = match up.or(reserve) {
+            Some(&mv) => Some(mv),
+            None if fresh.is_empty() => greedy_move(table, seat, &mut moves),
+            None => Some(fresh[rng.random_range(0..fresh.len())]),
+        };
+        if let Some(mv) = chosen {
+            self.memory.made(table, seat, mv);
+        }
+        chosen
+    }
+
+    fn interject(&mut self, seat: Player, observation: &BankView, _rng: &mut GameRng) -> Option<BankMove> {
+        observation.0.breach().is_some_and(|b| b.by != seat).then_some(BankMove::Stop)
+    }
+
+    fn searches(&self) -> bool {
+        // Not a search, but a memory: a fresh one every game.
+        true
+    }
+}
+
+/// A mistake below top strength: a newcomer's move (any move that keeps
+/// priority, a card up when it sees one) in place of the one it meant to
+/// play, a Stop included: it did not notice. On a level without the Stop
+/// rule, where a slip is refused, this is how the weaker ones err.
+fn newcomer_mistake(
+    seat: Player,
+    view: &BankView,
+    _planned: BankMove,
+    rng: &mut GameRng,
+) -> Option<BankMove> {
+    let table = &view.0;
+    let mut moves = Vec::new();
+    table.legal_moves(seat, &mut moves);
+    moves.retain(|&mv| {
+        table.breaks_priority(seat, mv).is_none()
+            && between_tableau_piles(mv).is_none()
+            && mv != BankMove::Stop
+    });
+    if let Some(&up) = moves.iter().find(|mv| matches!(mv, BankMove::Play { to: Target::Foundation(_), .. }))
+    {
+        return Some(up);
+    }
+    (!moves.is_empty()).then(|| moves[rng.random_range(0..moves.len())])
+}
+
+/// A beginner's mistake: it overlooks the moves it has and turns the hand
+/// (or puts the turned card on its waste), ending its turn early.
+fn overlooked(seat: Player, view: &BankView, planned: BankMove, rng: &mut GameRng) -> Option<BankMove> {
+    let table = &view.0;
+    let mut moves = Vec::new();
+    table.legal_moves(seat, &mut moves);
+    let ends_turn = |mv: &BankMove| {
+        matches!(mv, BankMove::TurnHand | BankMove::Play { from: Source::Hand, to: Target::Waste })
+            && table.breaks_priority(seat, *mv).is_none()
+    };
+    match moves.iter().find(|mv| ends_turn(mv)) {
+        Some(&mv) => Some(mv),
+        None => newcomer_mistake(seat, view, planned, rng),
+    }
+}
+
+/// A difficulty: `inner` that on a move in `1 - strength` makes `mistake`.
+fn erring(
+    inner: Box<dyn Agent<RussianBank>>,
+    strength: f64,
+    mistake: Mistake<RussianBank>,
+) -> Box<dyn Agent<RussianBank>> {
+    Box::new(Erring::<RussianBank> { inner, strength, mistake })
+}
+
 /// Greedy at a strength: 1 keeps priority always; below it, each time a
 /// move would break priority it slips with probability 1 - strength.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub struct Greedy {
     pub strength: f64,
+    /// What it turns to, and what remembers the game, when its rules of
+    /// thumb go round in a circle.
+    thinker: Lookahead,
+}
+
+/// Tables the greedy player draws when it stops to think.
+const GREEDY_THINKING: usize = 4;
+
+impl Greedy {
+    pub fn new(strength: f64) -> Greedy {
+        Greedy { strength, thinker: Lookahead::new(GREEDY_THINKING) }
+    }
 }
 
 impl Default for Greedy {
     fn default() -> Greedy {
-        Greedy { strength: 1.0 }
+        Greedy::new(1.0)
     }
 }
 
 impl Agent<RussianBank> for Greedy {
     fn choose(&mut self, seat: Player, observation: &BankView, rng: &mut GameRng) -> Option<BankMove> {
+        let table = &observation.0;
         let mut moves = Vec::with_capacity(32);
+        self.thinker.memory.see(table);
         // Full strength draws nothing, so its games stay as they were.
-        if self.strength < 1.0
-            && let Some(slip) = slip_move(&observation.0, seat, &mut moves)
+        let chosen = if self.strength < 1.0
+            && let Some(slip) = slip_move(table, seat, &mut moves)
             && !rng.random_bool(self.strength)
+            && self.thinker.memory.may_slip(table, seat, slip)
         {
-            return Some(slip);
+            Some(slip)
+        } else {
+            let memory = &self.thinker.memory;
+            let stalled = memory.stalled(table);
+            let mv =
+                greedy_move_fresh(table, seat, &mut moves, stalled, |mv| memory.repeats(table, seat, mv));
+            // Its rules of thumb lead where it has been, or nowhere: it
+            // stops and thinks, as a person does when a game stalls.
+            if stalled || mv.is_some_and(|mv| memory.repeats(table, seat, mv) > 0) {
+                self.thinker.search(table, seat, observation, rng)
+            } else {
+                mv
+            }
+        };
+        if let Some(mv) = chosen {
+            self.thinker.memory.made(table, seat, mv);
         }
-        greedy_move(&observation.0, seat, &mut moves)
+        chosen
     }
 
     fn interject(&mut self, seat: Player, observation: &BankView, _rng: &mut GameRng) -> Option<BankMove> {
@@ -207,12 +559,17 @@ impl Agent<RussianBank> for Greedy {
 #[derive(Clone, Debug)]
 pub struct Lookahead {
     samples: usize,
+    /// As greedy's: below 1 it slips now and then, for the opponent to Stop.
+    strength: f64,
     moves: Vec<BankMove>,
+    memory: Memory,
 }
 
 /// How good `table` is for `seat`: a win or loss outright, else the cards
 /// the opponent has left against one's own, weighted as the points are.
-fn evaluate(table: &RussianBank, seat: Player) -> f64 {
+/// In a stalled game only one's own cards count: a move that gets rid of
+/// one's card is progress even when it helps the opponent too.
+fn evaluate(table: &RussianBank, seat: Player, stalled: bool) -> f64 {
     match table.outcome() {
         Some(Outcome::Win(p)) => {
             let points = table.winner_points().map_or(0, |(_, pts)| pts) as f64;
@@ -223,7 +580,8 @@ fn evaluate(table: &RussianBank, seat: Player) -> f64 {
             let mine = table.side(seat);
             let theirs = table.side(opponent(seat));
             let spaces = (0..8).filter(|&n| table.tableau(n).is_empty()).count() as f64;
-            theirs.penalty() as f64 - mine.penalty() as f64 + 0.25 * spaces
+            let theirs = if stalled { 0.0 } else { theirs.penalty() as f64 };
+            theirs - mine.penalty() as f64 + 0.25 * spaces
         }
     }
 }
@@ -249,14 +607,36 @@ fn play_on(table: &mut RussianBank, seat: Player, moves: &mut Vec<BankMove>) {
 }
 
 impl Lookahead {
+    /// A slip, when its strength lets one through: the best move that
+    /// breaks priority, never one that leads where it has been.
+    fn slip(&mut self, table: &RussianBank, seat: Player, rng: &mut GameRng) -> Option<BankMove> {
+        if self.strength >= 1.0 {
+            return None;
+        }
+        let slip = slip_move(table, seat, &mut self.moves)?;
+        (!rng.random_bool(self.strength) && self.memory.may_slip(table, seat, slip)).then_some(slip)
+    }
+
+    pub fn new(samples: usize) -> Lookahead {
+        Lookahead { samples, strength: 1.0, moves: Vec::new(), memory: Memory::default() }
+    }
+
     /// The moves worth comparing: no breaches, and of several empty piles
     /// (all alike) only the first.
     fn candidates(&mut self, table: &RussianBank, seat: Player) -> Vec<BankMove> {
         self.moves.clear();
         table.legal_moves(seat, &mut self.moves);
         let mut out: Vec<BankMove> = Vec::new();
-        for &mv in &self.moves {
-            if table.breaks_priority(seat, mv).is_some() {
+        // Only the moves that make the least made position: anywhere new
+        // if it can, and round a circle as few times as it must.
+        let repeats: Vec<u32> = self.moves.iter().map(|&mv| self.memory.repeats(table, seat, mv)).collect();
+        let fewest = (self.moves.iter().zip(&repeats))
+            .filter(|&(&mv, _)| table.breaks_priority(seat, mv).is_none())
+            .map(|(_, &r)| r)
+            .min()
+            .unwrap_or(0);
+        for (&mv, &r) in self.moves.iter().zip(&repeats) {
+            if table.breaks_priority(seat, mv).is_some() || r > fewest {
                 continue;
             }
             if let BankMove::Play { from, to } = mv {
@@ -280,6 +660,9 @@ impl Lookahead {
             }
             out.push(mv);
         }
+        if self.memory.stalled(table) && out.iter().any(|&mv| !loads_from_tableau(mv)) {
+            out.retain(|&mv| !loads_from_tableau(mv));
+        }
         out
     }
 }
@@ -290,12 +673,41 @@ impl Agent<RussianBank> for Lookahead {
         if table.breach().is_some_and(|b| b.by != seat) {
             return Some(BankMove::Stop);
         }
+        self.memory.see(table);
+        let chosen = match self.slip(table, seat, rng) {
+            Some(slip) => Some(slip),
+            None => self.search(table, seat, observation, rng),
+        };
+        if let Some(mv) = chosen {
+            self.memory.made(table, seat, mv);
+        }
+        chosen
+    }
+
+    fn interject(&mut self, seat: Player, observation: &BankView, _rng: &mut GameRng) -> Option<BankMove> {
+        observation.0.breach().is_some_and(|b| b.by != seat).then_some(BankMove::Stop)
+    }
+
+    fn searches(&self) -> bool {
+        true
+    }
+}
+
+impl Lookahead {
+    fn search(
+        &mut self,
+        table: &RussianBank,
+        seat: Player,
+        observation: &BankView,
+        rng: &mut GameRng,
+    ) -> Option<BankMove> {
         let candidates = self.candidates(table, seat);
         match candidates.len() {
             0 => return greedy_move(table, seat, &mut self.moves),
             1 => return Some(candidates[0]),
             _ => {}
         }
+        let stalled = self.memory.stalled(table);
         let mut totals = vec![0.0; candidates.len()];
         for _ in 0..self.samples {
             let sampled = RussianBank::sample_state(observation, Some(seat), rng);
@@ -306,7 +718,23 @@ impl Agent<RussianBank> for Lookahead {
                     continue;
                 }
                 play_on(&mut table, seat, &mut self.moves);
-                *total += evaluate(&table, seat);
+                *total += evaluate(&table, seat, stalled);
+            }
+        }
+        // A move between tableau piles greedy would not make must beat
+        // every other move by the margin.
+        let margin = SHUFFLE_MARGIN * self.samples as f64;
+        let shuffle =
+            |mv: BankMove| between_tableau_piles(mv).is_some() && value_by_thumb(table, mv).is_none();
+        let best_other = totals
+            .iter()
+            .zip(&candidates)
+            .filter(|&(_, &mv)| !shuffle(mv))
+            .map(|(&t, _)| t)
+            .fold(f64::NEG_INFINITY, f64::max);
+        for (total, &mv) in totals.iter_mut().zip(&candidates) {
+            if shuffle(mv) && *total < best_other + margin {
+                *total = f64::NEG_INFINITY;
             }
         }
         // Ties go to greedy's order: the first best in greedy's ranking.
@@ -318,14 +746,6 @@ impl Agent<RussianBank> for Lookahead {
             }
         }
         best.map(|(_, _, mv)| mv)
-    }
-
-    fn interject(&mut self, seat: Player, observation: &BankView, _rng: &mut GameRng) -> Option<BankMove> {
-        observation.0.breach().is_some_and(|b| b.by != seat).then_some(BankMove::Stop)
-    }
-
-    fn searches(&self) -> bool {
-        true
     }
 }
 
@@ -402,6 +822,17 @@ mod tests {
                 "strength {strength}: slipped {slips} of {chances}"
             );
             assert_eq!(stopped, slips, "full-strength greedy stops every slip it has time to");
+        }
+    }
+
+    /// Stop has something to catch against every difficulty but Best.
+    #[test]
+    fn every_difficulty_below_best_slips_and_best_never() {
+        for (difficulty, slips_expected) in
+            [("beginner", true), ("casual", true), ("strong", true), ("best", false)]
+        {
+            let slips: u32 = (0..20).map(|seed| play(difficulty, seed).1).sum();
+            assert_eq!(slips > 0, slips_expected, "{difficulty} slipped {slips} times in 20 games");
         }
     }
 

@@ -8,6 +8,8 @@ pub mod pile;
 pub mod rules;
 
 #[cfg(test)]
+mod circles_tests;
+#[cfg(test)]
 mod tests;
 
 pub use level::{Card, Deal, FixedDeal, FixedPosition, RussianBankLevel, SideSpec, Suit};

@@ -84,6 +84,12 @@ impl<const N: usize> PartialEq for Pile<N> {
 
 impl<const N: usize> Eq for Pile<N> {}
 
+impl<const N: usize> std::hash::Hash for Pile<N> {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.as_slice().hash(state);
+    }
+}
+
 impl<const N: usize> fmt::Debug for Pile<N> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_list().entries(self.as_slice()).finish()

@@ -214,7 +214,7 @@ pub enum Place {
 
 /// A move that broke priority, kept until the next move so the opponent
 /// may stop it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Breach {
     pub by: Player,
     pub rule: Priority,
@@ -292,7 +292,7 @@ pub enum BankStep {
 
 /// One player's own piles. Cards never seen by anyone lie at the bottom of
 /// the reserve and of the hand: the first `reserve_hidden` and `hand_hidden`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Side {
     pub reserve: Pile<ALL_CARDS>,
     pub reserve_hidden: u8,
@@ -495,6 +495,16 @@ impl RussianBank {
 
     pub fn plies(&self) -> u32 {
         self.plies
+    }
+
+    /// The position as a number: equal for two tables that differ only in
+    /// how many moves led to them (what a repetition is).
+    pub fn position_key(&self) -> u64 {
+        use std::hash::{Hash, Hasher};
+        let mut hasher = std::hash::DefaultHasher::new();
+        (&self.sides, &self.tableau, &self.foundations, self.turn, &self.breach, self.deciding)
+            .hash(&mut hasher);
+        hasher.finish()
     }
 
     /// What `player` scores for emptying their piles in this position (R8,
