@@ -103,7 +103,9 @@ fn match_refuses_unknown_agents_and_missing_files() {
     let run = tabula(&["match", MCMORRAN, "--p1", "minimax:3", "--p2", "random"]);
     assert!(!run.status.success());
     assert!(
-        text(&run.stderr).contains("no agent 'minimax' for Nim; known: random, optimal"),
+        text(&run.stderr).contains(
+            "no agent 'minimax' for Nim; known: random, beginner, casual, strong, best, newcomer, optimal"
+        ),
         "{}",
         text(&run.stderr)
     );
@@ -120,7 +122,9 @@ fn play_refuses_a_bad_seat_before_opening_the_window() {
     assert!(!run.status.success());
     let err = text(&run.stderr);
     assert!(
-        err.contains("no agent 'optimal' for Mancala; known: random, greedy, minimax, mcts, solve"),
+        err.contains(
+            "no agent 'optimal' for Mancala; known: random, beginner, casual, strong, best, newcomer, greedy"
+        ),
         "{err}"
     );
     let run = tabula(&["play", "levels/mancala/kalah-6-4.ron", "--p1", "minimax:0"]);

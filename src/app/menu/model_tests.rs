@@ -44,7 +44,12 @@ fn strength_is_written_only_when_it_differs() {
     let mut menu = menu();
     assert_eq!(menu.current().title, "Nim");
     assert_eq!(menu.seats.len(), 2);
-    assert_eq!(menu.seats[1], SeatChoice { agent: Some(1), strength: 1.0 }, "optimal by default");
+    assert_eq!(menu.controller(1), Controller::Agent(AgentSpec::new("casual", None)), "Casual by default");
+    // Casual takes no strength: it is one.
+    menu.seats[1].strength = 0.3;
+    assert_eq!(menu.controller(1), Controller::Agent(AgentSpec::new("casual", None)));
+    let optimal = menu.agents.iter().position(|a| a.name == "optimal");
+    menu.set_agent(1, optimal);
     assert_eq!(menu.controller(1), Controller::Agent(AgentSpec::new("optimal", None)));
     menu.seats[1].strength = 0.3;
     assert_eq!(menu.controller(1), Controller::Agent(AgentSpec::new("optimal", Some("0.3"))));
@@ -84,7 +89,7 @@ fn the_robot_board_offers_a_seat_for_each_player_of_the_level() {
     menu.select(race);
     assert_eq!(menu.seats.len(), 4);
     assert_eq!(menu.controller(0), Controller::Human);
-    assert_eq!(menu.controller(3), Controller::Agent(AgentSpec::new("planner", None)));
+    assert_eq!(menu.controller(3), Controller::Agent(AgentSpec::new("casual", None)));
     let plan = menu.plan(&Settings::default()).unwrap();
     assert_eq!(plan.seats.len(), 4);
     assert_eq!(plan.seats[2].name, "Ada");
@@ -98,6 +103,9 @@ fn switching_games_resets_seats_to_the_default_opponent_at_its_default_strength(
     assert_eq!(menu.current().title, "Mancala / Kalah");
     assert!(menu.levels.len() >= 5);
     assert_eq!(menu.controller(0), Controller::Human);
+    assert_eq!(menu.controller(1), Controller::Agent(AgentSpec::new("casual", None)));
+    let minimax = menu.agents.iter().position(|a| a.name == "minimax");
+    menu.set_agent(1, minimax);
     assert_eq!(menu.controller(1), Controller::Agent(AgentSpec::new("minimax", None)));
     menu.seats[1].strength = 4.0;
     assert_eq!(menu.controller(1), Controller::Agent(AgentSpec::new("minimax", Some("4"))));
@@ -156,8 +164,10 @@ fn a_russian_bank_lesson_seats_an_opponent_that_slips() {
     assert_eq!(menu.controller(1), Controller::Agent(AgentSpec::new("greedy", Some("0.3"))));
     let game = menu.levels.iter().position(|l| !lesson(l)).unwrap();
     menu.select(game);
-    assert_eq!(menu.controller(1), Controller::Agent(AgentSpec::new("lookahead", None)));
+    assert_eq!(menu.controller(1), Controller::Agent(AgentSpec::new("casual", None)));
     // A seat the player chose stays as chosen.
+    let lookahead = menu.agents.iter().position(|a| a.name == "lookahead");
+    menu.set_agent(1, lookahead);
     menu.seats[1].strength = 16.0;
     menu.select(0);
     assert_eq!(menu.controller(1), Controller::Agent(AgentSpec::new("lookahead", Some("16"))));
@@ -166,6 +176,9 @@ fn a_russian_bank_lesson_seats_an_opponent_that_slips() {
 #[test]
 fn online_seats_are_people_but_for_the_agents() {
     let mut menu = menu();
+    assert_eq!(menu.online_seats(), ["person", "casual"]);
+    let optimal = menu.agents.iter().position(|a| a.name == "optimal");
+    menu.set_agent(1, optimal);
     menu.seats[1].strength = 0.3;
     assert_eq!(menu.online_seats(), ["person", "optimal:0.3"]);
     menu.cycle_seat(0);

@@ -9,6 +9,7 @@ use bevy::prelude::*;
 use bevy_egui::{EguiContexts, egui};
 
 use tabula_engine::core::LevelGroup;
+use tabula_engine::core::agent::{DIFFICULTIES, NEWCOMER, display_name};
 
 use super::model::{COMMAND_LINE_ONLY, Menu, MenuGame};
 use super::online::{Online, online_section, seeking_line};
@@ -287,13 +288,23 @@ fn seats_column(ui: &mut egui::Ui, menu: &mut Menu, settings: &mut Settings) {
                 });
                 let before = menu.seats[seat].agent;
                 let mut picked = before;
-                let current = before.and_then(|i| agents.get(i)).map_or("Human", |a| a.name);
+                let current =
+                    before.and_then(|i| agents.get(i)).map_or("Human".into(), |a| display_name(a.name));
                 egui::ComboBox::from_id_salt(("seat", seat)).selected_text(current).show_ui(ui, |ui| {
                     ui.selectable_value(&mut picked, None, "Human");
-                    // Each agent in a player's words; how it works on hover.
-                    for (i, info) in agents.iter().enumerate() {
-                        ui.selectable_value(&mut picked, Some(i), format!("{}: {}", info.name, info.plain))
-                            .on_hover_text(info.about);
+                    // The difficulties first, easiest first; each agent in a
+                    // player's words, how it works on hover.
+                    let rank = |i: &usize| match agents[*i].name {
+                        name if DIFFICULTIES.contains(&name) => 0,
+                        NEWCOMER => 1,
+                        _ => 2,
+                    };
+                    let mut order: Vec<usize> = (0..agents.len()).collect();
+                    order.sort_by_key(rank);
+                    for i in order {
+                        let info = &agents[i];
+                        let text = format!("{}: {}", display_name(info.name), info.plain);
+                        ui.selectable_value(&mut picked, Some(i), text).on_hover_text(info.about);
                     }
                 });
                 if picked != before {
