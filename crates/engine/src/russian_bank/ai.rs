@@ -257,6 +257,12 @@ fn loads_from_tableau(mv: BankMove) -> bool {
     )
 }
 
+/// Stop, when the opponent's last move broke priority: every agent here
+/// stops every breach it sees.
+fn stop(seat: Player, table: &RussianBank) -> Option<BankMove> {
+    table.breach().is_some_and(|b| b.by != seat).then_some(BankMove::Stop)
+}
+
 /// A move of a card from one tableau pile to another.
 fn between_tableau_piles(mv: BankMove) -> Option<(u8, u8)> {
     match mv {
@@ -406,8 +412,8 @@ pub struct Newcomer {
 impl Agent<RussianBank> for Newcomer {
     fn choose(&mut self, seat: Player, observation: &BankView, rng: &mut GameRng) -> Option<BankMove> {
         let table = &observation.0;
-        if table.breach().is_some_and(|b| b.by != seat) {
-            return Some(BankMove::Stop);
+        if let called @ Some(_) = stop(seat, table) {
+            return called;
         }
         self.memory.see(table);
         let mut moves = Vec::new();
@@ -436,7 +442,7 @@ impl Agent<RussianBank> for Newcomer {
     }
 
     fn interject(&mut self, seat: Player, observation: &BankView, _rng: &mut GameRng) -> Option<BankMove> {
-        observation.0.breach().is_some_and(|b| b.by != seat).then_some(BankMove::Stop)
+        stop(seat, &observation.0)
     }
 
     fn searches(&self) -> bool {
@@ -552,7 +558,7 @@ impl Agent<RussianBank> for Greedy {
     }
 
     fn interject(&mut self, seat: Player, observation: &BankView, _rng: &mut GameRng) -> Option<BankMove> {
-        observation.0.breach().is_some_and(|b| b.by != seat).then_some(BankMove::Stop)
+        stop(seat, &observation.0)
     }
 }
 
@@ -670,8 +676,8 @@ impl Lookahead {
 impl Agent<RussianBank> for Lookahead {
     fn choose(&mut self, seat: Player, observation: &BankView, rng: &mut GameRng) -> Option<BankMove> {
         let table = &observation.0;
-        if table.breach().is_some_and(|b| b.by != seat) {
-            return Some(BankMove::Stop);
+        if let called @ Some(_) = stop(seat, table) {
+            return called;
         }
         self.memory.see(table);
         let chosen = match self.slip(table, seat, rng) {
@@ -685,7 +691,7 @@ impl Agent<RussianBank> for Lookahead {
     }
 
     fn interject(&mut self, seat: Player, observation: &BankView, _rng: &mut GameRng) -> Option<BankMove> {
-        observation.0.breach().is_some_and(|b| b.by != seat).then_some(BankMove::Stop)
+        stop(seat, &observation.0)
     }
 
     fn searches(&self) -> bool {
