@@ -1,5 +1,5 @@
 //! Settings kept between runs: player names, sound, animation speed,
-//! whether finished games are saved as replays.
+//! whether finished games are saved as replays, and the last level played.
 
 use std::path::PathBuf;
 
@@ -24,6 +24,8 @@ pub struct Settings {
     pub ai_moves_per_second: f32,
     /// Every finished game is saved as a replay.
     pub save_finished_games: bool,
+    /// The level of the last game started: the menu opens on it.
+    pub last_level: Option<PathBuf>,
 }
 
 impl Default for Settings {
@@ -35,6 +37,7 @@ impl Default for Settings {
             animation_speed: 1.0,
             ai_moves_per_second: 2.0,
             save_finished_games: true,
+            last_level: None,
         }
     }
 }
@@ -96,17 +99,23 @@ pub fn save(settings: &Settings, path: &std::path::Path) -> std::io::Result<()> 
     tabula_engine::level::write_atomically(path, &text)
 }
 
-/// Seconds since the last unsaved change: a dragged slider changes the
-/// settings every frame, so they are written once it rests.
+/// Seconds since the last unsaved change (a dragged slider changes the
+/// settings every frame, so they are written once it rests), and the
+/// settings as last seen: a panel that binds a slider to them marks them
+/// changed every frame it draws, changed or not.
 #[derive(Resource, Default)]
-struct UnsavedFor(Option<f32>);
+struct UnsavedFor {
+    idle: Option<f32>,
+    seen: Option<Settings>,
+}
 
 const SAVE_AFTER: f32 = 0.5;
 
 pub(super) fn plugin(app: &mut App) {
     let file = app.world_mut().get_resource_or_init::<SettingsFile>().clone();
-    app.insert_resource(load(&file.0))
-        .init_resource::<UnsavedFor>()
+    let loaded = load(&file.0);
+    app.insert_resource(UnsavedFor { idle: None, seen: Some(loaded.clone()) })
+        .insert_resource(loaded)
         .add_systems(Last, save_when_changed.before(crate::app::frames::ask_for_the_next_frame));
 }
 
@@ -118,17 +127,18 @@ fn save_when_changed(
     mut exits: MessageReader<AppExit>,
     mut next: ResMut<crate::app::frames::NextFrame>,
 ) {
-    if settings.is_changed() && !settings.is_added() {
-        unsaved.0 = Some(0.0);
+    if settings.is_changed() && unsaved.seen.as_ref() != Some(&*settings) {
+        unsaved.seen = Some(settings.clone());
+        unsaved.idle = Some(0.0);
     }
     let exiting = exits.read().count() > 0;
-    let Some(idle) = unsaved.0.as_mut() else { return };
+    let Some(idle) = unsaved.idle.as_mut() else { return };
     *idle += time.delta_secs();
     // A resting window draws no frames: it is kept awake until the change
     // is written, so a window killed a moment later has kept it.
     next.ask();
     if *idle >= SAVE_AFTER || exiting {
-        unsaved.0 = None;
+        unsaved.idle = None;
         if let Err(e) = save(&settings, &file.0) {
             warn!("cannot save settings to {}: {e}", file.0.display());
         }

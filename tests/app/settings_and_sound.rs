@@ -18,6 +18,42 @@ fn settings_are_saved_once_they_rest_and_read_back() {
     assert_eq!(load(&file).volume, 0.4);
 }
 
+/// A panel that binds a slider to the settings marks them changed every
+/// frame it draws: a change is written all the same once the values rest.
+#[test]
+fn settings_touched_every_frame_but_unchanged_are_still_saved() {
+    use tabula::app::settings::{Settings, load};
+    let dir = temp_dir("settings-touched");
+    let mut app = headless(&dir);
+    let file = dir.join("settings.ron");
+    app.world_mut().resource_mut::<Settings>().sound = false;
+    for _ in 0..12 {
+        app.world_mut().resource_mut::<Settings>().set_changed();
+        frames(&mut app, 1);
+    }
+    assert!(!load(&file).sound, "written within 0.6 s though touched every frame");
+}
+
+/// The menu opens on the level of the last game started: it is in the
+/// settings file half a second later, as every setting is.
+#[test]
+fn the_last_level_played_is_kept_in_the_settings() {
+    use tabula::app::settings::{Settings, load};
+    let dir = temp_dir("settings-last-level");
+    let mut app = headless(&dir);
+    let file = dir.join("settings.ron");
+    let path = dir.join("two-piles.ron");
+    start(
+        &mut app,
+        nim_level(&[1, 2], Ending::Normal),
+        Some(path.clone()),
+        vec![seat("Ann", None), seat("Bob", None)],
+    );
+    assert_eq!(app.world().resource::<Settings>().last_level.as_deref(), Some(path.as_path()));
+    frames(&mut app, 12); // 0.6 s of game time
+    assert_eq!(load(&file).last_level, Some(path), "on disk within a second");
+}
+
 /// The window's plugins with sound, and an asset store to hold the sounds.
 fn app_with_sound(name: &str) -> App {
     use bevy::audio::AudioSource;

@@ -48,11 +48,22 @@ pub(super) fn plugin(app: &mut App) {
 
 /// The menu is made on first showing, once every game has registered; on
 /// each showing the level folder is listed again (files may have come).
-fn rescan(mut commands: Commands, menu: Option<ResMut<Menu>>, catalog: Res<WindowCatalog>) {
+fn rescan(
+    mut commands: Commands,
+    menu: Option<ResMut<Menu>>,
+    catalog: Res<WindowCatalog>,
+    settings: Res<Settings>,
+) {
     match menu {
         Some(mut menu) => menu.scanned = None,
         None => {
-            let menu = Menu::new(&catalog.0);
+            let mut menu = Menu::new(&catalog.0);
+            // Where the last game was played, if its level is still there.
+            if let Some(last) = &settings.last_level
+                && let Ok(level) = level::load(last)
+            {
+                menu.show(level.game().folder(), last);
+            }
             // Said once, for whoever runs the window from a terminal (and the
             // install test, which looks for it).
             let playable: Vec<&str> =

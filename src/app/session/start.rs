@@ -56,6 +56,14 @@ pub(crate) fn begin_game<G: WindowGame>(world: &mut World, plan: SessionPlan) ->
         "New game"
     });
     world.insert_resource(super::Headline(None));
+    // The menu opens on this level next time (written with the settings).
+    if !replay
+        && plan.level_path.is_some()
+        && let Some(mut settings) = world.get_resource_mut::<Settings>()
+        && settings.last_level != plan.level_path
+    {
+        settings.last_level = plan.level_path.clone();
+    }
     world.write_message(SessionStarted(Box::new(plan)));
     world.write_message(BoardReset);
     world.resource_mut::<NextState<Screen>>().into_inner().set_if_neq(Screen::Game);
