@@ -212,7 +212,7 @@ fn value_by_thumb(table: &RussianBank, mv: BankMove) -> Option<i32> {
 
 /// Greedy's move for `seat` on a full table or an observation's table.
 pub fn greedy_move(table: &RussianBank, seat: Player, moves: &mut Vec<BankMove>) -> Option<BankMove> {
-    greedy_move_fresh(table, seat, moves, false, |_| 0)
+    greedy_move_fresh(table, seat, moves, false, |_| 0).map(|(mv, _)| mv)
 }
 
 /// Greedy's move that makes the position made the fewest times before
@@ -226,7 +226,7 @@ fn greedy_move_fresh(
     moves: &mut Vec<BankMove>,
     stalled: bool,
     repeats: impl Fn(BankMove) -> u32,
-) -> Option<BankMove> {
+) -> Option<(BankMove, u32)> {
     moves.clear();
     table.legal_moves(seat, moves);
     // The best has the least key: (held back by the stall, repeats, -value).
@@ -245,7 +245,7 @@ fn greedy_move_fresh(
     }
     // Every position offers a move greedy makes (the waste, the hand or
     // EndTurn), except a decision it would not stop (never: Stop ranks top).
-    best.map(|(_, mv)| mv).or_else(|| moves.first().copied())
+    best.map(|((_, made, _), mv)| (mv, made)).or_else(|| moves.first().map(|&mv| (mv, repeats(mv))))
 }
 
 /// A move that loads the opponent with a card from the tableau: it costs
@@ -541,14 +541,14 @@ impl Agent<RussianBank> for Greedy {
         } else {
             let memory = &self.thinker.memory;
             let stalled = memory.stalled(table);
-            let mv =
+            let fresh =
                 greedy_move_fresh(table, seat, &mut moves, stalled, |mv| memory.repeats(table, seat, mv));
             // Its rules of thumb lead where it has been, or nowhere: it
             // stops and thinks, as a person does when a game stalls.
-            if stalled || mv.is_some_and(|mv| memory.repeats(table, seat, mv) > 0) {
+            if stalled || fresh.is_some_and(|(_, made)| made > 0) {
                 self.thinker.search(table, seat, observation, rng)
             } else {
-                mv
+                fresh.map(|(mv, _)| mv)
             }
         };
         if let Some(mv) = chosen {
@@ -632,17 +632,14 @@ impl Lookahead {
     fn candidates(&mut self, table: &RussianBank, seat: Player) -> Vec<BankMove> {
         self.moves.clear();
         table.legal_moves(seat, &mut self.moves);
+        self.moves.retain(|&mv| table.breaks_priority(seat, mv).is_none());
         let mut out: Vec<BankMove> = Vec::new();
         // Only the moves that make the least made position: anywhere new
         // if it can, and round a circle as few times as it must.
         let repeats: Vec<u32> = self.moves.iter().map(|&mv| self.memory.repeats(table, seat, mv)).collect();
-        let fewest = (self.moves.iter().zip(&repeats))
-            .filter(|&(&mv, _)| table.breaks_priority(seat, mv).is_none())
-            .map(|(_, &r)| r)
-            .min()
-            .unwrap_or(0);
+        let fewest = repeats.iter().copied().min().unwrap_or(0);
         for (&mv, &r) in self.moves.iter().zip(&repeats) {
-            if table.breaks_priority(seat, mv).is_some() || r > fewest {
+            if r > fewest {
                 continue;
             }
             if let BankMove::Play { from, to } = mv {
