@@ -1,5 +1,5 @@
 use super::*;
-use tabula::app::mancala::{BestRing, Cell, PitChoice, PitMargins, STORE_WINNER, Stone};
+use tabula::app::mancala::{BestRing, Cell, MarginLabel, PitChoice, PitMargins, STORE_WINNER, Stone};
 use tabula::app::session::MovePreview;
 use tabula::app::settings::Settings;
 use tabula::app::teach::{MoveMarks, Teaching};
@@ -264,6 +264,19 @@ fn ringed(app: &mut App) -> Vec<usize> {
     cells
 }
 
+/// The margins drawn on the board, by cell.
+fn labels(app: &mut App) -> Vec<(usize, String)> {
+    let mut shown: Vec<(usize, String)> = app
+        .world_mut()
+        .query::<(&MarginLabel, &Text2d, &Visibility)>()
+        .iter(app.world())
+        .filter(|(_, _, v)| **v != Visibility::Hidden)
+        .map(|(label, text, _)| (label.0, text.0.clone()))
+        .collect();
+    shown.sort();
+    shown
+}
+
 #[test]
 fn teaching_gives_each_pit_its_proven_margin_and_rings_the_best() {
     let (mut app, rules) = small_board_taught("mancala-teach");
@@ -278,6 +291,20 @@ fn teaching_gives_each_pit_its_proven_margin_and_rings_the_best() {
         expected.iter().filter(|m| m.margin == top).map(|m| game.pit_cell(m.sow.side, m.sow.pit)).collect();
     let worse = expected.iter().find(|m| m.margin < top).expect("a move worse than the best here");
     assert_eq!(ringed(&mut app), best, "exactly the best pits are ringed");
+    // Each pit's margin is drawn on the board, not only said on hover.
+    let mut drawn: Vec<(usize, String)> = expected
+        .iter()
+        .map(|m| {
+            let figure = match m.margin {
+                x if x > 0 => format!("+{x}"),
+                0 => "0".to_owned(),
+                x => format!("\u{2212}{}", -x),
+            };
+            (game.pit_cell(m.sow.side, m.sow.pit), figure)
+        })
+        .collect();
+    drawn.sort();
+    assert_eq!(labels(&mut app), drawn, "every legal pit carries its margin");
     // Choosing a pit says its margin in the player's words.
     let mover = game.current_player();
     for m in [expected.iter().find(|m| m.margin == top).unwrap(), worse] {
@@ -313,6 +340,7 @@ fn teaching_gives_each_pit_its_proven_margin_and_rings_the_best() {
     app.world_mut().resource_mut::<Teaching>().on = false;
     frames(&mut app, 2);
     assert_eq!(ringed(&mut app), Vec::<usize>::new());
+    assert_eq!(labels(&mut app), Vec::new(), "no margin is drawn with teaching off");
     assert_eq!(app.world().resource::<Teaching>().verdict, "");
 }
 

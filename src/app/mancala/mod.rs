@@ -70,6 +70,10 @@ pub struct CellTag(pub usize);
 #[derive(Component, Debug, Clone, Copy)]
 pub struct BestRing(pub usize);
 
+/// A pit's proven margin drawn on the board, while teaching ("+8").
+#[derive(Component, Debug, Clone, Copy)]
+pub struct MarginLabel(pub usize);
+
 /// The cell each leg of a stone's glide leaves (a sown stone may be
 /// captured on): while it waits to lift off, it is counted there.
 #[derive(Component, Debug, Default, Clone)]
@@ -164,7 +168,7 @@ pub fn plugin(app: &mut App) {
                 animate::sow_stones,
                 (glide, count_busy::<Glide>, animate::update_counts),
                 (teach::work_out_margins, review::review_game, review::teach_notes),
-                (input::preview_pit, teach::say_verdict, teach::ring_best_pits),
+                (input::preview_pit, teach::say_verdict, teach::ring_best_pits, teach::label_margins),
             )
                 .chain()
                 .in_set(SessionSet::View)

@@ -9,15 +9,16 @@ use tabula_engine::mancala::Mancala;
 
 use super::art::{BEST_RING, BOARD_COLOR, CELL_COLOR, CellTexture, LABEL_COLOR, RingTexture, bead_color};
 use super::{
-    BestRing, BoardPart, Cell, CellCount, CellTag, LABEL_GAP, MARGIN, MancalaLayout, NAME_GAP, PIT, ROW_Y,
-    STONE, STORE_SIZE, Stone, TAG_GAP,
+    BestRing, BoardPart, Cell, CellCount, CellTag, LABEL_GAP, MARGIN, MancalaLayout, MarginLabel, NAME_GAP,
+    PIT, ROW_Y, STONE, STORE_SIZE, Stone, TAG_GAP,
 };
 use crate::app::board::BoardCamera;
 use crate::app::board::{StoneTexture, clear_on_reset, fit_view, seat_color};
 use crate::app::game::ActiveGame;
 use crate::app::session::{BoardReset, Session};
 
-type Parts = Or<(With<Stone>, With<Cell>, With<CellCount>, With<BoardPart>, With<BestRing>)>;
+type Parts =
+    Or<(With<Stone>, With<Cell>, With<CellCount>, With<BoardPart>, With<BestRing>, With<MarginLabel>)>;
 
 /// The images a board is drawn with (none without an asset server).
 struct Art {
@@ -85,6 +86,19 @@ fn spawn_cell(commands: &mut Commands, layout: &MancalaLayout, art: &Art, board:
             BestRing(cell),
             Sprite { image: art.ring.clone(), color: BEST_RING, custom_size: Some(size * 1.15), ..default() },
             Transform::from_xyz(at.x, at.y, 1.5),
+            Visibility::Hidden,
+            DespawnOnExit(ActiveGame::of::<Mancala>()),
+        ));
+        // On the board's middle, beside the pit's inner edge: the margin
+        // stays clear of the stones, the count and the name.
+        let toward_middle = if cell < n { 1.0 } else { -1.0 };
+        let margin_at = at + Vec2::new(0.0, toward_middle * (PIT / 2.0 + 16.0));
+        commands.spawn((
+            MarginLabel(cell),
+            Text2d::new(""),
+            TextFont::from_font_size(19.0),
+            TextColor(LABEL_COLOR),
+            Transform::from_xyz(margin_at.x, margin_at.y, 3.0),
             Visibility::Hidden,
             DespawnOnExit(ActiveGame::of::<Mancala>()),
         ));

@@ -4,17 +4,23 @@
 //! what the side panel says of it. Reviewing a finished game is `review`'s.
 
 use std::collections::HashMap;
+use std::sync::atomic::Ordering;
 use std::sync::{Arc, Mutex};
+use std::time::Duration;
 
 use bevy::prelude::*;
-use tabula_engine::mancala::solver::{MoveMargin, Teacher};
+use tabula_engine::mancala::solver::teach::{OVERLAY_NODES, default_dir};
+use tabula_engine::mancala::solver::{
+    MoveMargin, Preparation, Shared, Stage, Teacher, needs_preparing, prepare, started,
+};
 use tabula_engine::mancala::{Mancala, MancalaLevel, Sow};
 use tabula_engine::{Game, Player};
 
+use super::art::{BEST_RING, LABEL_COLOR};
 use super::input::chosen_pit;
-use super::{BestRing, PitChoice};
-use crate::app::frames::NextFrame;
-use crate::app::session::{BoardBusy, Session};
+use super::{BestRing, MarginLabel, PitChoice};
+use crate::app::frames;
+use crate::app::session::{BoardBusy, Session, StatusLine};
 use crate::app::teach::{Background, MoveMarks, TeachNote, Teaching};
 
 /// What the overlay knows of the moves of the position on the board.
@@ -23,8 +29,12 @@ pub enum PitMargins {
     /// The overlay is off, or the game is over.
     #[default]
     Off,
-    /// The teacher is still at it, for so many seconds now.
-    Working(u64),
+    /// The teacher of a big board is being made ready (once, kept in the
+    /// data folder): how far, and the start's moves proven so far.
+    Preparing { line: String, proven: Vec<MoveMargin> },
+    /// The teacher is still at it, for so many seconds now; the moves
+    /// proven so far.
+    Working { seconds: u64, proven: Vec<MoveMargin> },
     /// Beyond what the teacher proves within its budget.
     Beyond,
     /// Each legal move with its proven margin.
@@ -40,8 +50,16 @@ impl PitMargins {
     }
 
     pub fn of(&self, sow: Sow) -> Option<i32> {
-        let PitMargins::Proven(moves) = self else { return None };
-        moves.iter().find(|m| m.sow == sow).map(|m| m.margin)
+        self.known().iter().find(|m| m.sow == sow).map(|m| m.margin)
+    }
+
+    /// The moves proven so far: all of them once the position is proven.
+    pub fn known(&self) -> &[MoveMargin] {
+        match self {
+            PitMargins::Preparing { proven, .. } | PitMargins::Working { proven, .. } => proven,
+            PitMargins::Proven(moves) => moves,
+            PitMargins::Off | PitMargins::Beyond => &[],
+        }
     }
 }
 
@@ -52,9 +70,16 @@ pub(super) type Proven = Arc<Mutex<HashMap<Mancala, Option<Vec<MoveMargin>>>>>;
 #[derive(Resource, Default)]
 pub(super) struct Lessons {
     teacher: Option<(MancalaLevel, Teacher)>,
+    /// The level's preparation while it runs; `None` in the pair when it
+    /// needs none or has ended (decided once a level).
+    preparing: Option<(MancalaLevel, Option<Arc<Preparation>>)>,
+    /// Wakes the window twice a second while a preparation runs, for its
+    /// progress line.
+    ticker: Option<Background>,
     pub(super) proven: Proven,
-    /// The position being worked out for the board.
-    asking: Option<(Mancala, Background)>,
+    /// The position being worked out for the board, the work, its stop
+    /// flag, and its moves proven so far.
+    asking: Option<(Mancala, Background, Arc<Shared>, Arc<Mutex<Vec<MoveMargin>>>)>,
 }
 
 impl Lessons {
@@ -62,7 +87,8 @@ impl Lessons {
     /// forgotten.
     pub(super) fn teacher(&mut self, level: &MancalaLevel) -> Teacher {
         if self.teacher.as_ref().is_none_or(|(l, _)| l != level) {
-            *self = Lessons { teacher: Some((level.clone(), Teacher::new(level))), ..default() };
+            let preparing = self.preparing.take();
+            *self = Lessons { teacher: Some((level.clone(), Teacher::new(level))), preparing, ..default() };
         }
         self.teacher.as_ref().map(|(_, t)| t.clone()).expect("set above")
     }
@@ -70,16 +96,77 @@ impl Lessons {
     fn known(&self, board: &Mancala) -> Option<Option<Vec<MoveMargin>>> {
         self.proven.lock().ok()?.get(board).cloned()
     }
+
+    /// The preparation `level`'s teacher still needs, started if it was
+    /// not (by the overlay or a `perfect` seat); `None` once it is ready.
+    fn preparation(&mut self, level: &MancalaLevel) -> Option<Arc<Preparation>> {
+        if self.preparing.as_ref().is_none_or(|(l, _)| l != level) {
+            let dir = default_dir();
+            let prep = needs_preparing(level, &dir).then(|| prepare(level, &dir));
+            self.preparing = Some((level.clone(), prep));
+        }
+        let prep = self.preparing.as_ref()?.1.clone()?;
+        if prep.ended() {
+            // A new teacher serves from what it made; positions the old
+            // one could not prove are asked again.
+            *self = Lessons { preparing: Some((level.clone(), None)), ..default() };
+            return None;
+        }
+        let watched = prep.clone();
+        self.tick_while(move || !watched.ended());
+        Some(prep)
+    }
+
+    /// Wakes the window twice a second while `busy` says so, and once
+    /// after, for a progress line: drawing every frame would take a core
+    /// from the work it shows.
+    fn tick_while(&mut self, busy: impl Fn() -> bool + Send + 'static) {
+        if self.ticker.as_ref().is_some_and(|t| !t.finished()) {
+            return;
+        }
+        self.ticker = Some(Background::start(move |stop| {
+            while !stop.load(Ordering::Relaxed) && busy() {
+                std::thread::sleep(Duration::from_millis(500));
+                frames::wake_for_one_frame();
+            }
+            frames::wake_for_one_frame();
+        }));
+    }
+}
+
+/// What a preparation says: what it does, for how long, and that it is
+/// done once.
+fn preparing_line(prep: &Preparation) -> String {
+    format!(
+        "Preparing perfect play for this board, once (kept for next time): {} — {} s",
+        prep.stage().words(),
+        prep.seconds()
+    )
+}
+
+/// The start's moves a preparation has proven, when the board is the
+/// level's start.
+fn start_proven(prep: &Preparation, level: &MancalaLevel, board: &Mancala) -> Vec<MoveMargin> {
+    let (Stage::Start { moves } | Stage::ExtraTurns { moves, .. }) = prep.stage() else { return Vec::new() };
+    if board.plies() != 0 || Mancala::new(level, 0).ok() != Some(*board) {
+        return Vec::new();
+    }
+    let side = board.current_player().0;
+    moves
+        .iter()
+        .filter_map(|m| m.exact().map(|margin| MoveMargin { sow: Sow { side, pit: m.pit }, margin }))
+        .collect()
 }
 
 /// Works out the margins of the board's moves, on another thread; a
-/// result for a position no longer on the board waits in the cache.
+/// result for a position no longer on the board waits in the cache. A big
+/// board's teacher is first made ready, with a progress line.
 pub(super) fn work_out_margins(
     session: Res<Session<Mancala>>,
     mut teaching: ResMut<Teaching>,
     mut lessons: ResMut<Lessons>,
     mut margins: ResMut<PitMargins>,
-    mut next: ResMut<NextFrame>,
+    mut status: ResMut<StatusLine>,
 ) {
     // Not at a table on a game server: it would teach one side there.
     let offered = (!session.online).then_some(Mancala::NAME);
@@ -87,8 +174,24 @@ pub(super) fn work_out_margins(
         teaching.offered = offered;
     }
     let board = *session.view();
-    let now = if !teaching.shown_for(Mancala::NAME) || board.outcome().is_some() {
-        PitMargins::Off
+    if !teaching.shown_for(Mancala::NAME) || board.outcome().is_some() {
+        // A `perfect` seat may be preparing without the overlay: the
+        // status line says so.
+        if let Some(prep) = started(&session.level, &default_dir()).filter(|p| !p.ended()) {
+            lessons.preparation(&session.level);
+            let line = preparing_line(&prep);
+            if status.text != line {
+                status.info(line);
+            }
+        }
+        if *margins != PitMargins::Off {
+            *margins = PitMargins::Off;
+        }
+        return;
+    }
+    let now = if let Some(prep) = lessons.preparation(&session.level) {
+        let proven = start_proven(&prep, &session.level, &board);
+        PitMargins::Preparing { line: preparing_line(&prep), proven }
     } else {
         let teacher = lessons.teacher(&session.level);
         match lessons.known(&board) {
@@ -96,9 +199,10 @@ pub(super) fn work_out_margins(
             Some(None) => PitMargins::Beyond,
             None => {
                 ask(&mut lessons, teacher, board);
-                next.ask();
-                let asked = lessons.asking.as_ref().filter(|(at, _)| *at == board);
-                PitMargins::Working(asked.map_or(0, |(_, work)| work.seconds()))
+                let asked = lessons.asking.as_ref().filter(|(at, ..)| *at == board);
+                let seconds = asked.map_or(0, |(_, work, ..)| work.seconds());
+                let proven = asked.map(|(.., so_far)| so_far.lock().map(|m| m.clone()).unwrap_or_default());
+                PitMargins::Working { seconds, proven: proven.unwrap_or_default() }
             }
         }
     };
@@ -107,20 +211,37 @@ pub(super) fn work_out_margins(
     }
 }
 
-/// Sets the teacher on `board`, unless it is still at another position
-/// (one at a time: it then comes back for this one).
+/// Sets the teacher on `board`, with the overlay's budget: it works until
+/// every move is proven, the budget is spent or the board shows another
+/// position (it is then stopped, and what it had not proven is not kept).
 fn ask(lessons: &mut Lessons, teacher: Teacher, board: Mancala) {
-    if lessons.asking.as_ref().is_some_and(|(at, work)| *at == board || !work.finished()) {
-        return;
+    if let Some((at, _, shared, _)) = &lessons.asking {
+        if *at == board {
+            return;
+        }
+        shared.stop.store(true, Ordering::Relaxed);
     }
     let proven = lessons.proven.clone();
+    let so_far = Arc::new(Mutex::new(Vec::new()));
+    let shared = Arc::new(Shared::default());
+    shared.node_limit.store(OVERLAY_NODES, Ordering::Relaxed);
+    let (heard, until) = (so_far.clone(), shared.clone());
     let work = Background::start(move |_| {
-        let moves = teacher.move_margins(&board);
-        if let Ok(mut proven) = proven.lock() {
+        let moves = teacher.move_margins_until(&board, &until, &|m| {
+            if let Ok(mut heard) = heard.lock() {
+                heard.push(m);
+            }
+            frames::wake_for_one_frame();
+        });
+        if !until.stopped()
+            && let Ok(mut proven) = proven.lock()
+        {
             proven.insert(board, moves);
         }
     });
-    lessons.asking = Some((board, work));
+    lessons.asking = Some((board, work, shared, so_far));
+    let answered = lessons.proven.clone();
+    lessons.tick_while(move || answered.lock().is_ok_and(|p| !p.contains_key(&board)));
 }
 
 /// The best pits are ringed once the stones have settled.
@@ -142,6 +263,44 @@ pub(super) fn ring_best_pits(
     }
 }
 
+/// Each proven margin drawn on its pit, as soon as it is proven: "+8" in
+/// the ring's light for a best move, the rest plain; none while stones fly.
+pub(super) fn label_margins(
+    session: Res<Session<Mancala>>,
+    margins: Res<PitMargins>,
+    busy: Res<BoardBusy>,
+    mut labels: Query<(&MarginLabel, &mut Text2d, &mut TextColor, &mut Visibility)>,
+) {
+    let board = session.view();
+    let known = if busy.0 == 0 { margins.known() } else { &[] };
+    let top = known.iter().map(|m| m.margin).max();
+    // Best only once every move is proven: an early one may be beaten.
+    let settled = matches!(*margins, PitMargins::Proven(_));
+    for (label, mut text, mut color, mut visibility) in &mut labels {
+        let shown = known.iter().find(|m| board.pit_cell(m.sow.side, m.sow.pit) == label.0);
+        let Some(m) = shown else {
+            visibility.set_if_neq(Visibility::Hidden);
+            continue;
+        };
+        let words = signed(m.margin);
+        if text.0 != words {
+            text.0 = words;
+        }
+        let now = if settled && Some(m.margin) == top { BEST_RING } else { LABEL_COLOR.with_alpha(0.8) };
+        color.set_if_neq(TextColor(now));
+        visibility.set_if_neq(Visibility::Inherited);
+    }
+}
+
+/// A margin as a figure with its sign: "+8", "0", "−2".
+fn signed(margin: i32) -> String {
+    match margin {
+        m if m > 0 => format!("+{m}"),
+        m if m < 0 => format!("\u{2212}{}", -m),
+        _ => "0".to_owned(),
+    }
+}
+
 /// A margin in a player's words, for the player to move: "you win by 4".
 pub(super) fn result_words(margin: i32) -> String {
     match margin {
@@ -155,7 +314,13 @@ pub(super) fn result_words(margin: i32) -> String {
 pub(super) fn margin_words(margins: &PitMargins, sow: Sow) -> Option<String> {
     match margins {
         PitMargins::Off => None,
-        PitMargins::Working(seconds) => Some(working(*seconds)),
+        PitMargins::Preparing { .. } | PitMargins::Working { .. } => match margins.of(sow) {
+            Some(margin) => Some(format!("{} with perfect play after this", result_words(margin))),
+            None => Some(match margins {
+                PitMargins::Working { seconds, .. } => working(*seconds),
+                _ => "not proven yet: the teacher is being prepared".to_owned(),
+            }),
+        },
         PitMargins::Beyond => Some("not proven here: too many stones left for the solver".into()),
         PitMargins::Proven(moves) => {
             let margin = margins.of(sow)?;
@@ -210,7 +375,8 @@ pub(super) fn position_notes(margins: &PitMargins, name: &str, mover: Player) ->
     let row = if mover == Player::ONE { 'A' } else { 'B' };
     match margins {
         PitMargins::Off => Vec::new(),
-        PitMargins::Working(seconds) => vec![TeachNote::line(format!("W{}", &working(*seconds)[1..]))],
+        PitMargins::Preparing { line, .. } => vec![TeachNote::line(line.clone())],
+        PitMargins::Working { seconds, .. } => vec![TeachNote::line(format!("W{}", &working(*seconds)[1..]))],
         PitMargins::Beyond => vec![TeachNote::line("Not proven here: too many stones left for the solver.")],
         PitMargins::Proven(moves) => {
             let best = margins.best();

@@ -465,6 +465,13 @@ impl Perfect {
                 sweep: rules.sweep,
                 move_cap: super::level::DEFAULT_MOVE_CAP,
             };
+            // A big board's teacher is made ready first, once (a minute
+            // for Kalah (6,4), kept in the data folder): until then every
+            // move would be a guess.
+            let dir = super::solver::teach::default_dir();
+            if super::solver::needs_preparing(&level, &dir) {
+                super::solver::prepare(&level, &dir).wait();
+            }
             self.teacher = Some((rules, Teacher::new(&level)));
         }
         &self.teacher.as_ref().expect("just made").1
@@ -480,8 +487,7 @@ impl Agent<Mancala> for Perfect {
         if seat != board.current_player() {
             return None;
         }
-        if let Some(margins) = self.teacher(board).move_margins(board) {
-            let best = margins.iter().max_by_key(|m| m.margin)?;
+        if let Some(best) = self.teacher(board).best_move(board) {
             self.note = Some(format!("plays perfectly: {} from here", margin_words(best.margin, "wins")));
             return Some(best.sow);
         }

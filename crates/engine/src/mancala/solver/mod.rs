@@ -8,6 +8,7 @@
 
 pub mod board;
 pub mod endgame;
+pub mod prepare;
 pub mod search;
 pub mod teach;
 #[cfg(test)]
@@ -22,6 +23,7 @@ use serde::{Deserialize, Serialize};
 
 pub use board::{Pits, Rules};
 pub use endgame::{Endgame, TierError};
+pub use prepare::{Preparation, Stage, needs_preparing, prepare, started};
 pub use search::{Searcher, Shared, Table};
 pub use teach::{MoveMargin, Teacher};
 
@@ -262,12 +264,24 @@ pub fn solve(
     shared: &Shared,
     report: &(dyn Fn(Progress) + Sync),
 ) -> Result<Solution, SolveError> {
+    solve_with(level, endgame, &Table::new(config.table_bits), config, shared, report)
+}
+
+/// `solve` into a table the caller keeps: what it proves of the positions
+/// below the start then serves the teacher (`teach::prepare`).
+pub fn solve_with(
+    level: &MancalaLevel,
+    endgame: &Endgame,
+    table: &Table,
+    config: &Config,
+    shared: &Shared,
+    report: &(dyn Fn(Progress) + Sync),
+) -> Result<Solution, SolveError> {
     check_level(level)?;
     let start = Mancala::new(level, 0).map_err(|e| SolveError::Beyond(e.to_string()))?;
     let (pits, _) = Pits::of(&start);
     let rules = Rules::of(level);
     let stones = pits.stones(rules.pits as usize);
-    let table = Table::new(config.table_bits);
     let paths = config.dir.as_ref().map(|dir| solve_paths(dir, level));
     let io = |path: &Path| {
         let path = path.to_owned();
@@ -406,7 +420,7 @@ pub fn solve(
     std::thread::scope(|scope| -> Result<(), SolveError> {
         for _ in 0..threads {
             scope.spawn(|| {
-                let mut searcher = Searcher::new(endgame, &table, shared);
+                let mut searcher = Searcher::new(endgame, table, shared);
                 for (pass, next) in passes.iter().enumerate() {
                     if pass > 0 {
                         between.wait();

@@ -140,6 +140,19 @@ impl Table {
         fs::rename(tmp, path)
     }
 
+    /// A table of the size `save` wrote to `path`, holding what it wrote.
+    pub fn read(path: &Path) -> std::io::Result<Table> {
+        let mut word = [0u8; 8];
+        fs::File::open(path)?.read_exact(&mut word)?;
+        let slots = u64::from_le_bytes(word);
+        if !slots.is_power_of_two() || !(16..=1 << 36).contains(&slots) {
+            return Err(std::io::Error::other(format!("{}: not a table of proven bounds", path.display())));
+        }
+        let table = Table::new(slots.trailing_zeros());
+        table.load(path)?;
+        Ok(table)
+    }
+
     /// Reads back what `save` wrote into a table of the same size; false if
     /// the file is of another size (then nothing is loaded).
     pub fn load(&self, path: &Path) -> std::io::Result<bool> {

@@ -8,7 +8,7 @@
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::Ordering;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
 
 use super::board::{Pits, Rules};
@@ -28,12 +28,17 @@ pub struct MoveMargin {
     pub margin: i32,
 }
 
-/// Nodes a teacher searches for one position before it gives up.
-pub const NODE_BUDGET: u64 = 6_000_000;
+/// Nodes a teacher searches for one position before it gives up: tens of
+/// seconds at most, which the first plies of Kalah (6,4) need even with
+/// its databases (docs/solver.md, "The teacher on a big board").
+pub const NODE_BUDGET: u64 = 150_000_000;
+/// Nodes the window's overlay searches at most for the position on the
+/// board, where a person waits and watches the pits fill in (minutes): the
+/// first plies of a lopsided game of Kalah (6,4) need that.
+pub const OVERLAY_NODES: u64 = 4 * NODE_BUDGET;
 /// Databases a teacher builds in memory when none are on disk (bytes).
 const BUILT_HERE: u64 = 16 << 20;
-/// Databases a teacher loads from disk at most (bytes).
-const LOADED_AT_MOST: u64 = 2 << 30;
+/// The table of a teacher with none kept on disk: 2^22 entries, 64 MiB.
 const TABLE_BITS: u32 = 22;
 
 /// Proves the value of each move of a Mancala position, within a budget.
@@ -44,7 +49,7 @@ pub struct Teacher {
     endgame: Arc<Endgame>,
     table: Arc<Table>,
     finished: Option<Arc<Solution>>,
-    budget: u64,
+    pub(super) budget: u64,
 }
 
 impl std::fmt::Debug for Teacher {
@@ -63,42 +68,69 @@ pub fn default_dir() -> PathBuf {
     crate::core::data_dir().join("kalah")
 }
 
+/// The tiers a teacher builds in memory for a board of `pits` pits a side.
+pub fn in_memory_tiers(pits: u8) -> u32 {
+    let mut tiers = 0;
+    while super::database_bytes(pits, tiers + 1) <= BUILT_HERE {
+        tiers += 1;
+    }
+    tiers
+}
+
+type Loaded = HashMap<(Rules, PathBuf), (Arc<Endgame>, Arc<Table>)>;
+
+/// The databases and tables loaded in this process.
+fn loaded() -> std::sync::MutexGuard<'static, Loaded> {
+    static LOADED: OnceLock<Mutex<Loaded>> = OnceLock::new();
+    LOADED.get_or_init(Default::default).lock().unwrap_or_else(|e| e.into_inner())
+}
+
 /// The databases of `rules` found under `dir`, loaded once per process,
 /// and a table of proven bounds for them that every teacher of those rules
 /// shares (its bounds are true of the positions whoever found them), so a
-/// new teacher, one an agent a game, costs no allocation.
-fn databases(rules: Rules, dir: &Path) -> (Arc<Endgame>, Arc<Table>) {
-    type Loaded = HashMap<(Rules, PathBuf), (Arc<Endgame>, Arc<Table>)>;
-    static LOADED: OnceLock<Mutex<Loaded>> = OnceLock::new();
-    let mut loaded = LOADED.get_or_init(Default::default).lock().unwrap_or_else(|e| e.into_inner());
-    loaded
-        .entry((rules, dir.to_owned()))
-        .or_insert_with(|| {
-            let mut endgame = Endgame::new(rules);
-            while super::database_bytes(rules.pits, endgame.top() + 1) <= LOADED_AT_MOST
-                && endgame.load_next(dir).unwrap_or(false)
-            {}
-            if endgame.top() == 0 {
-                let mut tiers = 0;
-                while super::database_bytes(rules.pits, tiers + 1) <= BUILT_HERE {
-                    tiers += 1;
-                }
-                let config = Config {
-                    threads: 1,
-                    table_bits: 4,
-                    tiers,
-                    dir: None,
-                    checkpoint_every: Default::default(),
-                    every_move: false,
-                    guess: None,
-                };
-                if let Ok(built) = super::databases(rules, &config, &|_| {}) {
-                    endgame = built;
-                }
-            }
-            (Arc::new(endgame), Arc::new(Table::new(TABLE_BITS)))
-        })
-        .clone()
+/// new teacher, one an agent a game, costs no allocation. The table a
+/// preparation kept is read back. With none on disk, databases up to
+/// `want` stones are built in memory (again, for a bigger board than the
+/// last).
+fn databases(rules: Rules, dir: &Path, want: u32) -> (Arc<Endgame>, Arc<Table>) {
+    let mut loaded = loaded();
+    let key = (rules, dir.to_owned());
+    if let Some(kept) = loaded.get(&key).filter(|(endgame, _)| endgame.top() >= want) {
+        return kept.clone();
+    }
+    let mut endgame = Endgame::new(rules);
+    let most = super::prepare::teaching_memory() / 4 * 3;
+    while super::database_bytes(rules.pits, endgame.top() + 1) <= most
+        && endgame.load_next(dir).unwrap_or(false)
+    {}
+    if endgame.top() == 0 {
+        let config = Config {
+            threads: 1,
+            table_bits: 4,
+            tiers: want,
+            dir: None,
+            checkpoint_every: Default::default(),
+            every_move: false,
+            guess: None,
+        };
+        if let Ok(built) = super::databases(rules, &config, &|_| {}) {
+            endgame = built;
+        }
+    }
+    let table = match loaded.remove(&key) {
+        Some((_, table)) => table,
+        None => Arc::new(
+            Table::read(&super::prepare::table_path(dir, rules)).unwrap_or_else(|_| Table::new(TABLE_BITS)),
+        ),
+    };
+    let kept = (Arc::new(endgame), table);
+    loaded.insert(key, kept.clone());
+    kept
+}
+
+/// What a preparation made serves every teacher of `rules` made after.
+pub(super) fn install(rules: Rules, dir: &Path, endgame: Arc<Endgame>, table: Arc<Table>) {
+    loaded().insert((rules, dir.to_owned()), (endgame, table));
 }
 
 impl Teacher {
@@ -110,7 +142,8 @@ impl Teacher {
 
     /// The same with databases and results kept in `dir`.
     pub fn with_dir(level: &MancalaLevel, dir: &Path) -> Teacher {
-        let (endgame, table) = databases(Rules::of(level), dir);
+        let stones = 2 * level.pits as u32 * level.stones as u32;
+        let (endgame, table) = databases(Rules::of(level), dir, in_memory_tiers(level.pits).min(stones));
         Teacher {
             level: level.clone(),
             endgame,
@@ -120,6 +153,11 @@ impl Teacher {
         }
     }
 
+    /// A teacher with no limit on its search, for a preparation.
+    pub(super) fn from_parts(level: &MancalaLevel, endgame: Arc<Endgame>, table: Arc<Table>) -> Teacher {
+        Teacher { level: level.clone(), endgame, table, finished: None, budget: 0 }
+    }
+
     /// The most stones the databases hold.
     pub fn tiers(&self) -> u32 {
         self.endgame.top()
@@ -127,8 +165,126 @@ impl Teacher {
 
     /// Every legal move with its proven margin, in pit order; `None` when the
     /// game is over or the position is beyond what can be proven within the
-    /// budget (seconds, not minutes).
+    /// budget.
     pub fn move_margins(&self, board: &Mancala) -> Option<Vec<MoveMargin>> {
+        self.move_margins_as_proven(board, &|_| {})
+    }
+
+    /// `move_margins`, the moves shared among the machine's cores, telling
+    /// `heard` of each move as soon as its margin is proven.
+    pub fn move_margins_as_proven(
+        &self,
+        board: &Mancala,
+        heard: &(dyn Fn(MoveMargin) + Sync),
+    ) -> Option<Vec<MoveMargin>> {
+        let shared = Shared::default();
+        shared.node_limit.store(self.budget, Ordering::Relaxed);
+        self.move_margins_until(board, &shared, heard)
+    }
+
+    /// The same with no budget of its own: it stops when `shared` says so
+    /// (its stop flag, or a node limit the caller set).
+    pub fn move_margins_until(
+        &self,
+        board: &Mancala,
+        shared: &Shared,
+        heard: &(dyn Fn(MoveMargin) + Sync),
+    ) -> Option<Vec<MoveMargin>> {
+        let (pits, made, rules) = self.position(board)?;
+        let side = board.current_player().0;
+        if let Some(moves) = self.start_margins(board) {
+            moves.iter().for_each(|m| heard(*m));
+            return Some(moves);
+        }
+        let stones = pits.stones(rules.pits as usize);
+        let playable = playable(&pits, rules);
+        let next = AtomicUsize::new(0);
+        let out = Mutex::new(Vec::new());
+        let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).min(playable.len()).max(1);
+        // Each thread takes the next move until none is left or the budget
+        // is spent (then nothing is proven of the position as a whole).
+        let work = || {
+            let mut searcher = Searcher::new(&self.endgame, &self.table, shared);
+            while let Some(&pit) = playable.get(next.fetch_add(1, Ordering::Relaxed)) {
+                let mut child = pits;
+                let fx = child.sow(rules, pit as usize);
+                let rest = if fx.ended {
+                    0
+                } else {
+                    let Some(v) = searcher.value(&child, stones - fx.gain as u32, 0, &mut |_, _| {}) else {
+                        return;
+                    };
+                    if fx.extra_turn { v } else { -v }
+                };
+                let proven = MoveMargin { sow: Sow { side, pit }, margin: made + fx.gain + rest };
+                heard(proven);
+                out.lock().unwrap_or_else(|e| e.into_inner()).push(proven);
+            }
+        };
+        std::thread::scope(|scope| {
+            for _ in 1..threads {
+                scope.spawn(work);
+            }
+            work();
+        });
+        let mut out = out.into_inner().unwrap_or_else(|e| e.into_inner());
+        if out.len() < playable.len() {
+            return None;
+        }
+        out.sort_by_key(|m| m.sow.pit);
+        Some(out)
+    }
+
+    /// A best move and its proven margin, within the budget: one exact
+    /// search, and for each other move one test of whether it does better,
+    /// as `tabula solve` proves a start (far cheaper than every margin).
+    pub fn best_move(&self, board: &Mancala) -> Option<MoveMargin> {
+        let (pits, made, rules) = self.position(board)?;
+        if let Some(moves) = self.start_margins(board) {
+            return moves.into_iter().max_by_key(|m| m.margin);
+        }
+        let side = board.current_player().0;
+        let shared = Shared::default();
+        shared.node_limit.store(self.budget, Ordering::Relaxed);
+        let mut searcher = Searcher::new(&self.endgame, &self.table, &shared);
+        let stones = pits.stones(rules.pits as usize);
+        let mut order = playable(&pits, rules);
+        // The likeliest best first: extra turns, then the pits nearest the store.
+        order.sort_by_key(|&pit| (!pits.clone().sow(rules, pit as usize).extra_turn, std::cmp::Reverse(pit)));
+        let mut best: Option<MoveMargin> = None;
+        for pit in order {
+            let mut child = pits;
+            let fx = child.sow(rules, pit as usize);
+            let base = made + fx.gain;
+            let margin = if fx.ended {
+                base
+            } else {
+                let left = stones - fx.gain as u32;
+                let sign = if fx.extra_turn { 1 } else { -1 };
+                if let Some(b) = best {
+                    // Better than the best so far: sign × value ≥ target.
+                    let target = b.margin + 1 - base;
+                    let beats = if sign > 0 {
+                        searcher.test(&child, left, target, &mut |_, _| {})?
+                    } else {
+                        !searcher.test(&child, left, 1 - target, &mut |_, _| {})?
+                    };
+                    if !beats {
+                        continue;
+                    }
+                }
+                base + sign * searcher.value(&child, left, 0, &mut |_, _| {})?
+            };
+            if best.is_none_or(|b| margin > b.margin) {
+                best = Some(MoveMargin { sow: Sow { side, pit }, margin });
+            }
+        }
+        best
+    }
+
+    /// The position in the solver's terms (its pits, the mover's store
+    /// lead, the rules), if this teacher can prove it at all.
+    fn position(&self, board: &Mancala) -> Option<(Pits, i32, Rules)> {
         if board.outcome().is_some() || super::check_level(&self.level).is_err() {
             return None;
         }
@@ -140,40 +296,36 @@ impl Teacher {
             return None;
         }
         let (pits, made) = Pits::of(board);
-        let side = board.current_player().0;
-        // A finished solve gives the start's margins when it proved every
-        // first move exactly (`--every-move`); else the search does.
-        if let Some(done) = &self.finished
-            && done.moves.iter().all(|m| m.exact().is_some())
-            && board.plies() == 0
-            && Mancala::new(&self.level, 0).is_ok_and(|start| start == *board)
-        {
-            return Some(
-                done.moves
-                    .iter()
-                    .map(|m| MoveMargin { sow: Sow { side, pit: m.pit }, margin: m.lower })
-                    .collect(),
-            );
-        }
-        let stones = pits.stones(rules.pits as usize);
-        let shared = Shared::default();
-        shared.node_limit.store(self.budget, Ordering::Relaxed);
-        let mut searcher = Searcher::new(&self.endgame, &self.table, &shared);
-        let mut out = Vec::new();
-        let mut bits = pits.playable(rules.pits as usize);
-        while bits != 0 {
-            let pit = bits.trailing_zeros() as u8;
-            bits &= bits - 1;
-            let mut child = pits;
-            let fx = child.sow(rules, pit as usize);
-            let rest = if fx.ended {
-                0
-            } else {
-                let v = searcher.value(&child, stones - fx.gain as u32, 0, &mut |_, _| {})?;
-                if fx.extra_turn { v } else { -v }
-            };
-            out.push(MoveMargin { sow: Sow { side, pit }, margin: made + fx.gain + rest });
-        }
-        Some(out)
+        Some((pits, made, rules))
     }
+
+    /// The start's margins from a finished solve that proved every first
+    /// move exactly (`--every-move`, or a preparation).
+    fn start_margins(&self, board: &Mancala) -> Option<Vec<MoveMargin>> {
+        let done = self.finished.as_ref()?;
+        if !done.moves.iter().all(|m| m.exact().is_some())
+            || board.plies() != 0
+            || Mancala::new(&self.level, 0).ok() != Some(*board)
+        {
+            return None;
+        }
+        let side = board.current_player().0;
+        Some(
+            done.moves
+                .iter()
+                .map(|m| MoveMargin { sow: Sow { side, pit: m.pit }, margin: m.lower })
+                .collect(),
+        )
+    }
+}
+
+/// The pits the mover may sow, in order.
+fn playable(pits: &Pits, rules: Rules) -> Vec<u8> {
+    let mut out = Vec::new();
+    let mut bits = pits.playable(rules.pits as usize);
+    while bits != 0 {
+        out.push(bits.trailing_zeros() as u8);
+        bits &= bits - 1;
+    }
+    out
 }

@@ -210,3 +210,87 @@ fn a_solve_without_databases_keeps_its_result() {
     assert_eq!(super::finished(&dir, &lvl).map(|s| s.value), Some(2));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A teacher prepared for a big board keeps in its folder what it built:
+/// the databases, a proof of every first move and the table that proof
+/// left; a teacher made later, in a folder holding only those files,
+/// answers the start without a search.
+#[test]
+fn a_prepared_teacher_keeps_what_it_built_for_the_next_start() {
+    let lvl = level(6, 3, Capture::Standard, true);
+    let dir = std::env::temp_dir().join(format!("tabula-prepared-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    // More tiers than a teacher builds in memory, as for Kalah (6,4).
+    let tiers = teach::in_memory_tiers(6) + 1;
+    let plan =
+        Plan { tiers, table_bits: 18, database_bytes: database_bytes(6, tiers), table_bytes: 16 << 18 };
+    assert!(prepare::proves_start(&lvl, &plan));
+    let prep = prepare::Preparation::new(&plan);
+    prepare::build(&lvl, &dir, &plan, &prep).unwrap();
+    let rules = Rules::of(&lvl);
+    assert!(endgame::tier_path(&dir, rules, tiers).exists(), "the top tier is kept");
+    let solved = finished(&dir, &lvl).expect("the proof of the start is kept");
+    assert_eq!(solved.value, 2, "Kalah (6,3) with standard capture: +2 (docs/solver.md)");
+    assert!(solved.moves.iter().all(|m| m.exact().is_some()), "every first move is proven exactly");
+    assert_eq!(Table::read(&prepare::table_path(&dir, rules)).unwrap().bytes(), 16 << 18);
+    // Another folder with the same files: what a later start of tabula finds.
+    let later = dir.with_extension("later");
+    let _ = std::fs::remove_dir_all(&later);
+    std::fs::create_dir_all(later.join(rules.tag())).unwrap();
+    for entry in std::fs::read_dir(dir.join(rules.tag())).unwrap() {
+        let path = entry.unwrap().path();
+        std::fs::copy(&path, later.join(rules.tag()).join(path.file_name().unwrap())).unwrap();
+    }
+    let mut teacher = Teacher::with_dir(&lvl, &later);
+    teacher.budget = 1;
+    assert_eq!(teacher.tiers(), tiers, "the kept databases are loaded");
+    let start = Mancala::new(&lvl, 0).unwrap();
+    let margins = teacher.move_margins(&start).expect("the start is answered without a search");
+    let by_pit: Vec<(u8, i32)> = margins.iter().map(|m| (m.sow.pit, m.margin)).collect();
+    let kept: Vec<(u8, i32)> = solved.moves.iter().map(|m| (m.pit, m.lower)).collect();
+    assert_eq!(by_pit, kept);
+    // Elsewhere its budget of one node proves nothing.
+    let mut after = start;
+    after.play(margins[0].sow).unwrap();
+    assert_eq!(teacher.move_margins(&after), None);
+    let _ = std::fs::remove_dir_all(&dir);
+    let _ = std::fs::remove_dir_all(&later);
+}
+
+/// Which shipped boards a teacher prepares for, and how far.
+#[test]
+fn big_boards_are_prepared_small_ones_are_not() {
+    let dir = std::env::temp_dir().join(format!("tabula-unprepared-{}", std::process::id()));
+    let kalah = |stones| level(6, stones, Capture::Standard, true);
+    let small = level(4, 3, Capture::Standard, true);
+    assert!(!needs_preparing(&small, &dir), "the small solved board is built in memory");
+    assert!(needs_preparing(&kalah(4), &dir));
+    let plan = prepare::teaching_plan(&kalah(4));
+    assert_eq!(plan.tiers, 20, "the databases `tabula solve` builds for Kalah (6,4)");
+    assert!(prepare::proves_start(&kalah(4), &plan));
+    // Kalah (6,6): the databases only; its start would take days.
+    assert!(!prepare::proves_start(&kalah(6), &prepare::teaching_plan(&kalah(6))));
+}
+
+/// The `perfect` agent's cheaper question, a best move by tests against
+/// the best so far, agrees with every move's margin at every position of
+/// small boards of each rule.
+#[test]
+fn a_best_move_is_one_of_the_moves_with_the_top_margin() {
+    for capture in [Capture::None, Capture::Standard, Capture::Empty] {
+        for sweep in [false, true] {
+            {
+                let lvl = level(3, 3, capture, sweep);
+                let teacher = Teacher::new(&lvl);
+                for board in reachable(Mancala::new(&lvl, 0).unwrap()) {
+                    let margins = teacher.move_margins(&board).unwrap();
+                    let top = margins.iter().map(|m| m.margin).max().unwrap();
+                    let best = teacher.best_move(&board).unwrap();
+                    let what = format!("{:?} {capture:?} sweep {sweep}", board.cells());
+                    assert_eq!(best.margin, top, "{what}");
+                    assert!(margins.contains(&best), "{what}: {best:?} is not a move with its margin");
+                }
+            }
+        }
+    }
+}
