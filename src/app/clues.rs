@@ -20,9 +20,9 @@ pub(super) fn clues<G: WindowGame>(ui: &mut egui::Ui, session: &Res<Session<G>>,
     if shown.0.is_empty() {
         return;
     }
-    ui.separator();
     ui.heading("Clues");
     for (seat, line) in &shown.0 {
         ui.label(egui::RichText::new(line).color(seat_color32(seat.index())));
     }
+    ui.separator();
 }

@@ -1,6 +1,7 @@
 //! The side panel, right of the board: a broken level file, the lesson,
-//! the game's buttons, the watching controls, the clues, the move log,
-//! replays, sound and the level file.
+//! the game's buttons, the watching controls, replays, sound, then what
+//! grows as the game goes (the teacher's notes, the clues, the move log),
+//! and the level file.
 
 use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;
@@ -53,29 +54,92 @@ pub(super) fn side_panel<G: WindowGame>(mut panels: PanelRoom, mut side: SideCon
     Ok(())
 }
 
+/// The panel's sections, top to bottom.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Section {
+    LevelProblem,
+    Lesson,
+    Game,
+    Watch,
+    Replays,
+    Sound,
+    Teach,
+    Clues,
+    Moves,
+    LevelFile,
+}
+
+/// Every button before whatever grows as a game goes on (the teacher's
+/// notes, the clues found, the log): a button never moves under the
+/// pointer, and a click meant for Save never lands on a move of the log.
+const ORDER: [Section; 10] = [
+    Section::LevelProblem,
+    Section::Lesson,
+    Section::Game,
+    Section::Watch,
+    Section::Replays,
+    Section::Sound,
+    Section::Teach,
+    Section::Clues,
+    Section::Moves,
+    Section::LevelFile,
+];
+
+impl Section {
+    /// Whether it holds a button, a box or a slider.
+    #[cfg(test)]
+    fn clicked(self) -> bool {
+        !matches!(self, Section::LevelProblem | Section::Clues | Section::LevelFile)
+    }
+
+    /// Whether its height changes during a game, by moves and not by the
+    /// player's own choice (closing the lesson, a broken level file).
+    #[cfg(test)]
+    fn grows(self) -> bool {
+        matches!(self, Section::Teach | Section::Clues | Section::Moves)
+    }
+}
+
 impl<G: WindowGame> SideControls<'_, '_, G> {
     fn contents(&mut self, ui: &mut egui::Ui) {
-        // Beside the board, first in the panel, never over the board.
-        level_problem(ui, &self.level_watch);
-        lesson(ui, &self.session, &mut self.lesson);
-        self.game_buttons(ui);
-        ui.separator();
-        self.teach(ui);
-        // At a server's table the moves come as they are played: nothing to pause.
-        if !self.session.online {
-            watch_controls(ui, &self.session, &self.watch, &mut self.settings, &mut self.requests);
+        for section in ORDER {
+            self.section(ui, section);
         }
-        clues(ui, &self.session, &mut self.clues);
-        ui.separator();
-        move_log(ui, &self.session, &self.marks, &mut self.requests);
-        ui.separator();
-        if !self.session.online {
-            self.replays(ui);
-            ui.separator();
+    }
+
+    fn section(&mut self, ui: &mut egui::Ui, section: Section) {
+        // At a server's table the moves come as they are played: nothing
+        // to pause, and the server keeps the replay.
+        let online = self.session.online;
+        match section {
+            // Beside the board, first in the panel, never over the board.
+            Section::LevelProblem => level_problem(ui, &self.level_watch),
+            Section::Lesson => lesson(ui, &self.session, &mut self.lesson),
+            Section::Game => {
+                self.game_buttons(ui);
+                ui.separator();
+            }
+            Section::Watch if !online => {
+                watch_controls(ui, &self.session, &self.watch, &mut self.settings, &mut self.requests);
+                ui.separator();
+            }
+            Section::Replays if !online => {
+                self.replays(ui);
+                ui.separator();
+            }
+            Section::Sound => {
+                self.sound(ui);
+                ui.separator();
+            }
+            Section::Teach => self.teach(ui),
+            Section::Clues => clues(ui, &self.session, &mut self.clues),
+            Section::Moves => {
+                move_log(ui, &self.session, &self.marks, &mut self.requests);
+                ui.separator();
+            }
+            Section::LevelFile => self.level_file(ui),
+            Section::Watch | Section::Replays => {}
         }
-        self.sound(ui);
-        ui.separator();
-        self.level_file(ui);
     }
 
     fn game_buttons(&mut self, ui: &mut egui::Ui) {
@@ -181,4 +245,32 @@ fn level_problem(ui: &mut egui::Ui, watch: &LevelWatch) {
         ui.label(egui::RichText::new("The game keeps the last good level until the file is fixed.").weak());
     });
     ui.separator();
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn no_button_lies_below_what_grows_during_a_game() {
+        let first_growing = ORDER.iter().position(|s| s.grows()).expect("the log grows");
+        for section in ORDER.iter().skip(first_growing) {
+            assert!(
+                section.grows() || !section.clicked(),
+                "{section:?} has buttons but lies below {:?}, which grows as moves are made",
+                ORDER[first_growing]
+            );
+        }
+        assert_eq!(at_most_once(), ORDER.len(), "each section once");
+    }
+
+    fn at_most_once() -> usize {
+        let mut seen = Vec::new();
+        for s in ORDER {
+            if !seen.contains(&s) {
+                seen.push(s);
+            }
+        }
+        seen.len()
+    }
 }
