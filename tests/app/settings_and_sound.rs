@@ -121,3 +121,48 @@ fn an_agents_move_that_hands_the_turn_to_a_person_rings_for_them() {
     want.sort();
     assert_eq!(sounds, want, "the agent's move rings for Ann, once");
 }
+
+/// A setting changed in a process killed without a clean exit (SIGKILL, as
+/// a crash or a power cut ends it) is found by the next one on start: it
+/// was written within a second of the change, whole.
+#[test]
+fn settings_survive_a_process_killed_without_a_clean_exit() {
+    use std::process::{Command, Stdio};
+    use std::time::Instant;
+    use tabula::app::settings::Settings;
+    const CHILD: &str = "TABULA_TEST_SETTINGS_CHILD";
+    if let Some(dir) = std::env::var_os(CHILD) {
+        // The child: a change, then frames as the window draws them, until
+        // killed (or a minute, should the parent be gone).
+        let mut app = headless(Path::new(&dir));
+        app.world_mut().resource_mut::<Settings>().sound = false;
+        app.world_mut().resource_mut::<Settings>().volume = 0.25;
+        for _ in 0..1200 {
+            frames(&mut app, 1);
+            std::thread::sleep(FRAME);
+        }
+        return;
+    }
+    let dir = temp_dir("settings-killed");
+    let file = dir.join("settings.ron");
+    let mut child = Command::new(std::env::current_exe().unwrap())
+        .args(["--exact", "settings_and_sound::settings_survive_a_process_killed_without_a_clean_exit"])
+        .args(["--nocapture", "--test-threads=1"])
+        .env(CHILD, &dir)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let started = Instant::now();
+    while !file.exists() && started.elapsed() < Duration::from_secs(20) {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let written = started.elapsed();
+    child.kill().unwrap(); // SIGKILL: no exit code of its own runs
+    child.wait().unwrap();
+    assert!(file.exists(), "the change reached the disk before the kill ({written:?})");
+    let next = headless(&dir);
+    let settings = next.world().resource::<Settings>();
+    assert!(!settings.sound, "the next start finds the sound off");
+    assert_eq!(settings.volume, 0.25);
+}
