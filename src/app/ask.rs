@@ -1,7 +1,10 @@
 //! Questions asked before what a player would regret: leaving a game that
-//! is under way, quitting tabula. Enter (or Y) answers yes, Esc (or N) no;
-//! while a question is open no other key reaches the screen beneath.
+//! is under way, leaving the editor with edits not saved, quitting tabula.
+//! Enter (or Y) answers yes, Esc (or N) no (the editor's D leaves without
+//! saving); while a question is open no other key reaches the screen
+//! beneath.
 
+use bevy::ecs::system::SystemParam;
 use bevy::input::InputSystems;
 use bevy::prelude::*;
 use bevy::window::WindowCloseRequested;
@@ -18,7 +21,17 @@ pub enum Question {
     OpenReplay,
     /// Resigning the game at a server's table.
     Resign,
+    /// Back to the menu from the editor with edits not saved: save them,
+    /// leave them, or stay.
+    LeaveEditor,
     Quit,
+}
+
+/// The editor is to be left, its edits saved first or not (a leave asked
+/// and answered).
+#[derive(Message, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LeaveEditor {
+    pub save: bool,
 }
 
 /// The replay browser is to open (asked first over a game under way).
@@ -39,6 +52,15 @@ impl Asking {
         }
     }
 
+    /// Out of the editor, asking first when edits are not saved.
+    pub fn leave_editor(&mut self, unsaved: bool, leave: &mut MessageWriter<LeaveEditor>) {
+        if unsaved {
+            self.0 = Some(Question::LeaveEditor);
+        } else {
+            leave.write(LeaveEditor { save: false });
+        }
+    }
+
     /// The replays to choose from, asking first when opening one would end
     /// a game under way.
     pub fn open_replays(&mut self, in_progress: &GameInProgress, open: &mut MessageWriter<OpenReplays>) {
@@ -54,37 +76,39 @@ pub fn plugin(app: &mut App) {
     // Headless apps have no window plugin to add the message.
     app.add_message::<WindowCloseRequested>()
         .add_message::<OpenReplays>()
+        .add_message::<LeaveEditor>()
         .add_systems(PreUpdate, answer_by_key.after(InputSystems))
         .add_systems(Update, ask_before_closing)
         .add_systems(EguiPrimaryContextPass, ask);
 }
 
-fn answer_by_key(
-    mut keys: ResMut<ButtonInput<KeyCode>>,
-    mut asking: ResMut<Asking>,
-    mut requests: MessageWriter<SessionRequest>,
-    mut exit: MessageWriter<AppExit>,
-    mut open: MessageWriter<OpenReplays>,
-    mut online: MessageWriter<OnlineRequest>,
-) {
+/// Where the answers go.
+#[derive(SystemParam)]
+struct Answers<'w> {
+    requests: MessageWriter<'w, SessionRequest>,
+    exit: MessageWriter<'w, AppExit>,
+    open: MessageWriter<'w, OpenReplays>,
+    online: MessageWriter<'w, OnlineRequest>,
+    editor: MessageWriter<'w, LeaveEditor>,
+}
+
+fn answer_by_key(mut keys: ResMut<ButtonInput<KeyCode>>, mut asking: ResMut<Asking>, mut answers: Answers) {
     let Some(question) = asking.0 else { return };
     let pressed = |k: KeyCode| keys.just_pressed(k);
     if pressed(KeyCode::Enter) || pressed(KeyCode::NumpadEnter) || pressed(KeyCode::KeyY) {
         asking.0 = None;
-        answer_yes(question, &mut requests, &mut exit, &mut open, &mut online);
+        answer_yes(question, &mut answers);
+    } else if question == Question::LeaveEditor && pressed(KeyCode::KeyD) {
+        asking.0 = None;
+        answers.editor.write(LeaveEditor { save: false });
     } else if pressed(KeyCode::Escape) || pressed(KeyCode::KeyN) {
         asking.0 = None;
     }
     keys.reset_all();
 }
 
-fn answer_yes(
-    question: Question,
-    requests: &mut MessageWriter<SessionRequest>,
-    exit: &mut MessageWriter<AppExit>,
-    open: &mut MessageWriter<OpenReplays>,
-    online: &mut MessageWriter<OnlineRequest>,
-) {
+fn answer_yes(question: Question, answers: &mut Answers) {
+    let Answers { requests, exit, open, online, editor } = answers;
     match question {
         Question::LeaveGame => {
             requests.write(SessionRequest::BackToMenu);
@@ -94,6 +118,9 @@ fn answer_yes(
         }
         Question::Resign => {
             online.write(OnlineRequest::Resign);
+        }
+        Question::LeaveEditor => {
+            editor.write(LeaveEditor { save: true });
         }
         Question::Quit => {
             exit.write(AppExit::Success);
@@ -137,6 +164,9 @@ fn words(question: Question, in_progress: bool, at_a_server: bool) -> (&'static 
         Question::Resign => {
             ("Resign this game? The others win it, and it cannot be taken back.", "Resign (Enter)")
         }
+        Question::LeaveEditor => {
+            ("Leave the editor? This level has edits that are not saved.", "Save and leave (Enter)")
+        }
         Question::Quit if at_a_server && in_progress => (
             "Quit tabula? The game goes on at the server: come back to your seat from the menu.",
             "Quit (Enter)",
@@ -150,10 +180,7 @@ fn ask(
     mut contexts: EguiContexts,
     mut asking: ResMut<Asking>,
     in_progress: Res<GameInProgress>,
-    mut requests: MessageWriter<SessionRequest>,
-    mut exit: MessageWriter<AppExit>,
-    mut open: MessageWriter<OpenReplays>,
-    mut online: MessageWriter<OnlineRequest>,
+    mut answers: Answers,
     table: Option<Res<OnlineTable>>,
 ) -> Result {
     let Some(question) = asking.0 else { return Ok(()) };
@@ -166,20 +193,37 @@ fn ask(
         ui.add_space(8.0);
         ui.horizontal(|ui| {
             if ui.button(egui::RichText::new(yes).size(16.0)).clicked() {
-                answer = Some(true);
+                answer = Some(Answer::Yes);
+            }
+            if question == Question::LeaveEditor
+                && ui.button(egui::RichText::new("Leave without saving (D)").size(16.0)).clicked()
+            {
+                answer = Some(Answer::Discard);
             }
             if ui.button(egui::RichText::new("Stay (Esc)").size(16.0)).clicked() {
-                answer = Some(false);
+                answer = Some(Answer::Stay);
             }
         });
     });
-    if let Some(yes) = answer {
+    if let Some(answer) = answer {
         asking.0 = None;
-        if yes {
-            answer_yes(question, &mut requests, &mut exit, &mut open, &mut online);
+        match answer {
+            Answer::Yes => answer_yes(question, &mut answers),
+            Answer::Discard => {
+                answers.editor.write(LeaveEditor { save: false });
+            }
+            Answer::Stay => {}
         }
     }
     Ok(())
+}
+
+/// A button of the question.
+enum Answer {
+    Yes,
+    /// The editor's third answer: leave, the edits not saved.
+    Discard,
+    Stay,
 }
 
 #[cfg(test)]

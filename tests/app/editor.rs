@@ -118,3 +118,58 @@ fn the_editor_paints_checks_undoes_saves_and_test_plays_by_mouse_and_keys() {
     assert!(status(&app).contains("changed on disk"), "{}", status(&app));
     app.world_mut().write_message(SessionRequest::BackToMenu);
 }
+
+/// Esc in the editor with edits not saved asks first: Save and leave
+/// (Enter), Leave without saving (D), or Stay (Esc). With nothing unsaved
+/// it leaves at once.
+#[test]
+fn leaving_the_editor_asks_to_save_discard_or_stay() {
+    use tabula::app::ask::{Asking, Question};
+    use tabula::app::editor::RequestEdit;
+    use tabula::app::robots::editor::Editing;
+    use tabula_engine::robots::edit::RobotEdit;
+    let dir = temp_dir("editor-leave");
+    let mut app = with_mouse(&dir);
+    app.init_resource::<bevy_egui::input::EguiWantsInput>()
+        .add_plugins((tabula::app::editor::plugin, tabula::app::ask::plugin));
+    let shipped = manifest_dir().join("levels/robots/01-first-steps.ron");
+    let path = dir.join("first-steps.ron");
+    std::fs::copy(&shipped, &path).unwrap();
+    let screen = |app: &App| *app.world().resource::<State<Screen>>().get();
+    let asked = |app: &App| app.world().resource::<Asking>().0;
+    let open_and_edit = |app: &mut App| {
+        app.world_mut().write_message(RequestEdit(path.clone()));
+        frames(app, 4);
+        assert_eq!(screen(app), Screen::Editor);
+        app.world_mut().resource_mut::<Editing>().edit(RobotEdit::Tiles(vec![((2, 4), '#')]));
+        frames(app, 1);
+        assert!(app.world().resource::<Editing>().unsaved());
+    };
+    open_and_edit(&mut app);
+    press(&mut app, &[KeyCode::Escape]);
+    assert_eq!(asked(&app), Some(Question::LeaveEditor), "Esc asks");
+    assert_eq!(screen(&app), Screen::Editor);
+    // Stay: the question closes, the edit is still there, nothing written.
+    press(&mut app, &[KeyCode::Escape]);
+    assert_eq!((asked(&app), screen(&app)), (None, Screen::Editor));
+    assert!(app.world().resource::<Editing>().unsaved());
+    assert_eq!(std::fs::read(&path).unwrap(), std::fs::read(&shipped).unwrap());
+    // Leave without saving: the menu, the file as it was.
+    press(&mut app, &[KeyCode::Escape, KeyCode::KeyD]);
+    frames(&mut app, 2);
+    assert_eq!((asked(&app), screen(&app)), (None, Screen::Menu));
+    assert_eq!(std::fs::read(&path).unwrap(), std::fs::read(&shipped).unwrap(), "discarded");
+    // Save and leave: the menu, the edit in the file.
+    open_and_edit(&mut app);
+    press(&mut app, &[KeyCode::Escape, KeyCode::Enter]);
+    frames(&mut app, 2);
+    assert_eq!((asked(&app), screen(&app)), (None, Screen::Menu));
+    let saved = level::load(&path).unwrap();
+    assert_eq!(&saved.get::<Robots>().unwrap().board[4][2..3], "#", "saved");
+    // Nothing unsaved: Esc leaves at once.
+    app.world_mut().write_message(RequestEdit(path.clone()));
+    frames(&mut app, 4);
+    press(&mut app, &[KeyCode::Escape]);
+    frames(&mut app, 2);
+    assert_eq!((asked(&app), screen(&app)), (None, Screen::Menu));
+}

@@ -14,8 +14,9 @@ use tabula_engine::format;
 use tabula_engine::level::{self, LevelFile};
 
 use super::{LevelEditor, Opened};
+use crate::app::ask::{Asking, LeaveEditor};
 use crate::app::game::WindowCatalog;
-use crate::app::screen::{BackTo, Screen};
+use crate::app::screen::BackTo;
 use crate::app::session::{Controller, SeatSetup, SessionPlan, SessionRequest, StatusLine};
 use crate::app::settings::Settings;
 use crate::app::theme::palette::{ERROR_COLOR, OK_COLOR};
@@ -177,6 +178,14 @@ impl LevelEditor for FormEditing {
         self.edit(level);
         self.mark_saved();
     }
+
+    fn unsaved(&self) -> bool {
+        FormEditing::unsaved(self)
+    }
+
+    fn save(&mut self) -> Result<String, String> {
+        FormEditing::save(self)
+    }
 }
 
 /// What the form's keys and buttons asked for this frame.
@@ -196,7 +205,7 @@ pub(super) fn form(
     keys: Res<ButtonInput<KeyCode>>,
     mut requests: MessageWriter<SessionRequest>,
     mut back: ResMut<BackTo>,
-    mut next: ResMut<NextState<Screen>>,
+    (mut asking, mut leave): (ResMut<Asking>, MessageWriter<LeaveEditor>),
     mut help: ResMut<ScreenKeys>,
 ) -> Result {
     let Some(mut editing) = editing else { return Ok(()) };
@@ -237,7 +246,7 @@ pub(super) fn form(
         super::test_play(editing.test_plan(&settings), &mut requests, &mut back, &mut status);
     }
     if asked.leave {
-        next.set(Screen::Menu);
+        super::ask_to_leave(&*editing, &mut asking, &mut leave);
     }
     Ok(())
 }

@@ -22,6 +22,7 @@ use tabula_engine::format;
 use tabula_engine::games;
 use tabula_engine::level::{self, LevelFile};
 
+use super::ask::{Asking, LeaveEditor};
 use super::game::WindowCatalog;
 use super::screen::{BackTo, Screen};
 use super::session::{SeatSetup, SessionPlan, SessionRequest, StatusLine, seed_now};
@@ -59,6 +60,10 @@ pub trait LevelEditor: Resource + Component<Mutability = Mutable> + Sized {
     /// The file changed on disk to `level`, of the same game: one edit
     /// that undo takes back, and what the file now holds.
     fn take_from_disk(&mut self, level: LevelFile);
+    /// Whether the level differs from what was last saved or opened.
+    fn unsaved(&self) -> bool;
+    /// Writes the level to its file: what was done, or why not.
+    fn save(&mut self) -> Result<String, String>;
 }
 
 /// How a game's levels are edited: the games that brought an editor of
@@ -93,8 +98,43 @@ pub fn own_editor<E: LevelEditor>(app: &mut App, game: &'static str, plugin: fn(
 fn editor_systems<E: LevelEditor>(app: &mut App) {
     app.add_systems(OnEnter(Screen::Editor), (greet::<E>, watch::catch_up::<E>).chain()).add_systems(
         Update,
-        (watch::watch_file::<E>, watch::follow_file::<E>).chain().run_if(in_state(Screen::Editor)),
+        (watch::watch_file::<E>, watch::follow_file::<E>, leave::<E>)
+            .chain()
+            .run_if(in_state(Screen::Editor)),
     );
+}
+
+/// Esc (or Menu) in an editor: back to the menu, asking first when the
+/// level has edits not saved (Save and leave, Leave without saving, Stay).
+pub fn ask_to_leave<E: LevelEditor>(
+    editing: &E,
+    asking: &mut Asking,
+    leave: &mut MessageWriter<LeaveEditor>,
+) {
+    asking.leave_editor(editing.unsaved(), leave);
+}
+
+/// The editor left as asked and answered: saved first when so answered,
+/// and staying when that fails, with why.
+fn leave<E: LevelEditor>(
+    mut answers: MessageReader<LeaveEditor>,
+    editing: Option<ResMut<E>>,
+    mut status: ResMut<StatusLine>,
+    mut next: ResMut<NextState<Screen>>,
+) {
+    let Some(mut editing) = editing else { return };
+    for answer in answers.read() {
+        if answer.save {
+            match editing.save() {
+                Ok(done) => status.info(done),
+                Err(why) => {
+                    status.error(why);
+                    continue;
+                }
+            }
+        }
+        next.set(Screen::Menu);
+    }
 }
 
 /// Reads `path` for editing (its rules may be broken), or, when there is no
@@ -148,6 +188,8 @@ fn new_level_for(path: &Path, catalog: &WindowCatalog) -> Result<LevelFile, Stri
 /// form for every game and each game's own editor.
 pub fn plugin(app: &mut App) {
     app.add_message::<RequestEdit>()
+        .add_message::<LeaveEditor>()
+        .init_resource::<Asking>()
         .init_resource::<watch::EditorWatch>()
         .init_resource::<WindowCatalog>()
         .add_systems(Update, (open_requested, start_from_command_line.run_if(resource_exists::<StartEdit>)))

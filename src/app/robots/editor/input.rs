@@ -13,9 +13,10 @@ use tabula_engine::robots::level::home_char;
 
 use super::Editing;
 use super::board::Drawn;
+use crate::app::ask::{Asking, LeaveEditor};
 use crate::app::board::BoardPointer;
 use crate::app::robots::{BoardView, TILE};
-use crate::app::screen::{BackTo, Screen};
+use crate::app::screen::BackTo;
 use crate::app::session::{SessionRequest, StatusLine};
 use crate::app::settings::Settings;
 
@@ -170,8 +171,7 @@ pub(super) fn keys(
     settings: Res<Settings>,
     mut requests: MessageWriter<SessionRequest>,
     mut back: ResMut<BackTo>,
-    mut next: ResMut<NextState<Screen>>,
-    mut leaving: Local<bool>,
+    (mut asking, mut leave): (ResMut<Asking>, MessageWriter<LeaveEditor>),
 ) {
     let ctrl = keys.any_pressed([KeyCode::ControlLeft, KeyCode::ControlRight]);
     let shift = keys.any_pressed([KeyCode::ShiftLeft, KeyCode::ShiftRight]);
@@ -196,12 +196,6 @@ pub(super) fn keys(
         editing.tool = Tool::ALL[digit as usize - 1];
     }
     if pressed(KeyCode::Escape) {
-        if editing.unsaved() && !*leaving {
-            *leaving = true;
-            status.error("The level has unsaved edits: Ctrl+S saves them, Esc again leaves without saving");
-        } else {
-            *leaving = false;
-            next.set(Screen::Menu);
-        }
+        crate::app::editor::ask_to_leave(&*editing, &mut asking, &mut leave);
     }
 }

@@ -234,6 +234,14 @@ impl LevelEditor for Editing {
         ]));
         self.saved = self.level().clone();
     }
+
+    fn unsaved(&self) -> bool {
+        Editing::unsaved(self)
+    }
+
+    fn save(&mut self) -> Result<String, String> {
+        Editing::save(self)
+    }
 }
 
 /// A new level to start from: a plain 12 x 8 board, no robots yet (the

@@ -4,6 +4,7 @@
 //! (undo, redo, save, test-play, menu); the status line at the bottom. The
 //! board camera draws in the space left.
 
+use crate::app::ask::{Asking, LeaveEditor};
 use crate::app::help::{Controls, ScreenKeys, key};
 use bevy::camera::Viewport;
 use bevy::prelude::*;
@@ -17,7 +18,7 @@ use super::Editing;
 use super::input::Tool;
 use crate::app::board::BoardCamera;
 use crate::app::board::seat_color32;
-use crate::app::screen::{BackTo, Screen};
+use crate::app::screen::BackTo;
 use crate::app::session::{SessionRequest, StatusLine};
 use crate::app::settings::Settings;
 use crate::app::theme::palette::{ERROR_COLOR, OK_COLOR};
@@ -33,7 +34,7 @@ pub(super) fn panel(
     settings: Res<Settings>,
     mut requests: MessageWriter<SessionRequest>,
     mut back: ResMut<BackTo>,
-    mut next: ResMut<NextState<Screen>>,
+    (mut asking, mut leave): (ResMut<Asking>, MessageWriter<LeaveEditor>),
     mut camera: Single<&mut Camera, With<BoardCamera>>,
     window: Single<&Window, With<PrimaryWindow>>,
     mut preview: Local<Option<Preview>>,
@@ -70,7 +71,7 @@ pub(super) fn panel(
         crate::app::editor::test_play(editing.test_plan(&settings), &mut requests, &mut back, &mut status);
     }
     if verbs.leave {
-        next.set(Screen::Menu);
+        crate::app::editor::ask_to_leave(&*editing, &mut asking, &mut leave);
     }
     let side = egui::Panel::right("editor-side").exact_size(PANEL_WIDTH).show(&mut root, |ui| {
         egui::ScrollArea::vertical().show(ui, |ui| {
