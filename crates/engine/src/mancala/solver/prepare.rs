@@ -15,7 +15,7 @@ use std::time::{Duration, Instant};
 use super::board::Rules;
 use super::endgame::tier_path;
 use super::search::{Shared, Table};
-use super::teach::Teacher;
+use super::teach::{Teacher, table_path, teaching_memory};
 use super::{Config, FirstMove, Plan, Progress, SolveError};
 use crate::core::Game;
 use crate::mancala::{Mancala, MancalaLevel, Sow};
@@ -25,12 +25,6 @@ const TABLE_BITS: u32 = 24;
 /// How often the proof of the start is saved, so that quitting loses at
 /// most this much of it.
 const CHECKPOINT_EVERY: Duration = Duration::from_secs(30);
-
-/// Memory a teacher may use: a quarter of the machine's, within 512 MiB
-/// and 4 GiB (a game runs beside it).
-pub fn teaching_memory() -> u64 {
-    (super::machine_memory() / 4).clamp(512 << 20, 4 << 30)
-}
 
 /// The databases and table a teacher prepares for `level`.
 pub fn teaching_plan(level: &MancalaLevel) -> Plan {
@@ -47,12 +41,6 @@ pub fn teaching_plan(level: &MancalaLevel) -> Plan {
 /// positions of the game's end.
 pub fn proves_start(level: &MancalaLevel, plan: &Plan) -> bool {
     plan.tiers * 12 >= 2 * level.pits as u32 * level.stones as u32 * 5
-}
-
-/// Where a teacher's table of bounds is kept: one a set of rules, since
-/// its bounds are true of the positions whatever level they came from.
-pub fn table_path(dir: &Path, rules: Rules) -> PathBuf {
-    dir.join(rules.tag()).join("teacher.table")
 }
 
 /// Whether `level`'s teacher needs more than it builds in memory and the

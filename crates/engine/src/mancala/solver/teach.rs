@@ -68,6 +68,18 @@ pub fn default_dir() -> PathBuf {
     crate::core::data_dir().join("kalah")
 }
 
+/// Memory a teacher may use: a quarter of the machine's, within 512 MiB
+/// and 4 GiB (a game runs beside it).
+pub fn teaching_memory() -> u64 {
+    (super::machine_memory() / 4).clamp(512 << 20, 4 << 30)
+}
+
+/// Where a teacher's table of bounds is kept: one a set of rules, since
+/// its bounds are true of the positions whatever level they came from.
+pub fn table_path(dir: &Path, rules: Rules) -> PathBuf {
+    dir.join(rules.tag()).join("teacher.table")
+}
+
 /// The tiers a teacher builds in memory for a board of `pits` pits a side.
 pub fn in_memory_tiers(pits: u8) -> u32 {
     let mut tiers = 0;
@@ -99,7 +111,7 @@ fn databases(rules: Rules, dir: &Path, want: u32) -> (Arc<Endgame>, Arc<Table>) 
         return kept.clone();
     }
     let mut endgame = Endgame::new(rules);
-    let most = super::prepare::teaching_memory() / 4 * 3;
+    let most = teaching_memory() / 4 * 3;
     while super::database_bytes(rules.pits, endgame.top() + 1) <= most
         && endgame.load_next(dir).unwrap_or(false)
     {}
@@ -119,9 +131,7 @@ fn databases(rules: Rules, dir: &Path, want: u32) -> (Arc<Endgame>, Arc<Table>) 
     }
     let table = match loaded.remove(&key) {
         Some((_, table)) => table,
-        None => Arc::new(
-            Table::read(&super::prepare::table_path(dir, rules)).unwrap_or_else(|_| Table::new(TABLE_BITS)),
-        ),
+        None => Arc::new(Table::read(&table_path(dir, rules)).unwrap_or_else(|_| Table::new(TABLE_BITS))),
     };
     let kept = (Arc::new(endgame), table);
     loaded.insert(key, kept.clone());

@@ -232,7 +232,7 @@ fn a_prepared_teacher_keeps_what_it_built_for_the_next_start() {
     let solved = finished(&dir, &lvl).expect("the proof of the start is kept");
     assert_eq!(solved.value, 2, "Kalah (6,3) with standard capture: +2 (docs/solver.md)");
     assert!(solved.moves.iter().all(|m| m.exact().is_some()), "every first move is proven exactly");
-    assert_eq!(Table::read(&prepare::table_path(&dir, rules)).unwrap().bytes(), 16 << 18);
+    assert_eq!(Table::read(&teach::table_path(&dir, rules)).unwrap().bytes(), 16 << 18);
     // Another folder with the same files: what a later start of tabula finds.
     let later = dir.with_extension("later");
     let _ = std::fs::remove_dir_all(&later);
