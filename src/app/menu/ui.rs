@@ -215,8 +215,14 @@ fn levels_column(ui: &mut egui::Ui, menu: &mut Menu) {
         ui.label(note);
     }
     let mut clicked = None;
-    // The list takes what the chosen level's picture and words leave.
-    let list_height = (ui.available_height() - LEVEL_PICTURE.y - 130.0).max(160.0);
+    // The list takes what the chosen level's picture and words leave (the
+    // most they took so far), in whole rows.
+    let details_id = ui.id().with("level details");
+    let details = ui.data(|d| d.get_temp::<f32>(details_id)).unwrap_or(LEVEL_PICTURE.y + 130.0);
+    let pitch = ui.spacing().interact_size.y + ui.spacing().item_spacing.y;
+    let list_height = list_height(ui.available_height(), details, pitch);
+    let shown_id = ui.id().with("level scrolled to");
+    let shown = ui.data(|d| d.get_temp::<usize>(shown_id));
     egui::ScrollArea::vertical().id_salt("levels").max_height(list_height).show(ui, |ui| {
         // Lessons, games, large boards, then the seeds' own test positions,
         // folded away from what people play unless one of them is chosen;
@@ -238,8 +244,14 @@ fn levels_column(ui: &mut egui::Ui, menu: &mut Menu) {
                             Err(_) if entry.mine => format!("{} (yours, invalid)", file()),
                             Err(_) => format!("{} (invalid)", file()),
                         };
-                        if ui.selectable_label(menu.selected == i, name).clicked() {
+                        let row = ui.selectable_label(menu.selected == i, name);
+                        if row.clicked() {
                             clicked = Some(i);
+                        }
+                        // A level chosen by key (or the last one played, on
+                        // opening) is scrolled into the list's view.
+                        if menu.selected == i && shown != Some(i) {
+                            row.scroll_to_me(None);
                         }
                     }
                 });
@@ -248,6 +260,26 @@ fn levels_column(ui: &mut egui::Ui, menu: &mut Menu) {
     if let Some(i) = clicked {
         menu.select(i);
     }
+    let selected = menu.selected;
+    ui.data_mut(|d| d.insert_temp(shown_id, selected));
+    let top = ui.cursor().top();
+    level_details(ui, menu);
+    // The most any level's details took so far: the list does not grow
+    // and shrink from one level to the next.
+    let used = (ui.cursor().top() - top).max(details);
+    ui.data_mut(|d| d.insert_temp(details_id, used));
+}
+
+/// The level list's height: what `available` leaves below it for the
+/// chosen level's `details`, in whole rows of `pitch` (a row cut in half
+/// at the bottom looks like the last), and never under seven rows.
+fn list_height(available: f32, details: f32, pitch: f32) -> f32 {
+    let rows = ((available - details) / pitch).floor().max(7.0);
+    rows * pitch
+}
+
+/// The chosen level's picture, description, summary and file.
+fn level_details(ui: &mut egui::Ui, menu: &Menu) {
     if let Some(entry) = menu.levels.get(menu.selected) {
         ui.add_space(6.0);
         match &entry.level {
@@ -327,4 +359,26 @@ fn seats_column(ui: &mut egui::Ui, menu: &mut Menu, settings: &mut Settings) {
             });
         }
     });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::list_height;
+
+    /// The list ends on a whole row, and the chosen level's details fit
+    /// below it whenever the window has room for them and seven rows.
+    #[test]
+    fn the_level_list_shows_whole_rows_and_leaves_the_details_their_room() {
+        let pitch = 21.0;
+        for available in (300..900).step_by(7).map(|a| a as f32) {
+            for details in [180.0, 260.0, 333.5] {
+                let h = list_height(available, details, pitch);
+                assert_eq!((h / pitch).fract(), 0.0, "{h} is not whole rows of {pitch}");
+                assert!(h >= 7.0 * pitch);
+                if available - details >= 7.0 * pitch {
+                    assert!(h + details <= available, "{h} + {details} over {available}");
+                }
+            }
+        }
+    }
 }
