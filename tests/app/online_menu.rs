@@ -70,6 +70,27 @@ fn the_menu_hosts_a_table_that_a_friend_joins_and_a_stranger_watches_by_its_code
     assert_eq!(bob.world().resource::<OnlineTable>().seat, Some(Player::TWO));
 }
 
+/// A join refused (a code with no table) stops seeking: the menu says why,
+/// not "waiting for the table…", and nothing is left connecting.
+#[test]
+fn a_join_refused_says_why_and_seeks_no_more() {
+    let dir = temp_dir("online-menu-refused");
+    let (mut ann, mut bob) = (window(&dir, "ann"), window(&dir, "bob"));
+    let level = levels_root().join("nim").join("traditional-3-4-5.ron");
+    let seats = ["person".to_owned(), "person".to_owned()];
+    let create = create_request(&level, &levels_root(), &seats, true, None).unwrap();
+    go(&mut ann, GoOnline::Host { port: 0, create });
+    let url = ann.world().resource::<Hosting>().local_url();
+    run_until(&mut [&mut ann], "the host at its table", |a| at_table(a[0]));
+    go(&mut bob, GoOnline::At { url, seek: Seek::Join { table: "no-such-table".into(), seat: None } });
+    run_until(&mut [&mut ann, &mut bob], "the join refused", |a| {
+        a[1].world().get_resource::<OnlineTable>().is_none()
+    });
+    let said = bob.world().resource::<StatusLine>().clone();
+    assert!(said.error && said.text.contains("No table no-such-table"), "{}", said.text);
+    assert_eq!(*bob.world().resource::<State<Screen>>().get(), Screen::Menu);
+}
+
 #[test]
 fn the_menu_hosting_on_a_port_taken_says_so_and_changes_nothing() {
     let dir = temp_dir("online-menu-port");

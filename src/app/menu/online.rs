@@ -156,7 +156,7 @@ pub(super) fn online_section(ui: &mut egui::Ui, menu: &Menu, online: &mut Online
         .open(Some(online.form.open))
         .show(ui, |ui| {
             if let Some(table) = online.table.as_deref() {
-                seeking(ui, table, &mut online.commands);
+                seeking(ui, table, &mut online.commands, status);
             }
             host_group(ui, menu, online, status);
             join_group(ui, online, status);
@@ -167,8 +167,9 @@ pub(super) fn online_section(ui: &mut egui::Ui, menu: &Menu, online: &mut Online
     }
 }
 
-/// A table sought: where, and a way to stop.
-fn seeking(ui: &mut egui::Ui, table: &OnlineTable, commands: &mut Commands) {
+/// A table sought: where, and a way to stop (which clears what the
+/// attempt said).
+fn seeking(ui: &mut egui::Ui, table: &OnlineTable, commands: &mut Commands, status: &mut StatusLine) {
     ui.horizontal_wrapped(|ui| {
         let what = if table.up { "Connected to" } else { "Connecting to" };
         ui.label(format!("{what} {}…", table.url()));
@@ -177,6 +178,7 @@ fn seeking(ui: &mut egui::Ui, table: &OnlineTable, commands: &mut Commands) {
         }
         if ui.button("Cancel").clicked() {
             commands.remove_resource::<OnlineTable>();
+            status.info("");
         }
     });
 }

@@ -167,6 +167,12 @@ fn take_in(
         }
         ServerMessage::Error { code, message: text } => {
             let move_refused = online.pending.iter().position(|(id, _)| answers(id));
+            // A table sought and refused (no such table, no seat, a token
+            // gone): nothing is sought any more, and the menu says why
+            // rather than that it waits for the table.
+            if move_refused.is_none() && online.table.is_none() {
+                commands.remove_resource::<OnlineTable>();
+            }
             return refused(online, status, file, move_refused, code, text);
         }
         _ => {}
