@@ -33,17 +33,24 @@ fn go(app: &mut App, asked: GoOnline) {
     app.update();
 }
 
-#[test]
-fn the_menu_hosts_a_table_that_a_friend_joins_and_a_stranger_watches_by_its_code() {
-    let dir = temp_dir("online-menu");
-    let (mut ann, mut bob, mut eve) = (window(&dir, "ann"), window(&dir, "bob"), window(&dir, "eve"));
+/// `app` hosts Nim 3-4-5 for two people at its own server and sits at
+/// the table; the server's address.
+fn host_traditional(app: &mut App) -> String {
     let level = levels_root().join("nim").join("traditional-3-4-5.ron");
     let seats = ["person".to_owned(), "person".to_owned()];
     let create = create_request(&level, &levels_root(), &seats, true, None).unwrap();
     // Port 0: any free port, as a test must; the window's default is 7878.
-    go(&mut ann, GoOnline::Host { port: 0, create });
-    let url = ann.world().resource::<Hosting>().local_url();
-    run_until(&mut [&mut ann], "the host at its table", |a| at_table(a[0]));
+    go(app, GoOnline::Host { port: 0, create });
+    let url = app.world().resource::<Hosting>().local_url();
+    run_until(&mut [app], "the host at its table", |a| at_table(a[0]));
+    url
+}
+
+#[test]
+fn the_menu_hosts_a_table_that_a_friend_joins_and_a_stranger_watches_by_its_code() {
+    let dir = temp_dir("online-menu");
+    let (mut ann, mut bob, mut eve) = (window(&dir, "ann"), window(&dir, "bob"), window(&dir, "eve"));
+    let url = host_traditional(&mut ann);
     let table = ann.world().resource::<OnlineTable>().table.clone().unwrap();
 
     go(&mut bob, GoOnline::At { url: url.clone(), seek: Seek::Join { table: table.clone(), seat: None } });
@@ -76,12 +83,7 @@ fn the_menu_hosts_a_table_that_a_friend_joins_and_a_stranger_watches_by_its_code
 fn a_join_refused_says_why_and_seeks_no_more() {
     let dir = temp_dir("online-menu-refused");
     let (mut ann, mut bob) = (window(&dir, "ann"), window(&dir, "bob"));
-    let level = levels_root().join("nim").join("traditional-3-4-5.ron");
-    let seats = ["person".to_owned(), "person".to_owned()];
-    let create = create_request(&level, &levels_root(), &seats, true, None).unwrap();
-    go(&mut ann, GoOnline::Host { port: 0, create });
-    let url = ann.world().resource::<Hosting>().local_url();
-    run_until(&mut [&mut ann], "the host at its table", |a| at_table(a[0]));
+    let url = host_traditional(&mut ann);
     go(&mut bob, GoOnline::At { url, seek: Seek::Join { table: "no-such-table".into(), seat: None } });
     run_until(&mut [&mut ann, &mut bob], "the join refused", |a| {
         a[1].world().get_resource::<OnlineTable>().is_none()
