@@ -124,6 +124,8 @@ pub(crate) struct Live<G: Game> {
     moves: Vec<G::Move>,
     /// Who made each move.
     movers: Vec<Player>,
+    /// Each move in words, said from the position before it.
+    said: Vec<String>,
     /// The ply after the last move that cannot be taken back, and why.
     barrier: (usize, Option<&'static str>),
 }
@@ -145,6 +147,7 @@ impl<G: Registered> Live<G> {
             game: G::new(typed, seed)?,
             moves: Vec::new(),
             movers: Vec::new(),
+            said: Vec::new(),
             barrier: (0, None),
         })
     }
@@ -188,7 +191,8 @@ impl<G: Registered> LiveGame for Live<G> {
     }
 
     fn moves(&self) -> Vec<(Player, Json, String)> {
-        self.movers.iter().zip(&self.moves).map(|(&seat, mv)| (seat, json(mv), mv.to_string())).collect()
+        let each = self.movers.iter().zip(&self.moves).zip(&self.said);
+        each.map(|((&seat, mv), says)| (seat, json(mv), says.clone())).collect()
     }
 
     fn public_level(&self) -> String {
@@ -209,16 +213,19 @@ impl<G: Registered> LiveGame for Live<G> {
                 G::TITLE
             )));
         }
+        // Said from the position before, as the window's log says it.
+        let says = self.game.words_for(&mv);
         let (_, steps) = apply_with_steps(&mut self.game, seat, mv).map_err(|e| Refusal {
             kind: if e.not_your_turn().is_some() { RefusalKind::NotYourTurn } else { RefusalKind::Illegal },
             message: e.to_string(),
         })?;
         self.moves.push(mv);
         self.movers.push(seat);
+        self.said.push(says.clone());
         if let Some(why) = steps.iter().find_map(G::irreversible) {
             self.barrier = (self.moves.len(), Some(why));
         }
-        Ok(Played { seat, mv: json(&mv), says: mv.to_string(), steps: json(&steps) })
+        Ok(Played { seat, mv: json(&mv), says, steps: json(&steps) })
     }
 
     fn observe(&self, viewer: Option<Player>) -> Json {
@@ -251,6 +258,7 @@ impl<G: Registered> LiveGame for Live<G> {
         let mut again = Live::<G>::new(&self.level, self.seed).expect("the level started once");
         for &mv in &self.moves[..ply] {
             let seat = again.game.actor(&mv);
+            again.said.push(again.game.words_for(&mv));
             again.game.apply(seat, mv).expect("a move played once plays again");
             again.moves.push(mv);
             again.movers.push(seat);
@@ -289,6 +297,7 @@ impl<G: Registered> LiveGame for Live<G> {
             game: self.game.clone(),
             moves: self.moves.clone(),
             movers: self.movers.clone(),
+            said: self.said.clone(),
             barrier: self.barrier,
         })
     }
@@ -385,5 +394,39 @@ mod tests {
         assert_eq!(live.take_back(limit - 1), Err(crate::core::SHOWED_HIDDEN));
         assert_eq!(live.ply(), limit, "a refused take-back changes nothing");
         assert_eq!(live.game(), <RussianBank as Game>::NAME);
+    }
+
+    /// What the server keeps of each move says a card played by its face,
+    /// as the window's log does: a client that comes back, or a spectator
+    /// who comes in, reads past moves only from it.
+    #[test]
+    fn a_card_played_is_named_in_the_words_the_server_keeps() {
+        let level =
+            crate::level::parse("RussianBank(name: \"t\", deal: Shuffled, stop_rule: false)", "t.ron")
+                .unwrap();
+        let mut live = start(&level, 7).unwrap();
+        let mut rng = rng_from_seed(7);
+        let mut agent = live.agent(&"random".parse().unwrap()).unwrap();
+        let mut named = 0;
+        for _ in 0..60 {
+            let seat = live.to_move();
+            let mv = agent.choose(&*live, seat, &mut rng).unwrap();
+            let played = live.play(seat, &mv).unwrap();
+            if mv.to_string().contains("Play") {
+                let face = played.says.split(' ').next().unwrap_or_default();
+                assert!(face.ends_with(['♠', '♥', '♦', '♣']), "no card named in {:?} ({mv})", played.says);
+                named += 1;
+            }
+        }
+        assert!(named > 10, "only {named} cards played");
+        // The moves a `state` lists say the same.
+        let kept: Vec<String> = live.moves().into_iter().map(|(_, _, says)| says).collect();
+        let faces =
+            kept.iter().filter(|s| s.split(' ').next().is_some_and(|w| w.ends_with(['♠', '♥', '♦', '♣'])));
+        assert_eq!(faces.count(), named);
+        let back = live.take_back_limit().0.max(1);
+        live.take_back(back).unwrap();
+        let again: Vec<String> = live.moves().into_iter().map(|(_, _, says)| says).collect();
+        assert_eq!(again[..], kept[..back], "and again after a take-back");
     }
 }

@@ -233,17 +233,8 @@ impl WindowGame for RussianBank {
 
     /// A card played is named as it shows: "7♣ hand to T3".
     fn move_words(before: &RussianBank, _level: &RussianBankLevel, mv: &BankMove) -> String {
-        match *mv {
-            BankMove::Play { from, to } => {
-                let card = before.source_card(before.actor(mv), from).map(Card::name).unwrap_or_default();
-                let from = match from {
-                    Source::Hand => "hand".to_owned(),
-                    other => other.to_string(),
-                };
-                format!("{card} {from} to {to}")
-            }
-            other => other.to_string(),
-        }
+        // The engine's words, as the server says them too.
+        before.words_for(mv)
     }
 
     fn step_note(steps: &[BankStep]) -> Option<String> {

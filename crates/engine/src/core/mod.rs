@@ -238,6 +238,12 @@ pub trait Game: Clone + fmt::Debug + Send + Sync + 'static {
     fn actor(&self, _mv: &Self::Move) -> Player {
         self.current_player()
     }
+    /// `mv` in words, said from this position before it, as a move log says
+    /// it: what the move takes may be named (a card's face), since a move
+    /// shows it. The notation's text unless the game says more.
+    fn words_for(&self, mv: &Self::Move) -> String {
+        mv.to_string()
+    }
     /// What `viewer` may see (`None`: a spectator). Borrowed when that is
     /// the whole state, so agents of perfect-information games copy nothing.
     fn observe(&self, viewer: Option<Player>) -> Cow<'_, Self::Observation>;

@@ -1149,6 +1149,21 @@ impl Game for RussianBank {
         self.seat_for(*mv)
     }
 
+    /// A card played is named ("J♦ T3 to F1"): it is face up once moved.
+    fn words_for(&self, mv: &BankMove) -> String {
+        match *mv {
+            BankMove::Play { from, to } => {
+                let card = self.source_card(self.actor(mv), from).map(Card::name).unwrap_or_default();
+                let from = match from {
+                    Source::Hand => "hand".to_owned(),
+                    other => other.to_string(),
+                };
+                format!("{card} {from} to {to}")
+            }
+            other => other.to_string(),
+        }
+    }
+
     fn observe(&self, _viewer: Option<Player>) -> Cow<'_, BankView> {
         // Both players (and a spectator) see the same: no one looks at a
         // face-down card.
