@@ -167,13 +167,7 @@ fn take_in(
         }
         ServerMessage::Error { code, message: text } => {
             let move_refused = online.pending.iter().position(|(id, _)| answers(id));
-            // A table sought and refused (no such table, no seat, a token
-            // gone): nothing is sought any more, and the menu says why
-            // rather than that it waits for the table.
-            if move_refused.is_none() && online.table.is_none() {
-                commands.remove_resource::<OnlineTable>();
-            }
-            return refused(online, status, file, move_refused, code, text);
+            return refused(commands, online, status, file, move_refused, (code, text));
         }
         _ => {}
     }
@@ -218,18 +212,24 @@ fn seated(online: &mut OnlineTable, file: &Path, table: String, seat: u8, token:
 
 /// A refusal: a move's (the `pending` one at `move_refused`) goes to the
 /// session, which says why as a local one does; a seat that is not there
-/// any more is forgotten.
+/// any more is forgotten, and a table sought is sought no more.
 fn refused(
+    commands: &mut Commands,
     online: &mut OnlineTable,
     status: &mut StatusLine,
     file: &Path,
     move_refused: Option<usize>,
-    code: ErrorCode,
-    text: String,
+    (code, text): (ErrorCode, String),
 ) -> Option<ServerSaid> {
     if let Some(i) = move_refused {
         let (_, by) = online.pending.remove(i);
         return Some(ServerSaid::Refused { by, code, message: text });
+    }
+    // A table sought and refused (no such table, no seat, a token gone):
+    // nothing is sought any more, and the menu says why rather than that
+    // it waits for the table.
+    if online.table.is_none() {
+        commands.remove_resource::<OnlineTable>();
     }
     match (code, &online.seek) {
         (ErrorCode::BadToken, _) => {
