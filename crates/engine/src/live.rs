@@ -376,14 +376,20 @@ mod tests {
         assert!(live.replay(&[]).contains("moves: []"));
     }
 
-    #[test]
-    fn a_take_back_stops_at_a_move_that_showed_a_hidden_card() {
+    /// A Russian Bank game without Stop, seed 7, and a random agent to
+    /// play both seats.
+    fn random_bank_game() -> (Box<dyn LiveGame>, GameRng, Box<dyn LiveAgent>) {
         let level =
             crate::level::parse("RussianBank(name: \"t\", deal: Shuffled, stop_rule: false)", "t.ron")
                 .unwrap();
-        let mut live = start(&level, 7).unwrap();
-        let mut rng = rng_from_seed(7);
-        let mut agent = live.agent(&"random".parse().unwrap()).unwrap();
+        let live = start(&level, 7).unwrap();
+        let agent = live.agent(&"random".parse().unwrap()).unwrap();
+        (live, rng_from_seed(7), agent)
+    }
+
+    #[test]
+    fn a_take_back_stops_at_a_move_that_showed_a_hidden_card() {
+        let (mut live, mut rng, mut agent) = random_bank_game();
         while live.take_back_limit().0 == 0 && live.outcome().is_none() {
             let seat = live.to_move();
             let mv = agent.choose(&*live, seat, &mut rng).unwrap();
@@ -401,12 +407,7 @@ mod tests {
     /// who comes in, reads past moves only from it.
     #[test]
     fn a_card_played_is_named_in_the_words_the_server_keeps() {
-        let level =
-            crate::level::parse("RussianBank(name: \"t\", deal: Shuffled, stop_rule: false)", "t.ron")
-                .unwrap();
-        let mut live = start(&level, 7).unwrap();
-        let mut rng = rng_from_seed(7);
-        let mut agent = live.agent(&"random".parse().unwrap()).unwrap();
+        let (mut live, mut rng, mut agent) = random_bank_game();
         let mut named = 0;
         for _ in 0..60 {
             let seat = live.to_move();

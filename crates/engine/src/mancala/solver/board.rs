@@ -91,6 +91,19 @@ impl Pits {
         bits
     }
 
+    /// The pits the mover may sow, in order.
+    pub fn playable_pits(&self, n: usize) -> Vec<u8> {
+        (0..n as u8).filter(|&i| self.0[i as usize] != 0).collect()
+    }
+
+    /// A sort key that puts the likeliest best move first: extra turns,
+    /// then the pits nearest the store (as the solve and the teacher order
+    /// the moves they prove).
+    pub fn likely_best(&self, rules: Rules, pit: u8) -> (bool, std::cmp::Reverse<u8>) {
+        let mut child = *self;
+        (!child.sow(rules, pit as usize).extra_turn, std::cmp::Reverse(pit))
+    }
+
     /// The first 16 bytes as one number (both rows when `n <= 8`).
     #[inline]
     fn low(&self) -> u128 {

@@ -289,13 +289,11 @@ pub fn solve_with(
     };
 
     // Every first move, and what a checkpoint already proved of them.
-    let mut moves = Vec::new();
-    let mut bits = pits.playable(rules.pits as usize);
-    while bits != 0 {
-        let pit = bits.trailing_zeros() as u8;
-        bits &= bits - 1;
-        moves.push(FirstMove { pit, lower: -(stones as i32), upper: stones as i32 });
-    }
+    let mut moves: Vec<FirstMove> = pits
+        .playable_pits(rules.pits as usize)
+        .into_iter()
+        .map(|pit| FirstMove { pit, lower: -(stones as i32), upper: stones as i32 })
+        .collect();
     let (mut nodes_before, mut seconds_before) = (0, 0.0);
     if let Some((checkpoint, table_path, _)) = &paths
         && let Ok(text) = std::fs::read_to_string(checkpoint)
@@ -313,11 +311,7 @@ pub fn solve_with(
 
     let started = Instant::now();
     let mut order: Vec<usize> = (0..moves.len()).collect();
-    order.sort_by_key(|&i| {
-        let pit = moves[i].pit as usize;
-        let mut child = pits;
-        (!child.sow(rules, pit).extra_turn, std::cmp::Reverse(pit))
-    });
+    order.sort_by_key(|&i| pits.likely_best(rules, moves[i].pit));
     let moves = Mutex::new(moves);
     // The best exact margin so far: a move shown not to reach it is done.
     let best = AtomicI32::new(i32::MIN);

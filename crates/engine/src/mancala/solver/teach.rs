@@ -207,7 +207,7 @@ impl Teacher {
             return Some(moves);
         }
         let stones = pits.stones(rules.pits as usize);
-        let playable = playable(&pits, rules);
+        let playable = pits.playable_pits(rules.pits as usize);
         let next = AtomicUsize::new(0);
         let out = Mutex::new(Vec::new());
         let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).min(playable.len()).max(1);
@@ -258,9 +258,8 @@ impl Teacher {
         shared.node_limit.store(self.budget, Ordering::Relaxed);
         let mut searcher = Searcher::new(&self.endgame, &self.table, &shared);
         let stones = pits.stones(rules.pits as usize);
-        let mut order = playable(&pits, rules);
-        // The likeliest best first: extra turns, then the pits nearest the store.
-        order.sort_by_key(|&pit| (!pits.clone().sow(rules, pit as usize).extra_turn, std::cmp::Reverse(pit)));
+        let mut order = pits.playable_pits(rules.pits as usize);
+        order.sort_by_key(|&pit| pits.likely_best(rules, pit));
         let mut best: Option<MoveMargin> = None;
         for pit in order {
             let mut child = pits;
@@ -327,15 +326,4 @@ impl Teacher {
                 .collect(),
         )
     }
-}
-
-/// The pits the mover may sow, in order.
-fn playable(pits: &Pits, rules: Rules) -> Vec<u8> {
-    let mut out = Vec::new();
-    let mut bits = pits.playable(rules.pits as usize);
-    while bits != 0 {
-        out.push(bits.trailing_zeros() as u8);
-        bits &= bits - 1;
-    }
-    out
 }
