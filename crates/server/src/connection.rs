@@ -334,6 +334,12 @@ fn answer(shared: &Arc<Shared>, conn: &mut Conn, request: Request, re: Option<&I
             send(conn, ServerMessage::Pong {}, re);
             Ok(())
         }
+        Request::Replay { table } => {
+            let at = shared.table(&table).ok_or_else(|| lobby::no_table(&table))?;
+            let replay = lock(&at).replay_for(conn.id)?;
+            send(conn, ServerMessage::Replay { table, replay }, re);
+            Ok(())
+        }
         other => play(shared, conn, other, re),
     }
 }

@@ -97,12 +97,16 @@ pub enum Request {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         seat: Option<SeatNumber>,
     },
+    /// After the end: the finished game as a replay file, to keep.
+    Replay {
+        table: String,
+    },
     Ping {},
 }
 
 impl Request {
     /// Every request's `type`, as docs/protocol.md lists them.
-    pub const TYPES: [&'static str; 13] = [
+    pub const TYPES: [&'static str; 14] = [
         "hello",
         "levels",
         "create",
@@ -115,6 +119,7 @@ impl Request {
         "answer",
         "resign",
         "rematch",
+        "replay",
         "ping",
     ];
 
@@ -133,6 +138,7 @@ impl Request {
             Request::Answer { .. } => "answer",
             Request::Resign { .. } => "resign",
             Request::Rematch { .. } => "rematch",
+            Request::Replay { .. } => "replay",
             Request::Ping {} => "ping",
         }
     }
@@ -339,12 +345,21 @@ pub enum ServerMessage<J = Value> {
         table: String,
         by: SeatNumber,
     },
-    /// The new table is open; the receiver already follows it.
+    /// The new table is open; the receiver already follows it (a
+    /// spectator, without a seat or token).
     Rematch {
         table: String,
         new_table: String,
-        seat: SeatNumber,
-        token: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        seat: Option<SeatNumber>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        token: Option<String>,
+    },
+    /// After `replay`: the finished game as a replay file's text (its
+    /// level, seed and moves, every secret of that game included).
+    Replay {
+        table: String,
+        replay: String,
     },
     /// After `leave`.
     Left {
@@ -371,7 +386,7 @@ pub enum ServerMessage<J = Value> {
 
 impl<J> ServerMessage<J> {
     /// Every message's `type`, as docs/protocol.md lists them.
-    pub const TYPES: [&'static str; 18] = [
+    pub const TYPES: [&'static str; 19] = [
         "welcome",
         "levels",
         "created",
@@ -385,6 +400,7 @@ impl<J> ServerMessage<J> {
         "taken_back",
         "rematch_asked",
         "rematch",
+        "replay",
         "left",
         "displaced",
         "halted",
@@ -408,6 +424,7 @@ impl<J> ServerMessage<J> {
             ServerMessage::TakenBack { .. } => "taken_back",
             ServerMessage::RematchAsked { .. } => "rematch_asked",
             ServerMessage::Rematch { .. } => "rematch",
+            ServerMessage::Replay { .. } => "replay",
             ServerMessage::Left { .. } => "left",
             ServerMessage::Displaced { .. } => "displaced",
             ServerMessage::Halted { .. } => "halted",
@@ -607,6 +624,7 @@ pub enum ErrorCode {
     Illegal,
     Stale,
     Over,
+    NotOver,
     Waiting,
     TakeBack,
     NoSpectators,
@@ -618,7 +636,7 @@ pub enum ErrorCode {
 
 impl ErrorCode {
     /// Every code, for the test that holds docs/protocol.md to them.
-    pub const ALL: [ErrorCode; 21] = [
+    pub const ALL: [ErrorCode; 22] = [
         ErrorCode::BadJson,
         ErrorCode::BadRequest,
         ErrorCode::Version,
@@ -633,6 +651,7 @@ impl ErrorCode {
         ErrorCode::Illegal,
         ErrorCode::Stale,
         ErrorCode::Over,
+        ErrorCode::NotOver,
         ErrorCode::Waiting,
         ErrorCode::TakeBack,
         ErrorCode::NoSpectators,
@@ -739,7 +758,8 @@ mod tests {
             ServerMessage::TakeBackDeclined { table: t(), by: 2, asked_by: 1 },
             ServerMessage::TakenBack { table: t(), ply: 0 },
             ServerMessage::RematchAsked { table: t(), by: 1 },
-            ServerMessage::Rematch { table: t(), new_table: t(), seat: 2, token: t() },
+            ServerMessage::Rematch { table: t(), new_table: t(), seat: Some(2), token: Some(t()) },
+            ServerMessage::Replay { table: t(), replay: t() },
             ServerMessage::Left { table: t() },
             ServerMessage::Displaced { table: t(), seat: 1 },
             ServerMessage::Halted { message: t() },
@@ -788,6 +808,7 @@ mod tests {
             Request::Answer { table: "t".into(), accept: true, seat: None },
             Request::Resign { table: "t".into(), seat: None },
             Request::Rematch { table: "t".into(), seat: None },
+            Request::Replay { table: "t".into() },
             Request::Ping {},
         ];
         assert_eq!(samples.len(), Request::TYPES.len());

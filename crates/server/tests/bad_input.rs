@@ -98,6 +98,8 @@ async fn each_kind_of_bad_request_gets_its_error_and_changes_nothing() {
         (json!({"type": "take_back", "table": t}), "take_back"),
         (json!({"type": "answer", "table": t, "accept": true}), "take_back"),
         (json!({"type": "rematch", "table": t}), "bad_request"),
+        (json!({"type": "replay", "table": t}), "not_over"),
+        (json!({"type": "replay", "table": "nope"}), "no_table"),
         (json!({"type": "hello", "version": 1}), "bad_request"),
     ];
     for (message, code) in cases {

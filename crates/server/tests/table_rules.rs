@@ -120,6 +120,40 @@ async fn resigning_ends_the_game_and_a_rematch_moves_the_seats_round() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_replay_is_given_after_the_end_and_a_spectator_follows_into_the_rematch() {
+    use tabula_engine::nim::Take;
+    let dir = temp_dir("replay-asked");
+    let addr = start(config(&dir)).await;
+    let (table, mut ann, _, mut bob, _) = pair(addr, json!({"level": NIM})).await;
+    let mut cy = client(addr, "Cy").await;
+    cy.request(json!({"type": "watch", "table": table})).await.unwrap();
+    play(&mut ann, &table, 1, 1).await;
+    let early = ann.request(json!({"type": "replay", "table": table})).await.unwrap_err();
+    assert!(early.to_string().contains("is not over"), "{early}");
+    let moved = play(&mut bob, &table, 0, 2).await;
+    assert_eq!(moved["ply"], 2, "a replay refused changed nothing");
+    bob.request(json!({"type": "resign", "table": table})).await.unwrap();
+    let outside = client(addr, "Dee").await.request(json!({"type": "replay", "table": table})).await;
+    assert!(outside.unwrap_err().to_string().contains("do not follow"));
+    for c in [&mut ann, &mut cy] {
+        let given = c.request(json!({"type": "replay", "table": table})).await.unwrap();
+        assert_eq!((given["type"].as_str(), given["table"].as_str()), (Some("replay"), Some(table.as_str())));
+        let replay =
+            tabula_engine::replay::parse::<Take>(given["replay"].as_str().unwrap(), "given").unwrap();
+        assert_eq!(replay.moves, [Take { pile: 1, count: 1 }, Take { pile: 0, count: 2 }]);
+        assert_eq!(replay.players.iter().map(|p| p.name.as_str()).collect::<Vec<_>>(), ["Ann", "Bob"]);
+    }
+    ann.request(json!({"type": "rematch", "table": table})).await.unwrap();
+    let bobs = bob.request(json!({"type": "rematch", "table": table})).await.unwrap();
+    let told = next_of(&mut cy, "rematch").await;
+    assert_eq!(told["new_table"], bobs["new_table"]);
+    assert!(told.get("seat").is_none() && told.get("token").is_none(), "a spectator holds no seat: {told}");
+    let state = next_of(&mut cy, "state").await;
+    assert_eq!(state["table"], bobs["new_table"]);
+    assert_eq!(state["seat"], Value::Null);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_agent_stands_in_for_a_player_gone_past_the_grace_period() {
     let dir = temp_dir("grace");
     let addr = start(config(&dir)).await;

@@ -102,7 +102,7 @@ fn take_in(
 ) -> Option<ServerSaid> {
     if let Some(table) = table_of(&message.body)
         && online.table.as_deref().is_some_and(|t| t != table)
-        && !matches!(message.body, ServerMessage::Rematch { .. })
+        && !matches!(message.body, ServerMessage::Rematch { .. } | ServerMessage::Replay { .. })
     {
         // About a table left behind (before a rematch).
         return None;
@@ -123,7 +123,18 @@ fn take_in(
             introduce(online);
         }
         ServerMessage::Joined { table, seat, token } => seated(online, file, table, seat, token),
-        ServerMessage::Rematch { new_table, seat, token, .. } => seated(online, file, new_table, seat, token),
+        ServerMessage::Rematch { new_table, seat: Some(seat), token: Some(token), .. } => {
+            seated(online, file, new_table, seat, token)
+        }
+        // A spectator follows the table into its rematch.
+        ServerMessage::Rematch { new_table, .. } => {
+            online.table = Some(new_table);
+            online.seat = None;
+        }
+        ServerMessage::Replay { replay, .. } => {
+            let by_hand = std::mem::take(&mut online.replay_by_hand);
+            return Some(ServerSaid::Replay { text: replay, by_hand });
+        }
         ServerMessage::State(state) => {
             took_state(online, &state);
             commands.queue(move |world: &mut World| begin_from_state(world, &state));
@@ -191,11 +202,15 @@ fn took_state(online: &mut OnlineTable, state: &TableState) {
     online.rematch_asked.clear();
 }
 
-/// The game at the table is over: its seat's token is no longer kept.
-fn finished(online: &OnlineTable, file: &Path) {
+/// The game at the table is over: its seat's token is no longer kept, and
+/// a seat asks for the game's replay to keep it with the games played here.
+fn finished(online: &mut OnlineTable, file: &Path) {
     let table = online.table.as_deref().unwrap_or_default();
     if let Err(e) = seats_file::forget_table(file, table) {
         warn!("cannot forget the finished table's seat: {e}");
+    }
+    if online.seat.is_some() {
+        online.ask_replay(false);
     }
 }
 
@@ -281,8 +296,12 @@ pub(super) fn requests(
             SessionRequest::Redo | SessionRequest::Restart | SessionRequest::GoTo(_) => {
                 status.error("At a server's table the moves stand: ask to take back your last one instead");
             }
+            SessionRequest::SaveReplay if online.result.is_some() => {
+                online.ask_replay(true);
+                status.info("Asking the server for the game's replay…");
+            }
             SessionRequest::SaveReplay => {
-                status.info("The server saves every finished game as a replay");
+                status.info("A game at a server's table is saved when it ends: O lists it then");
             }
             _ => {}
         }

@@ -76,6 +76,11 @@ pub struct OnlineTable {
     /// Seats that asked for a rematch.
     pub rematch_asked: Vec<Player>,
     pub result: Option<TableResult>,
+    /// The table whose replay was asked for, once its game ended.
+    replay_asked: Option<String>,
+    /// The replay asked for was asked by the player (Save), not by the
+    /// setting that saves every finished game.
+    replay_by_hand: bool,
     /// Moves sent and not yet answered, by request id.
     pending: Vec<(u64, Player)>,
     next_id: u64,
@@ -104,6 +109,8 @@ impl OnlineTable {
             take_back: None,
             rematch_asked: Vec::new(),
             result: None,
+            replay_asked: None,
+            replay_by_hand: false,
             pending: Vec::new(),
             next_id: 1,
         })
@@ -135,6 +142,18 @@ impl OnlineTable {
         let seat = Some(by.0 + 1);
         let id = self.ask_at_table(|table, _| Request::Move { table, mv, seat, ply: Some(ply) });
         self.pending.push((id, by));
+    }
+
+    /// Asks the server for the finished game's replay, once a table unless
+    /// the player asks again (`by_hand`).
+    fn ask_replay(&mut self, by_hand: bool) {
+        let Some(table) = self.table.clone() else { return };
+        if self.replay_asked.as_ref() == Some(&table) && !by_hand {
+            return;
+        }
+        self.replay_asked = Some(table.clone());
+        self.replay_by_hand |= by_hand;
+        self.send(Request::Replay { table });
     }
 
     /// Drops the connection as a failing network would: it comes back by
@@ -202,6 +221,8 @@ pub enum ServerSaid {
     Ended(TableResult),
     /// `by`'s move was refused.
     Refused { by: Player, code: ErrorCode, message: String },
+    /// The finished game's replay; `by_hand`, asked for by the player.
+    Replay { text: String, by_hand: bool },
 }
 
 /// What the online panels ask of the table.

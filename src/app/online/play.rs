@@ -12,13 +12,18 @@ use super::{OnlineTable, ServerSaid};
 use crate::app::game::{ActiveGame, WindowGame};
 use crate::app::screen::Screen;
 use crate::app::session::{
-    Agents, BoardReset, Controller, GameEnded, Headline, MoveApplied, MovePlayed, MoveRefused, RequestMove,
-    SeatSetup, Session, SessionSet, StatusLine, Watch,
+    Agents, BoardReset, Controller, GameEnded, Headline, MoveApplied, MovePlayed, MoveRefused, ReplaysFolder,
+    RequestMove, SeatSetup, Session, SessionSet, StatusLine, Watch, save_heard_replay,
 };
+use crate::app::settings::Settings;
 
 pub(super) fn plugin<G: WindowGame>(app: &mut App) {
     app.add_systems(Update, hear::<G>.in_set(SessionSet::Requests).run_if(resource_exists::<Session<G>>))
-        .add_systems(Update, send_moves::<G>.in_set(SessionSet::Moves).run_if(resource_exists::<Session<G>>));
+        .add_systems(Update, send_moves::<G>.in_set(SessionSet::Moves).run_if(resource_exists::<Session<G>>))
+        .add_systems(
+            Update,
+            keep_replay::<G>.in_set(SessionSet::Requests).run_if(resource_exists::<Session<G>>),
+        );
 }
 
 /// Game data the server sent (`what` names it in an error).
@@ -161,6 +166,7 @@ fn hear<G: WindowGame>(
                 status.info(text.clone());
                 ended.write(GameEnded { outcome, text });
             }
+            ServerSaid::Replay { .. } => {}
             ServerSaid::Refused { by, code, message } => {
                 let reason = match code {
                     ErrorCode::Stale => {
@@ -171,6 +177,32 @@ fn hear<G: WindowGame>(
                 status.error(format!("Refused: {reason}"));
                 refused.write(MoveRefused { by: *by, reason });
             }
+        }
+    }
+}
+
+/// The finished game's replay, as the server gave it, kept with the games
+/// played here (O lists it) when the settings save every finished game or
+/// the player asked.
+fn keep_replay<G: WindowGame>(
+    mut said: MessageReader<ServerSaid>,
+    mut session: ResMut<Session<G>>,
+    mut status: ResMut<StatusLine>,
+    settings: Res<Settings>,
+    folder: Res<ReplaysFolder>,
+) {
+    for message in said.read() {
+        let ServerSaid::Replay { text, by_hand } = message else { continue };
+        if !session.online || !(*by_hand || settings.save_finished_games) {
+            continue;
+        }
+        match save_heard_replay(&mut session, text, &folder.0) {
+            Ok(path) => {
+                let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+                let text = format!("{} · saved as the replay \"{name}\"", status.text);
+                status.info(text);
+            }
+            Err(e) => status.error(format!("Cannot keep the game's replay: {e}")),
         }
     }
 }

@@ -37,7 +37,7 @@ use super::screen::Screen;
 
 pub use agents::Agents;
 pub use messages::*;
-pub use replays::{ReplaysFolder, newest_first, plan_from_replay, replays_dir};
+pub use replays::{ReplaysFolder, newest_first, plan_from_replay, replays_dir, save_heard_replay};
 pub use start::begin;
 pub(crate) use start::begin_game;
 pub use status::{BoardBusy, GameInProgress, Headline, MovePreview, StatusLine, Watch};

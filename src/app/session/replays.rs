@@ -61,22 +61,57 @@ fn saved_controller(agent: &str) -> Controller {
 }
 
 pub(super) fn save_replay<G: WindowGame>(session: &Session<G>, dir: &Path) -> std::io::Result<PathBuf> {
-    let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs());
     let stem = session
         .level_path
         .as_ref()
         .and_then(|p| p.file_stem())
         .map_or_else(|| G::NAME.to_lowercase(), |s| s.to_string_lossy().into_owned());
-    let name = replay_name(&stem, now);
-    // Two saves in one minute: the second is "(2)", and so on.
-    let path = (1..)
+    let path = free_path(dir, &stem);
+    session.to_replay().save(&path)?;
+    Ok(path)
+}
+
+/// A new replay's file in `dir`, named by `stem` and the time now. Two
+/// saves in one minute: the second is "(2)", and so on.
+fn free_path(dir: &Path, stem: &str) -> PathBuf {
+    let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs());
+    let name = replay_name(stem, now);
+    (1..)
         .map(|n| match n {
             1 => dir.join(format!("{name}.ron")),
             n => dir.join(format!("{name} ({n}).ron")),
         })
         .find(|p| !p.exists())
-        .expect("a free name");
-    session.to_replay().save(&path)?;
+        .expect("a free name")
+}
+
+/// A game played at a server's table, as the server gave its replay after
+/// the end: checked as a replay file opened is (its level, every move by
+/// the rules), then kept in `dir` beside the games played here, named by
+/// the level's name.
+pub fn save_heard_replay<G: WindowGame>(
+    session: &mut Session<G>,
+    text: &str,
+    dir: &Path,
+) -> Result<PathBuf, String> {
+    let what = "the server's replay";
+    let header = replay::parse_header(text, what).map_err(|e| e.to_string())?;
+    // Its level within: a server names no file on this machine.
+    if !matches!(header.level, replay::LevelSource::Inline(_)) {
+        return Err(format!("{what} names a level file instead of holding its level"));
+    }
+    let file = header.level.resolve(dir).map_err(|e| e.to_string())?;
+    let level = file.get::<G>().ok_or("the server's replay is of another game")?;
+    checked_moves::<G>(&ReplayMoves { text: text.to_owned(), file: what.to_owned() }, level)?;
+    let stem: String = session
+        .level_name
+        .chars()
+        .map(|c| if c.is_alphanumeric() { c.to_ascii_lowercase() } else { '-' })
+        .collect();
+    std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    let path = free_path(dir, stem.trim_matches('-'));
+    tabula_engine::level::write_atomically(&path, text).map_err(|e| format!("{}: {e}", path.display()))?;
+    session.saved = Some((session.as_saved(), path.clone()));
     Ok(path)
 }
 

@@ -40,8 +40,55 @@ fn whole_game<G: WindowGame>(name: &str, level: &str, agent: &str, check: Check,
     for app in [&ann, &bob] {
         let session = game_session::<G>(app);
         let end = G::outcome_text(&session.view(), &session.names());
-        assert_eq!(status(app), end, "the status line tells the end");
+        assert!(status(app).starts_with(&end), "the status line tells the end: {}", status(app));
     }
+    kept_the_replay::<G>(&dir, &mut ann, &mut bob);
+}
+
+/// Each seat's window keeps the finished game with the games played on
+/// its machine, as the server gave it: O lists it, and it opens to the
+/// moves that were played.
+fn kept_the_replay<G: WindowGame>(dir: &Path, ann: &mut App, bob: &mut App) {
+    let kept = |name: &str| tabula::app::session::newest_first(&dir.join(name).join("replays"));
+    run_until(&mut [&mut *ann, &mut *bob], "each seat's replay kept", |_| {
+        ["ann", "bob"].iter().all(|name| !kept(name).is_empty())
+    });
+    for (name, app) in [("ann", &*ann), ("bob", &*bob)] {
+        let files = kept(name);
+        assert_eq!(files.len(), 1, "{name}: {files:?}");
+        assert!(status(app).contains("saved as the replay"), "{name}: {}", status(app));
+        let plan = tabula::app::session::plan_from_replay(&files[0], &Default::default()).unwrap();
+        let text = plan.replay.unwrap().text;
+        let moves = tabula_engine::replay::parse::<G::Move>(&text, "kept").unwrap().moves;
+        assert_eq!(moves, game_session::<G>(app).moves, "{name}'s replay holds the game's moves");
+        let names: Vec<String> = plan.seats.iter().map(|s| s.name.clone()).collect();
+        assert_eq!(names, ["Ann", "Bob"]);
+    }
+}
+
+/// After the end both seats ask for a rematch: the spectator's window
+/// follows the table into it, and shows the new game from its start.
+#[test]
+fn a_spectator_follows_the_table_into_its_rematch() {
+    let dir = temp_dir("online-rematch-watched");
+    let server = host(&dir);
+    let url = server.local_url();
+    let (mut ann, mut bob, mut cy) = (window(&dir, "ann"), window(&dir, "bob"), window(&dir, "cy"));
+    let table = sit_down::<Nim>(&url, &mut ann, &mut bob, "nim/beginner-2-3");
+    watch::<Nim>(&url, &table, &mut cy);
+    let mut hands = [Hand::<Nim>::new("random", 1), Hand::<Nim>::new("random", 2)];
+    play_on(&mut [&mut ann, &mut bob, &mut cy], &mut hands, nim_board, |_| false);
+    for app in [&mut ann, &mut bob] {
+        app.world_mut().write_message(OnlineRequest::Rematch);
+    }
+    run_until(&mut [&mut ann, &mut bob, &mut cy], "every window at the rematch's table", |a| {
+        let new = online(a[0]).table.clone();
+        new.as_deref() != Some(table.as_str())
+            && a.iter().all(|w| online(w).table == new && plies::<Nim>(w) == 0 && !over::<Nim>(w))
+    });
+    assert_eq!(online(&cy).seat, None, "still a spectator");
+    assert_eq!(online(&ann).seat, Some(Player::TWO), "the seats moved round");
+    assert!(!game_session::<Nim>(&cy).has_human());
 }
 
 #[test]

@@ -412,18 +412,7 @@ impl Table {
             clock.settle(Instant::now());
             clock.running = None;
         }
-        let players: Vec<_> = self
-            .seats
-            .iter()
-            .map(|s| tabula_engine::replay::Seat {
-                name: s.agent_spec.clone().unwrap_or_else(|| s.name.clone()),
-                agent: s.agent_spec.clone().unwrap_or_else(|| "human".into()),
-            })
-            .collect();
-        let replay = self
-            .replays
-            .as_ref()
-            .map(|dir| (dir.join(format!("{}.ron", self.id)), self.live.replay(&players)));
+        let replay = self.replays.as_ref().map(|dir| (dir.join(format!("{}.ron", self.id)), self.replay()));
         job.ops.push(Op::Finish {
             table: self.id.clone(),
             result: serde_json::to_string(&result).expect("results serialise"),
@@ -432,6 +421,39 @@ impl Table {
         self.rematch = vec![false; self.seats.len()];
         self.result = Some(result);
         self.finished_at = Some(Instant::now());
+    }
+
+    /// The game as a replay file: its level, seed and every move.
+    fn replay(&self) -> String {
+        let players: Vec<_> = self
+            .seats
+            .iter()
+            .map(|s| tabula_engine::replay::Seat {
+                name: s.agent_spec.clone().unwrap_or_else(|| s.name.clone()),
+                agent: s.agent_spec.clone().unwrap_or_else(|| "human".into()),
+            })
+            .collect();
+        self.live.replay(&players)
+    }
+
+    /// The finished game's replay, for a connection that follows the table
+    /// (a seat or a spectator). Only after the end: the replay holds the
+    /// seed, so every card and home that was hidden, which no longer
+    /// changes anything once the game is over.
+    pub fn replay_for(&self, conn: ConnId) -> Result<String, Refused> {
+        if !self.followers.iter().any(|f| f.conn == conn) {
+            return Err(Refused::new(
+                ErrorCode::NotSeated,
+                format!("you do not follow table {}: join or watch it first", self.id),
+            ));
+        }
+        if self.result.is_none() {
+            return Err(Refused::new(
+                ErrorCode::NotOver,
+                format!("the game at table {} is not over: its replay is given after the end", self.id),
+            ));
+        }
+        Ok(self.replay())
     }
 
     /// Ends the game if the seat to move has run out of time.

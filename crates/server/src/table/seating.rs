@@ -390,8 +390,8 @@ impl Table {
                 let told = ServerMessage::Rematch {
                     table: self.id.clone(),
                     new_table: new.id.clone(),
-                    seat: number(to),
-                    token: new_token.clone(),
+                    seat: Some(number(to)),
+                    token: Some(new_token.clone()),
                 };
                 job.send(&outbox, say(told, if conn == asker { re } else { None }));
                 new.followers.push(Follower { conn, seat: Some(to), outbox });
@@ -399,7 +399,15 @@ impl Table {
             }
             tokens.push((old_token, new_token, to));
         }
+        // Spectators are told too, so that they follow into the new table.
         for f in self.followers.iter().filter(|f| f.seat.is_none()) {
+            let told = ServerMessage::Rematch {
+                table: self.id.clone(),
+                new_table: new.id.clone(),
+                seat: None,
+                token: None,
+            };
+            job.send(&f.outbox, say(told, None));
             new.followers.push(Follower { conn: f.conn, seat: None, outbox: f.outbox.clone() });
         }
         self.rematch_table = Some(new.id.clone());
