@@ -549,7 +549,7 @@ fn play_online(level: Option<&Path>, seats: &Seats, online: Online) -> anyhow::R
         let levels = crate::app::levels::library::levels_root();
         let create = create_request(path, &levels, &offered, !online.no_spectators, online.clock)
             .map_err(anyhow::Error::msg)?;
-        GoOnline::Host { port: online.port, create }
+        GoOnline::Host { port: online.port, create, level: Some(path.to_owned()) }
     } else if online.resume {
         let kept = seats_file::read(&SeatsFile::default().0);
         let newest = kept.last().context("no game in progress is kept here: host or join one first")?;

@@ -40,9 +40,11 @@ fn host_traditional(app: &mut App) -> String {
     let seats = ["person".to_owned(), "person".to_owned()];
     let create = create_request(&level, &levels_root(), &seats, true, None).unwrap();
     // Port 0: any free port, as a test must; the window's default is 7878.
-    go(app, GoOnline::Host { port: 0, create });
+    go(app, GoOnline::Host { port: 0, create, level: Some(level.clone()) });
     let url = app.world().resource::<Hosting>().local_url();
     run_until(&mut [app], "the host at its table", |a| at_table(a[0]));
+    let last = app.world().resource::<tabula::app::settings::Settings>().last_level.clone();
+    assert_eq!(last, Some(level), "the menu opens on the level hosted next time");
     url
 }
 
@@ -100,7 +102,7 @@ fn the_menu_hosting_on_a_port_taken_says_so_and_changes_nothing() {
     let port = taken.local_addr().unwrap().port();
     let mut ann = window(&dir, "ann");
     let create = CreateTable { level: Some("nim/traditional-3-4-5".into()), ..CreateTable::default() };
-    go(&mut ann, GoOnline::Host { port, create });
+    go(&mut ann, GoOnline::Host { port, create, level: None });
     frames(&mut ann, 2);
     let said = ann.world().resource::<StatusLine>().clone();
     assert!(said.error && said.text.contains(&format!("Port {port} is taken")), "{}", said.text);
@@ -114,7 +116,7 @@ fn a_host_window_closed_and_opened_again_brings_its_server_and_table_back() {
     let dir = temp_dir("online-menu-host-back");
     let (mut ann, mut bob) = (window(&dir, "ann"), window(&dir, "bob"));
     let create = super::online::create_of("nim/traditional-3-4-5", &["person", "person"]);
-    go(&mut ann, GoOnline::Host { port: 0, create });
+    go(&mut ann, GoOnline::Host { port: 0, create, level: None });
     let url = ann.world().resource::<Hosting>().local_url();
     run_until(&mut [&mut ann], "the host at its table", |a| at_table(a[0]));
     let table = ann.world().resource::<OnlineTable>().table.clone().unwrap();

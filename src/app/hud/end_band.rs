@@ -5,6 +5,7 @@
 use bevy::prelude::*;
 use bevy_egui::egui;
 
+use super::PanelsBelow;
 use super::room::PanelRoom;
 use super::watch::paused_band;
 use crate::app::game::WindowGame;
@@ -22,10 +23,12 @@ pub(super) fn end_band<G: WindowGame>(
     watch: Res<Watch>,
     mut requests: MessageWriter<SessionRequest>,
     mut end_room: Local<f32>,
+    mut below: ResMut<PanelsBelow>,
 ) -> Result {
     let shown = panels.show("game over", |root| {
         band(root, &session, &headline, &mut requests).or_else(|| paused_band(root, &session, &watch))
     })?;
+    below.set_if_neq(PanelsBelow(panels.room.bottom.height() + shown.unwrap_or(0.0)));
     // The band's room is kept from the start (as tall as any band shown),
     // so the board does not move when the band comes.
     *end_room = end_room.max(shown.unwrap_or(0.0)).max(END_BAND_ROOM);

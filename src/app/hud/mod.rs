@@ -20,8 +20,19 @@ use crate::app::board::playing;
 use crate::app::game::WindowGame;
 
 pub(super) fn plugin(app: &mut App) {
-    app.add_plugins(room::plugin);
+    app.init_resource::<PanelsBelow>().add_plugins(room::plugin);
 }
+
+/// The game screen's panels, drawn in order; what floats over the board is
+/// placed after them.
+#[derive(SystemSet, Debug, Clone, PartialEq, Eq, Hash)]
+pub struct HudPanels;
+
+/// Points the panels under the board take this frame, from the window's
+/// bottom up: the status bar, and the end band (or Paused) when shown.
+/// What floats at the board's bottom sits above them.
+#[derive(Resource, Default, Debug, Clone, Copy, PartialEq)]
+pub struct PanelsBelow(pub f32);
 
 /// The panels of one game's screen (with a window only: egui draws them).
 /// Each egui panel takes its side of what the panels before it left, so
@@ -37,6 +48,7 @@ pub(crate) fn game_plugin<G: WindowGame>(app: &mut App) {
             room::fit_board,
         )
             .chain()
+            .in_set(HudPanels)
             .run_if(playing::<G>),
     );
 }

@@ -13,6 +13,7 @@ use crate::app::online::host::Hosting;
 use crate::app::online::{OnlineRequest, OnlineTable, clock_text};
 use crate::app::session::{Session, SessionRequest};
 use crate::app::theme::palette::{ERROR_COLOR, OK_COLOR, PAUSED_COLOR};
+use crate::app::theme::widgets::status_light;
 
 /// The table, for the panels; absent at a local game.
 #[derive(SystemParam)]
@@ -39,14 +40,13 @@ impl Table<'_> {
     pub(super) fn connection_line(&self, ui: &mut egui::Ui) {
         let Some(online) = &self.online else { return };
         ui.horizontal_wrapped(|ui| {
-            match &online.trouble {
-                None if online.up => ui.label(egui::RichText::new("● Online").color(OK_COLOR).strong()),
-                Some(why) => ui.label(
-                    egui::RichText::new(format!("● Connection lost, reconnecting… ({why})"))
-                        .color(ERROR_COLOR),
-                ),
-                None => ui.label(egui::RichText::new("● Connecting…").color(PAUSED_COLOR)),
+            let (color, said) = match &online.trouble {
+                None if online.up => (OK_COLOR, "Online".to_owned()),
+                Some(why) => (ERROR_COLOR, format!("Connection lost, reconnecting… ({why})")),
+                None => (PAUSED_COLOR, "Connecting…".to_owned()),
             };
+            status_light(ui, color);
+            ui.label(egui::RichText::new(said).color(color).strong());
             ui.label(egui::RichText::new(online.url()).monospace().weak());
             let Some(code) = &online.table else { return };
             if online.seat.is_none() {

@@ -65,7 +65,7 @@ impl OnlineForm {
         let seats = menu.online_seats();
         let clock = self.clock.then_some(Clock { minutes: self.minutes.max(1), increment: self.increment });
         let create = create_request(&entry.path, &levels_root(), &seats, self.spectators, clock)?;
-        Ok(GoOnline::Host { port: self.port, create })
+        Ok(GoOnline::Host { port: self.port, create, level: Some(entry.path.clone()) })
     }
 
     /// The table of the code at the address typed: a seat, or watching.

@@ -22,9 +22,10 @@ pub const DEFAULT_PORT: u16 = 7878;
 /// What the player asked for.
 #[derive(Message, Clone, Debug, PartialEq)]
 pub enum GoOnline {
-    /// A table at this window's own server, made by this `create` request;
-    /// the server is started on `port` unless it runs already.
-    Host { port: u16, create: CreateTable },
+    /// A table at this window's own server, made by this `create` request
+    /// of the `level` file (which the menu then opens on, as after a local
+    /// game); the server is started on `port` unless it runs already.
+    Host { port: u16, create: CreateTable, level: Option<PathBuf> },
     /// A table at the server at `url`.
     At { url: String, seek: Seek },
 }
@@ -169,7 +170,7 @@ fn go_online(
     mut asked: MessageReader<GoOnline>,
     hosting: Option<Res<Hosting>>,
     folder: Res<HostFolder>,
-    settings: Res<Settings>,
+    mut settings: ResMut<Settings>,
     mut status: ResMut<StatusLine>,
 ) {
     // The server is started once: the port asked the second time is not
@@ -188,7 +189,7 @@ fn go_online(
                 }
                 (url.clone(), seek.clone())
             }
-            GoOnline::Host { port, create } => {
+            GoOnline::Host { port, create, level } => {
                 if hosted.is_none() {
                     match start_server(*port, &folder.0) {
                         Ok(started) => {
@@ -200,6 +201,9 @@ fn go_online(
                             continue;
                         }
                     }
+                }
+                if level.is_some() && settings.last_level != *level {
+                    settings.last_level = level.clone();
                 }
                 (hosted.clone().unwrap_or_default(), Seek::Create(create.clone()))
             }

@@ -10,12 +10,12 @@ use tabula_engine::{Game, Player};
 use super::LastStop;
 use super::deals::{BankMatch, next_deal_plan};
 use super::input::{me, stopper};
+use crate::app::hud::PanelsBelow;
 use crate::app::session::{RequestMove, Session, SessionRequest};
 
-/// Screen points between the window's bottom and the table's buttons: over
-/// the status line, and over the band that shows the end of a game.
-const STATUS_LIFT: f32 = 70.0;
-const END_BAND_LIFT: f32 = 150.0;
+/// Screen points between the panels under the board (the status line, the
+/// band that shows the end of a game) and the table's buttons.
+const LIFT: f32 = 8.0;
 
 /// The buttons of the table and the match score, over the board.
 pub(super) fn table_buttons(
@@ -25,11 +25,24 @@ pub(super) fn table_buttons(
     last_stop: Res<LastStop>,
     mut requests: MessageWriter<RequestMove<RussianBank>>,
     mut session_requests: MessageWriter<SessionRequest>,
+    below: Res<PanelsBelow>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?.clone();
     let table = &session.game;
-    // Above the status line; at the end, above the band that says who won.
-    let lift = if table.outcome().is_some() { END_BAND_LIFT } else { STATUS_LIFT };
+    // Above the status line; at the end, above the band that says who won,
+    // however tall it is (a match's headline, a rematch's buttons).
+    let lift = below.0 + LIFT;
+    let mine = me(&session).filter(|_| !session.replay && table.outcome().is_none());
+    // Stop is offered whenever it is the other's turn, breach or not:
+    // noticing one is the player's skill.
+    let stop_by = stopper(&session);
+    // At a server's table the next deal is a rematch (the end band's).
+    let next_deal = table.outcome().is_some() && !session.replay && !session.online;
+    let score = !session.online || last_stop.0.is_some();
+    if !(score || mine.is_some() || stop_by.is_some() || next_deal) {
+        // Nothing to say or do here (a spectator at a server's table).
+        return Ok(());
+    }
     egui::Area::new("russian-bank-table".into())
         .anchor(egui::Align2::LEFT_BOTTOM, egui::vec2(12.0, -lift))
         .show(&ctx, |ui| {
@@ -37,18 +50,15 @@ pub(super) fn table_buttons(
                 // Narrow enough to stay clear of the table's cards.
                 ui.set_max_width(220.0);
                 match_score(ui, &session, &bank_match, &last_stop);
-                if let Some(me) = me(&session).filter(|_| !session.replay && table.outcome().is_none()) {
+                if let Some(me) = mine {
                     ui.horizontal(|ui| turn_buttons(ui, table, me, &mut requests));
                 }
-                // Stop is offered whenever it is the other's turn, breach or
-                // not: noticing one is the player's skill.
-                if let Some(stopper) = stopper(&session)
+                if let Some(stopper) = stop_by
                     && ui.button(egui::RichText::new("Stop! (S)").strong().size(18.0)).clicked()
                 {
                     requests.write(RequestMove { by: stopper, mv: BankMove::Stop });
                 }
-                // At a server's table the next deal is a rematch (the end band's).
-                if table.outcome().is_some() && !session.replay && !session.online {
+                if next_deal {
                     next_deal_button(ui, &session, &mut bank_match, &mut session_requests);
                 }
             });
@@ -65,17 +75,21 @@ fn match_score(
 ) {
     let target = session.level.match_points;
     let points = bank_match.points();
-    ui.label(
-        egui::RichText::new(format!(
-            "Match to {target}: {} {} · {} {}",
-            session.name_of(Player::ONE),
-            points[0],
-            session.name_of(Player::TWO),
-            points[1]
-        ))
-        .strong(),
-    );
-    if let Some(winner) = bank_match.winner(target) {
+    // A server plays one deal a table (a rematch is the next): no match
+    // is kept there, so no score is shown that would stay at nothing.
+    if !session.online {
+        ui.label(
+            egui::RichText::new(format!(
+                "Match to {target}: {} {} · {} {}",
+                session.name_of(Player::ONE),
+                points[0],
+                session.name_of(Player::TWO),
+                points[1]
+            ))
+            .strong(),
+        );
+    }
+    if let Some(winner) = bank_match.winner(target).filter(|_| !session.online) {
         ui.label(
             egui::RichText::new(format!("{} wins the match", session.name_of(winner)))
                 .color(crate::app::board::seat_color32(winner.index()))

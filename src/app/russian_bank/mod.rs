@@ -43,6 +43,7 @@ use crate::app::board::{count_busy, keys_free, playing, pointer_free};
 use crate::app::game::{WindowGame, name_of};
 use crate::app::glide::{Glide, glide};
 use crate::app::help::{Controls, Key, key};
+use crate::app::hud::HudPanels;
 use crate::app::registry;
 use crate::app::session::{MoveChoice, SessionSet, choice_expires};
 
@@ -157,7 +158,10 @@ pub fn plugin(app: &mut App) {
                 .in_set(SessionSet::Requests)
                 .run_if(playing::<RussianBank>),
         )
-        .add_systems(EguiPrimaryContextPass, buttons::table_buttons.run_if(playing::<RussianBank>));
+        .add_systems(
+            EguiPrimaryContextPass,
+            buttons::table_buttons.after(HudPanels).run_if(playing::<RussianBank>),
+        );
 }
 
 impl WindowGame for RussianBank {

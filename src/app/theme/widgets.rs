@@ -28,3 +28,11 @@ pub fn status_text(ui: &egui::Ui, status: &StatusLine) -> egui::RichText {
     let color = if status.error { ERROR_COLOR } else { ui.visuals().text_color() };
     egui::RichText::new(&status.text).color(color)
 }
+
+/// A small filled circle in `color`, a status light beside its words:
+/// painted, since the panels' typeface has no such glyph.
+pub fn status_light(ui: &mut egui::Ui, color: egui::Color32) {
+    let size = ui.text_style_height(&egui::TextStyle::Body);
+    let (rect, _) = ui.allocate_exact_size(egui::vec2(size * 0.7, size), egui::Sense::hover());
+    ui.painter().circle_filled(rect.center(), size * 0.3, color);
+}
