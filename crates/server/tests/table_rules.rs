@@ -42,10 +42,12 @@ async fn the_game_begins_once_every_seat_is_taken() {
     // Longer than the whole clock: it has not started.
     tokio::time::sleep(Duration::from_millis(300)).await;
     let mut bob = client(addr, "Bob").await;
-    join(&mut bob, &table, Some(2)).await;
+    let (_, bobs) = join(&mut bob, &table, Some(2)).await;
     let begun = next_of(&mut ann, "state").await;
     assert_eq!(begun["legal"].as_array().unwrap().len(), 5, "{begun}");
     assert_eq!(begun["clock"]["running"], 1);
+    // The last to sit sees the clock run from the same moment, as in a rematch.
+    assert_eq!(bobs["clock"]["running"], 1, "{bobs}");
     let moved = play(&mut ann, &table, 0, 1).await;
     assert_eq!(moved["ply"], 1);
 }

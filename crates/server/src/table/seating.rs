@@ -204,8 +204,14 @@ impl Table {
         let player = Player(index as u8);
         let mut job = Job::default();
         self.seat_person(player, name, token.clone(), &mut job);
+        let begins = self.open_seats() == 0;
+        if begins {
+            // Before the joiner's state: it shows the clock running, as
+            // everyone else's does (and as a rematch's does).
+            self.start_clock();
+        }
         self.attach(conn, outbox, player, &token, re, &mut job);
-        if self.open_seats() == 0 {
+        if begins {
             self.begin(conn, player, &mut job);
         }
         Ok((player, job))
@@ -249,11 +255,10 @@ impl Table {
         self.tell_seats(job);
     }
 
-    /// The last seat is taken: the clock starts, and every follower of the
+    /// The last seat is taken (its clock started): every follower of the
     /// table but the seat just taken is told the state with their moves
     /// (that seat has had it). One connection may hold several seats.
     fn begin(&mut self, joiner: ConnId, seat: Player, job: &mut Job) {
-        self.start_clock();
         for f in self.followers.iter().filter(|f| !(f.conn == joiner && f.seat == Some(seat))) {
             job.send(&f.outbox, self.state_text(f.seat, None));
         }
