@@ -452,7 +452,8 @@ impl Agent<RussianBank> for Newcomer {
 }
 
 /// A mistake below top strength: a newcomer's move (any move that keeps
-/// priority, a card up when it sees one) in place of the one it meant to
+/// priority, a card up when it sees one, else a reserve card onto the
+/// tableau) in place of the one it meant to
 /// play, a Stop included: it did not notice. On a level without the Stop
 /// rule, where a slip is refused, this is how the weaker ones err.
 fn newcomer_mistake(
@@ -469,11 +470,20 @@ fn newcomer_mistake(
             && between_tableau_piles(mv).is_none()
             && mv != BankMove::Stop
     });
+    // As the newcomer plays: a card up first, then a reserve card onto
+    // the tableau, any of them (a mistake has no memory of the game: the
+    // same one each time would go round with the opponent's answer).
     if let Some(&up) = moves.iter().find(|mv| matches!(mv, BankMove::Play { to: Target::Foundation(_), .. }))
     {
         return Some(up);
     }
-    (!moves.is_empty()).then(|| moves[rng.random_range(0..moves.len())])
+    let reserve: Vec<BankMove> = moves
+        .iter()
+        .copied()
+        .filter(|mv| matches!(mv, BankMove::Play { from: Source::Reserve, to: Target::Tableau(_) }))
+        .collect();
+    let from = if reserve.is_empty() { &moves } else { &reserve };
+    (!from.is_empty()).then(|| from[rng.random_range(0..from.len())])
 }
 
 /// A beginner's mistake: it overlooks the moves it has and turns the hand
@@ -760,6 +770,45 @@ mod tests {
 
     fn shuffled() -> RussianBankLevel {
         RussianBankLevel::shuffled("shuffled")
+    }
+
+    /// A newcomer's mistake plays as the newcomer does: a card up when one
+    /// can go, else a reserve card onto the tableau; never a breach, a Stop
+    /// or a card between tableau piles. Checked on every position of a few
+    /// games.
+    #[test]
+    fn a_newcomers_mistake_plays_a_card_up_then_off_the_reserve() {
+        let (mut reserve_chosen, mut legal) = (0, Vec::new());
+        for seed in 0..4 {
+            let mut game = RussianBank::new(&shuffled(), seed).unwrap();
+            let mut rng = rng_from_seed(seed);
+            let mut strong = RussianBank::agent_from_str("best").unwrap();
+            while game.outcome().is_none() && game.plies() < 400 {
+                let seat = game.current_player();
+                let view = game.observe(Some(seat)).into_owned();
+                legal.clear();
+                game.legal_moves(seat, &mut legal);
+                legal.retain(|&mv| game.breaks_priority(seat, mv).is_none() && mv != BankMove::Stop);
+                let kind = |mv: &BankMove, up: bool| match mv {
+                    BankMove::Play { to: Target::Foundation(_), .. } => up,
+                    BankMove::Play { from: Source::Reserve, to: Target::Tableau(_) } => !up,
+                    _ => false,
+                };
+                let planned = strong.choose(seat, &view, &mut rng).unwrap();
+                if let Some(mistake) = newcomer_mistake(seat, &view, planned, &mut rng) {
+                    assert!(game.breaks_priority(seat, mistake).is_none() && mistake != BankMove::Stop);
+                    assert!(between_tableau_piles(mistake).is_none(), "{mistake:?}");
+                    if legal.iter().any(|mv| kind(mv, true)) {
+                        assert!(kind(&mistake, true), "a card up first: {mistake:?} of {legal:?}");
+                    } else if legal.iter().any(|mv| kind(mv, false)) {
+                        assert!(kind(&mistake, false), "then the reserve: {mistake:?} of {legal:?}");
+                        reserve_chosen += 1;
+                    }
+                }
+                game.apply(seat, planned).unwrap();
+            }
+        }
+        assert!(reserve_chosen > 10, "the reserve was a choice {reserve_chosen} times");
     }
 
     /// Plays a shuffled deal, `first` in seat 1 against full-strength greedy,
