@@ -10,7 +10,8 @@ use bevy::prelude::*;
 use tabula_engine::Player;
 use tabula_server::link::LinkEvent;
 use tabula_server::protocol::{
-    ErrorCode, Id, Message, Request, SeatInfo, SeatKind, ServerMessage, TableState,
+    ErrorCode, Id, Message, Moved, Request, Result as TableResult, SeatInfo, SeatKind, ServerMessage,
+    TableState,
 };
 
 use super::seats_file::{self, KeptSeat, SeatsFile};
@@ -123,13 +124,8 @@ fn take_in(
             introduce(online);
         }
         ServerMessage::Joined { table, seat, token } => seated(online, file, table, seat, token),
-        ServerMessage::Rematch { new_table, seat: Some(seat), token: Some(token), .. } => {
-            seated(online, file, new_table, seat, token)
-        }
-        // A spectator follows the table into its rematch.
-        ServerMessage::Rematch { new_table, .. } => {
-            online.table = Some(new_table);
-            online.seat = None;
+        ServerMessage::Rematch { new_table, seat, token, .. } => {
+            rematch(online, file, new_table, seat.zip(token))
         }
         ServerMessage::Replay { replay, .. } => {
             let by_hand = std::mem::take(&mut online.replay_by_hand);
@@ -142,21 +138,11 @@ fn take_in(
         ServerMessage::Seats { seats, .. } => online.seats = seats,
         ServerMessage::Moved(moved) => {
             online.pending.retain(|(id, _)| !answers(id));
-            online.clock = moved.clock.clone().map(|c| (c, Instant::now()));
-            online.result = moved.result.clone();
-            if moved.result.is_some() {
-                finished(online, file);
-            }
-            return Some(ServerSaid::Moved(moved));
+            return Some(heard_move(online, file, moved));
         }
         ServerMessage::Ended { result, .. } => {
             online.pending.retain(|(id, _)| !answers(id));
-            if let Some(clock) = &mut online.clock {
-                clock.0.running = None;
-            }
-            online.result = Some(result.clone());
-            finished(online, file);
-            return Some(ServerSaid::Ended(result));
+            return Some(ended(online, file, result));
         }
         ServerMessage::TakeBackAsked { by, to_ply, .. } => {
             online.take_back = Some((Player(by.saturating_sub(1)), to_ply));
@@ -183,6 +169,38 @@ fn take_in(
         _ => {}
     }
     None
+}
+
+/// A move was played: the clocks as it left them, and the end if it came.
+fn heard_move(online: &mut OnlineTable, file: &Path, moved: Box<Moved>) -> ServerSaid {
+    online.clock = moved.clock.clone().map(|c| (c, Instant::now()));
+    online.result = moved.result.clone();
+    if moved.result.is_some() {
+        finished(online, file);
+    }
+    ServerSaid::Moved(moved)
+}
+
+/// A flag or a resignation ended the game: the clocks stop.
+fn ended(online: &mut OnlineTable, file: &Path, result: TableResult) -> ServerSaid {
+    if let Some(clock) = &mut online.clock {
+        clock.0.running = None;
+    }
+    online.result = Some(result.clone());
+    finished(online, file);
+    ServerSaid::Ended(result)
+}
+
+/// The table's rematch is open: a seat is taken there with its new token
+/// (`seated_as`); a spectator follows the table into it.
+fn rematch(online: &mut OnlineTable, file: &Path, new_table: String, seated_as: Option<(u8, String)>) {
+    match seated_as {
+        Some((seat, token)) => seated(online, file, new_table, seat, token),
+        None => {
+            online.table = Some(new_table);
+            online.seat = None;
+        }
+    }
 }
 
 /// A seat as the table names it: its player's name, else "Seat N".
