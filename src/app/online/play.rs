@@ -196,6 +196,13 @@ fn keep_replay<G: WindowGame>(
         if !session.online || !(*by_hand || settings.save_finished_games) {
             continue;
         }
+        // Ctrl+S again after the game was kept: the same game, not a copy.
+        if let Some((game, path)) = &session.saved
+            && *game == session.as_saved()
+        {
+            status.info(format!("Saved already, to {}", path.display()));
+            continue;
+        }
         match save_heard_replay(&mut session, text, &folder.0) {
             Ok(path) => {
                 let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();

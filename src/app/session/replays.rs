@@ -103,16 +103,20 @@ pub fn save_heard_replay<G: WindowGame>(
     let file = header.level.resolve(dir).map_err(|e| e.to_string())?;
     let level = file.get::<G>().ok_or("the server's replay is of another game")?;
     checked_moves::<G>(&ReplayMoves { text: text.to_owned(), file: what.to_owned() }, level)?;
-    let stem: String = session
-        .level_name
-        .chars()
-        .map(|c| if c.is_alphanumeric() { c.to_ascii_lowercase() } else { '-' })
-        .collect();
     std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
-    let path = free_path(dir, stem.trim_matches('-'));
+    let path = free_path(dir, &stem_of(&session.level_name, G::NAME));
     tabula_engine::level::write_atomically(&path, text).map_err(|e| format!("{}: {e}", path.display()))?;
     session.saved = Some((session.as_saved(), path.clone()));
     Ok(path)
+}
+
+/// A file name's stem for a level known only by its name (a server's
+/// table): its letters and digits, lower case, the rest one dash each run
+/// ("04 A quick win" is "04-a-quick-win"); the game's name if none is left.
+fn stem_of(name: &str, game: &str) -> String {
+    let words: Vec<String> =
+        name.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).map(str::to_lowercase).collect();
+    if words.is_empty() { game.to_lowercase() } else { words.join("-") }
 }
 
 /// A replay's file name: the level's and the time it was saved, in UTC to
@@ -229,6 +233,14 @@ mod tests {
         assert_eq!(replay_name("nim", 0), "nim 1970-01-01 00-00");
         // A leap day.
         assert_eq!(replay_name("x", 951_782_400 + 59), "x 2000-02-29 00-00");
+    }
+
+    #[test]
+    fn a_level_known_by_its_name_gives_a_plain_file_stem() {
+        assert_eq!(stem_of("04 A quick win", "RussianBank"), "04-a-quick-win");
+        assert_eq!(stem_of("Large: 20 piles", "Nim"), "large-20-piles");
+        assert_eq!(stem_of("../../etc", "Nim"), "etc", "no folder is named");
+        assert_eq!(stem_of(" ?! ", "Nim"), "nim");
     }
 
     #[test]

@@ -64,6 +64,10 @@ fn kept_the_replay<G: WindowGame>(dir: &Path, ann: &mut App, bob: &mut App) {
         let names: Vec<String> = plan.seats.iter().map(|s| s.name.clone()).collect();
         assert_eq!(names, ["Ann", "Bob"]);
     }
+    // Ctrl+S after the end asks again, and the same game is not copied.
+    ann.world_mut().write_message(SessionRequest::SaveReplay);
+    run_until(&mut [&mut *ann], "the second save answered", |a| status(a[0]).starts_with("Saved already"));
+    assert_eq!(kept("ann").len(), 1);
 }
 
 /// After the end both seats ask for a rematch: the spectator's window
