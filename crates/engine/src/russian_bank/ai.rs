@@ -25,6 +25,7 @@ use std::collections::{HashMap, VecDeque};
 
 use rand::Rng;
 
+use super::Card;
 use super::pile::{Pile, TABLEAU_DEPTH};
 #[cfg(test)]
 use super::rules::BankStep;
@@ -286,6 +287,9 @@ pub struct Memory {
     /// The cards on the foundations, and the move count when that last grew.
     founded: u32,
     founded_at: u32,
+    /// The cards it loaded onto the opponent from the tableau, with the
+    /// move count then.
+    loaded: VecDeque<(u32, Card)>,
 }
 
 /// The position as the table shows it, face-down cards counted but not
@@ -314,6 +318,16 @@ const STALL: u32 = 150;
 /// any repetition short of a circle played out a thousand times.
 const UNDO_REPEATS: u32 = 1000;
 
+/// What loading the opponent again with a card it loaded them with lately
+/// counts as: worse than going somewhere new, not worse than making a
+/// position a third time.
+const RELOAD_REPEATS: u32 = 1;
+
+/// Moves within which loading the opponent again from the tableau with a
+/// card it loaded them with is a loading war: they played it back from
+/// their reserve, and the same cards would go round between the reserves.
+const RELOAD_WINDOW: u32 = 60;
+
 impl Memory {
     /// Takes in the table the agent is about to move on.
     fn see(&mut self, table: &RussianBank) {
@@ -330,6 +344,9 @@ impl Memory {
             self.tableaus.pop_front();
         }
         self.tableaus.push_back((table.plies(), table.tableau));
+        while self.loaded.front().is_some_and(|(p, _)| p + RELOAD_WINDOW < table.plies()) {
+            self.loaded.pop_front();
+        }
     }
 
     /// Whether it may slip with `slip` here: not in a stalled game, not
@@ -355,7 +372,8 @@ impl Memory {
 
     /// How often the position `mv` makes was made before in the game; a
     /// card moved back between tableau piles to where it lay within the
-    /// last few moves counts as `UNDO_REPEATS`.
+    /// last few moves counts as `UNDO_REPEATS`, a card loaded onto the
+    /// opponent again as `RELOAD_REPEATS` more.
     fn repeats(&self, table: &RussianBank, seat: Player, mv: BankMove) -> u32 {
         if matches!(mv, BankMove::Stop | BankMove::Accept) {
             return 0;
@@ -365,14 +383,31 @@ impl Memory {
             return 0;
         }
         let made = self.made.get(&seen_key(&after)).copied().unwrap_or(0);
+        if self.reloads(table, seat, mv) {
+            return made + RELOAD_REPEATS;
+        }
         let Some((a, b)) = between_tableau_piles(mv) else { return made };
         let (a, b) = (a as usize - 1, b as usize - 1);
         let undoes = self.tableaus.iter().any(|(_, t)| t[a] == after.tableau[a] && t[b] == after.tableau[b]);
         if undoes { made + UNDO_REPEATS } else { made }
     }
 
-    /// Notes the position `mv` makes.
+    /// Whether `mv` loads the opponent from the tableau with a card this
+    /// player loaded them with lately.
+    fn reloads(&self, table: &RussianBank, seat: Player, mv: BankMove) -> bool {
+        let BankMove::Play { from, .. } = mv else { return false };
+        loads_from_tableau(mv)
+            && table.source_card(seat, from).is_ok_and(|card| self.loaded.iter().any(|&(_, c)| c == card))
+    }
+
+    /// Notes the position `mv` makes, and a card it loads from the tableau.
     fn made(&mut self, table: &RussianBank, seat: Player, mv: BankMove) {
+        if let BankMove::Play { from, .. } = mv
+            && loads_from_tableau(mv)
+            && let Ok(card) = table.source_card(seat, from)
+        {
+            self.loaded.push_back((table.plies(), card));
+        }
         let mut after = table.clone();
         if after.apply(seat, mv).is_ok() {
             *self.made.entry(seen_key(&after)).or_default() += 1;
@@ -770,6 +805,34 @@ mod tests {
 
     fn shuffled() -> RussianBankLevel {
         RussianBankLevel::shuffled("shuffled")
+    }
+
+    /// Loading the opponent again from the tableau with a card one loaded
+    /// them with lately (they played it back from their reserve) counts
+    /// as a repeat: two agents so sent the same cards round between their
+    /// reserves, 8 moves again and again.
+    #[test]
+    fn a_card_loaded_onto_the_opponent_again_counts_as_a_repeat() {
+        let table = crate::russian_bank::tests::position(
+            1,
+            (&["KH"], &["3D"], &[]),
+            (&["KD", "6S"], &["2C"], &["8H"]),
+            [&["5S"], &["9H"], &["9C"], &["9D"], &["KC"], &["QD"], &["JS"], &["TH"]],
+            [&["AH"], &[], &[], &[], &[], &[], &[], &[]],
+            true,
+        );
+        let load = BankMove::Play { from: Source::Tableau(1), to: Target::OpponentReserve };
+        let other = BankMove::Play { from: Source::Tableau(2), to: Target::OpponentWaste };
+        let mut legal = Vec::new();
+        table.legal_moves(Player::ONE, &mut legal);
+        assert!(legal.contains(&load) && legal.contains(&other), "{legal:?}");
+        let mut memory = Memory::default();
+        memory.see(&table);
+        assert_eq!(memory.repeats(&table, Player::ONE, load), 0, "somewhere new");
+        memory.made(&table, Player::ONE, load);
+        // The position made once, and the 5♠ loaded again.
+        assert_eq!(memory.repeats(&table, Player::ONE, load), 1 + RELOAD_REPEATS);
+        assert_eq!(memory.repeats(&table, Player::ONE, other), 0, "another card loaded is not");
     }
 
     /// A newcomer's mistake plays as the newcomer does: a card up when one

@@ -239,7 +239,7 @@ fn the_slipping_agents_go_round_a_few_times_at_most() {
         if c.capped > c.dead + c.games / 50 {
             f.push(format!("{} games ran to the move cap, {} in a dead position", c.capped, c.dead));
         }
-        if c.most_repeats > 5 {
+        if c.most_repeats > 3 {
             f.push(format!("a position came {} times", c.most_repeats));
         }
         if c.undone_share() > 0.05 {

@@ -29,7 +29,7 @@ fn card(text: &str) -> Card {
 }
 
 /// A fixed position: player 1's and 2's (reserve, hand, waste), T1..T8.
-fn position(
+pub(super) fn position(
     to_move: u8,
     one: (&[&str], &[&str], &[&str]),
     two: (&[&str], &[&str], &[&str]),
