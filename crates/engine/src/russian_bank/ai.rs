@@ -355,7 +355,7 @@ impl Memory {
     fn may_slip(&mut self, table: &RussianBank, seat: Player, slip: BankMove) -> bool {
         let here = seen_key(table);
         let may =
-            !self.stalled(table) && !self.slipped.contains(&here) && self.repeats(table, seat, slip) == 0;
+            !self.stalled(table) && !self.slipped.contains(&here) && self.made_before(table, seat, slip) == 0;
         if may {
             self.slipped.insert(here);
         }
@@ -390,6 +390,16 @@ impl Memory {
         let (a, b) = (a as usize - 1, b as usize - 1);
         let undoes = self.tableaus.iter().any(|(_, t)| t[a] == after.tableau[a] && t[b] == after.tableau[b]);
         if undoes { made + UNDO_REPEATS } else { made }
+    }
+
+    /// How often the position `mv` makes was made before in the game (a
+    /// slip forgets a rule, not the game: only the position counts).
+    fn made_before(&self, table: &RussianBank, seat: Player, mv: BankMove) -> u32 {
+        let mut after = table.clone();
+        match after.apply(seat, mv) {
+            Ok(_) => self.made.get(&seen_key(&after)).copied().unwrap_or(0),
+            Err(_) => 0,
+        }
     }
 
     /// Whether `mv` loads the opponent from the tableau with a card this
