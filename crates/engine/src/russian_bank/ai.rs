@@ -290,6 +290,10 @@ pub struct Memory {
     /// The cards it loaded onto the opponent from the tableau, with the
     /// move count then.
     loaded: VecDeque<(u32, Card)>,
+    /// The positions it has been to move in, and whether it has been in
+    /// this one before.
+    met: std::collections::HashSet<u64>,
+    here_again: bool,
 }
 
 /// The position as the table shows it, face-down cards counted but not
@@ -335,7 +339,9 @@ impl Memory {
             *self = Memory::default();
         }
         self.plies = table.plies();
-        *self.made.entry(seen_key(table)).or_default() += 1;
+        let here = seen_key(table);
+        *self.made.entry(here).or_default() += 1;
+        self.here_again = !self.met.insert(here);
         let founded = (0..8).filter_map(|n| table.foundation(n)).map(|c| c.rank() as u32).sum();
         if founded != self.founded {
             (self.founded, self.founded_at) = (founded, table.plies());
@@ -349,13 +355,16 @@ impl Memory {
         }
     }
 
-    /// Whether it may slip with `slip` here: not in a stalled game, not
-    /// where it slipped before, and not to a position it has made; noted
-    /// as a slip when it may.
+    /// Whether it may slip with `slip` here: not in a stalled game, only
+    /// where it has not been before (a slip there, Stopped, would bring
+    /// the same position round again), and not to a position it has made;
+    /// noted as a slip when it may.
     fn may_slip(&mut self, table: &RussianBank, seat: Player, slip: BankMove) -> bool {
         let here = seen_key(table);
-        let may =
-            !self.stalled(table) && !self.slipped.contains(&here) && self.made_before(table, seat, slip) == 0;
+        let may = !self.stalled(table)
+            && !self.here_again
+            && !self.slipped.contains(&here)
+            && self.made_before(table, seat, slip) == 0;
         if may {
             self.slipped.insert(here);
         }
@@ -465,14 +474,15 @@ impl Agent<RussianBank> for Newcomer {
         table.legal_moves(seat, &mut moves);
         moves.retain(|&mv| table.breaks_priority(seat, mv).is_none() && between_tableau_piles(mv).is_none());
         // Like anyone, it goes where it has not been, and gives way when
-        // the game stalls.
-        if self.memory.stalled(table) && moves.iter().any(|&mv| !loads_from_tableau(mv)) {
-            moves.retain(|&mv| !loads_from_tableau(mv));
-        }
+        // the game stalls, unless loading the opponent is the only way
+        // anywhere new (else two players could turn their hands for ever).
         let repeats: Vec<u32> = moves.iter().map(|&mv| self.memory.repeats(table, seat, mv)).collect();
         let fewest = repeats.iter().copied().min().unwrap_or(0);
-        let fresh: Vec<BankMove> =
+        let mut fresh: Vec<BankMove> =
             moves.iter().zip(&repeats).filter(|&(_, &r)| r == fewest).map(|(&m, _)| m).collect();
+        if self.memory.stalled(table) && fresh.iter().any(|&mv| !loads_from_tableau(mv)) {
+            fresh.retain(|&mv| !loads_from_tableau(mv));
+        }
         let up = fresh.iter().find(|mv| matches!(mv, BankMove::Play { to: Target::Foundation(_), .. }));
         let reserve = fresh.iter().find(|mv| matches!(mv, BankMove::Play { from: Source::Reserve, .. }));
         let chosen = match up.or(reserve) {

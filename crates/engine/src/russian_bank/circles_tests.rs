@@ -58,10 +58,12 @@ fn replay(level: &super::RussianBankLevel, seed: u64, moves: &[BankMove], circle
             last_founded = log.len() + 1;
         }
         log.push(named(&game, seat, mv));
+        let forced = legal.iter().filter(|&&m| game.breaks_priority(seat, m).is_none()).count() == 1;
         game.apply(seat, mv).expect("a recorded move replays");
-        // A Stop takes a move back by the rules: the position it brings
-        // back is not one a player chose to make again.
-        keys.push(if mv == BankMove::Stop { 0 } else { game.position_key() });
+        // A Stop takes a move back by the rules, and a forced move is the
+        // rules' too: the position either makes is not one a player chose
+        // to make again.
+        keys.push(if mv == BankMove::Stop || forced { 0 } else { game.position_key() });
     }
     circles.games += 1;
     circles.plies += moves.len() as u64;
@@ -126,10 +128,25 @@ fn dead(game: &RussianBank) -> bool {
                     continue;
                 }
                 if founded(&next) > start || next.outcome().is_some() {
+                    eprintln!(
+                        "not dead: {seat:?} {mv:?} after {} seen, outcome {:?}",
+                        seen.len(),
+                        next.outcome()
+                    );
                     return false;
                 }
                 if seen.insert(next.position_key()) {
                     if seen.len() > LIMIT {
+                        eprintln!("dead search over limit");
+                        for q in queue.iter().take(3) {
+                            eprintln!(
+                                "{:?}\n{:?}\n{:?} breach {:?}",
+                                q.side(Player::ONE),
+                                q.side(Player::TWO),
+                                q.tableau,
+                                q.breach()
+                            );
+                        }
                         return false;
                     }
                     queue.push(next);
@@ -162,8 +179,7 @@ fn pairing(a: &str, b: &str, games: u64) -> Circles {
 /// The agents that never go round: the newcomer and the difficulties that
 /// look ahead.
 const STEADY: [&str; 3] = ["newcomer", "strong", "best"];
-/// The difficulties that play greedy and slip often: their slips, Stopped,
-/// and their loading wars still bring a position back a few times.
+/// The difficulties that play greedy and slip often.
 const SLIPPING: [&str; 2] = ["beginner", "casual"];
 
 /// Games a pairing: `CIRCLE_GAMES` in the environment for more (the
@@ -207,45 +223,38 @@ impl Circles {
     }
 }
 
+/// What is wrong with a pairing's games: a game at the move cap with a
+/// card still able to go up, a position made a third time, shuffling, a
+/// circle of moves played again.
+fn circling(c: &Circles) -> Vec<String> {
+    let mut f = Vec::new();
+    if c.capped > c.dead {
+        f.push(format!("{} games ran to the move cap, {} in a dead position", c.capped, c.dead));
+    }
+    if c.most_repeats > 2 {
+        f.push(format!("a position came {} times", c.most_repeats));
+    }
+    if c.undone_share() > 0.05 {
+        f.push(format!("{} of {} tableau moves undone", c.undone, c.tableau_moves));
+    }
+    if c.repeated_runs > 0 {
+        f.push(format!("{} runs of {RUN} moves came again", c.repeated_runs));
+    }
+    f
+}
+
 #[test]
 fn no_steady_agent_plays_in_circles() {
-    let failures = pairings(&STEADY, &[], |c| {
-        let mut f = Vec::new();
-        if c.capped > c.dead {
-            f.push(format!("{} games ran to the move cap, {} in a dead position", c.capped, c.dead));
-        }
-        if c.most_repeats > 2 {
-            f.push(format!("a position came {} times", c.most_repeats));
-        }
-        if c.undone_share() > 0.05 {
-            f.push(format!("{} of {} tableau moves undone", c.undone, c.tableau_moves));
-        }
-        if c.repeated_runs > 0 {
-            f.push(format!("{} runs of {RUN} moves came again", c.repeated_runs));
-        }
-        f
-    });
+    let failures = pairings(&STEADY, &[], circling);
     assert!(failures.is_empty(), "{failures:#?}");
 }
 
 /// The slipping difficulties, against each other and every other agent:
-/// no shuffling, and no long circle (before the memory, a position came
-/// back 375 times and games ran to the cap), though a position may come
-/// back a few times and a rare game stall.
+/// their slips, Stopped, bring a position back by the rules, but they make
+/// none a third time themselves (before the memory, a position came back
+/// 375 times and games ran to the cap).
 #[test]
-fn the_slipping_agents_go_round_a_few_times_at_most() {
-    let failures = pairings(&SLIPPING, &STEADY, |c| {
-        let mut f = Vec::new();
-        if c.capped > c.dead + c.games / 50 {
-            f.push(format!("{} games ran to the move cap, {} in a dead position", c.capped, c.dead));
-        }
-        if c.most_repeats > 3 {
-            f.push(format!("a position came {} times", c.most_repeats));
-        }
-        if c.undone_share() > 0.05 {
-            f.push(format!("{} of {} tableau moves undone", c.undone, c.tableau_moves));
-        }
-        f
-    });
+fn no_slipping_agent_plays_in_circles() {
+    let failures = pairings(&SLIPPING, &STEADY, circling);
     assert!(failures.is_empty(), "{failures:#?}");
 }
