@@ -111,10 +111,9 @@ fn an_agent_stops_a_humans_breach_and_says_why() {
     let text = status(&app);
     assert!(text.starts_with("Mary: Stop!") && text.contains("foundation"), "{text}");
     // The table's panel names the card that should have gone up.
-    let why = app.world().resource::<tabula::app::russian_bank::LastStop>().0.clone().unwrap();
     assert_eq!(
-        why,
-        "Mary stopped John: the A♣ could go up to a foundation, and that comes before any other move."
+        last_stop(&app).as_deref(),
+        Some("Mary stopped John: the A♣ could go up to a foundation, and that comes before any other move.")
     );
     // The 4S under the 6H was seen: undo cannot hide it again.
     app.world_mut().write_message(SessionRequest::Undo);
@@ -136,6 +135,10 @@ fn a_stop_with_nothing_broken_is_refused_and_the_table_follows_the_moves() {
     frames(&mut app, 1);
     assert_eq!(status(&app), "Refused: no rule was broken");
     assert_eq!(game(&app).plies(), 0);
+    // The table's panel keeps the answer while John plays on (the status
+    // line's goes with his next move), and drops it when the turn passes.
+    let refused = "No Stop: John's moves so far broke no rule of priority.";
+    assert_eq!(last_stop(&app).as_deref(), Some(refused));
     let moves = [
         BankMove::Play { from: Source::Reserve, to: Target::Foundation(1) },
         BankMove::Play { from: Source::Reserve, to: Target::Tableau(1) },
@@ -146,6 +149,9 @@ fn a_stop_with_nothing_broken_is_refused_and_the_table_follows_the_moves() {
     for mv in moves {
         app.world_mut().write_message(RequestMove::<RussianBank> { by: Player::ONE, mv });
         frames(&mut app, 20);
+        if game(&app).outcome().is_none() {
+            assert_eq!(last_stop(&app).as_deref(), Some(refused), "John's turn goes on");
+        }
     }
     assert_eq!(game(&app).outcome(), Some(Outcome::Win(Player::ONE)));
     assert!(status(&app).contains("John emptied their piles and scores 51"), "{}", status(&app));
@@ -428,4 +434,10 @@ fn the_lesson_deal_shows_a_moment_before_its_opponent_moves_first_and_again_on_p
     assert!(moves(&app).is_empty(), "dealt again");
     let waited = first_move_after(&mut app, 1);
     assert!(waited >= 20, "after Play again, Mary moved after {waited} frames");
+}
+
+/// What the table panel says of the last Stop now.
+fn last_stop(app: &App) -> Option<String> {
+    let plies = app.world().resource::<Session<RussianBank>>().moves.len();
+    app.world().resource::<tabula::app::russian_bank::LastStop>().shown(plies).map(str::to_owned)
 }

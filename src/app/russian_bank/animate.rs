@@ -7,8 +7,8 @@
 use std::collections::HashMap;
 
 use bevy::prelude::*;
-use tabula_engine::Player;
 use tabula_engine::russian_bank::{BankStep, Card, Place, Priority, RussianBank, opponent};
+use tabula_engine::{Game, Player};
 
 use super::layout::{card_position, pile, places, z_of};
 use super::spawn::{Cards, deal, drawn, visibility};
@@ -133,7 +133,9 @@ pub(super) fn follow_moves(
         if let BankStep::Stopped { by, rule } = *step {
             let (stopper, breaker) = (session.name_of(by), session.name_of(opponent(by)));
             let why = stop_reason(table, opponent(by), breaker, rule);
-            last_stop.0 = Some(format!("{stopper} stopped {breaker}: {why}."));
+            let text = format!("{stopper} stopped {breaker}: {why}.");
+            // Read through the stopper's turn and the breaker's next.
+            last_stop.say(text, session.moves.len(), by, 2);
         }
         carry.follow(step);
     }
@@ -179,6 +181,37 @@ fn stop_reason(table: &RussianBank, breaker: Player, name: &str, rule: Priority)
             format!("the {card} on {name}'s reserve had a move, and the reserve comes before the hand")
         }
         _ => rule.to_string(),
+    }
+}
+
+/// A Stop refused (nothing was broken), said where a Stop's reason is,
+/// so the answer stays while the other plays on: the status line's is
+/// overwritten by their next move at once. A player not to move can only
+/// ask for a Stop.
+pub(super) fn refused_stop(
+    mut refused: MessageReader<MoveRefused>,
+    session: Res<Session<RussianBank>>,
+    mut last_stop: ResMut<LastStop>,
+) {
+    for refusal in refused.read() {
+        let to_move = session.game.current_player();
+        if refusal.by != to_move && session.outcome().is_none() {
+            let other = session.name_of(to_move);
+            let text = match refusal.reason.as_str() {
+                "no rule was broken" => format!("No Stop: {other}'s moves so far broke no rule of priority."),
+                why => format!("No Stop: {why}."),
+            };
+            last_stop.say(text, session.moves.len(), to_move, 1);
+        }
+    }
+}
+
+/// Counts the turns begun since the last Stop's reason was said.
+pub(super) fn count_turns(session: Res<Session<RussianBank>>, mut last_stop: ResMut<LastStop>) {
+    let to_move = session.game.current_player();
+    // Touched only on a new turn, as change detection would see it.
+    if last_stop.to_move != Some(to_move) {
+        last_stop.look(to_move);
     }
 }
 

@@ -38,7 +38,7 @@ pub(super) fn table_buttons(
     let stop_by = stopper(&session);
     // At a server's table the next deal is a rematch (the end band's).
     let next_deal = table.outcome().is_some() && !session.replay && !session.online;
-    let score = !session.online || last_stop.0.is_some();
+    let score = !session.online || last_stop.shown(session.moves.len()).is_some();
     if !(score || mine.is_some() || stop_by.is_some() || next_deal) {
         // Nothing to say or do here (a spectator at a server's table).
         return Ok(());
@@ -96,7 +96,7 @@ fn match_score(
                 .strong(),
         );
     }
-    if let Some(why) = &last_stop.0 {
+    if let Some(why) = last_stop.shown(session.moves.len()) {
         ui.label(egui::RichText::new(why).color(egui::Color32::from_rgb(255, 200, 120)));
     }
 }

@@ -118,9 +118,46 @@ impl MoveChoice for Choice {
 #[derive(Resource, Debug, Default)]
 pub struct Redealt(pub u32);
 
-/// Why the last Stop of this deal was called, shown until the next deal.
+/// Why the last Stop was called, or why one was refused: said in the
+/// table panel for a turn or two (the stopper's turn, then the breaker's
+/// next), so that it is read, and then gone, so that it never lingers over
+/// later play.
 #[derive(Resource, Debug, Default)]
-pub struct LastStop(pub Option<String>);
+pub struct LastStop {
+    text: Option<String>,
+    /// The moves played when it was said: an undo before then takes it away.
+    at: usize,
+    /// The player to move when last looked at, the turns begun since it
+    /// was said, and how many it lasts.
+    to_move: Option<Player>,
+    turns: u8,
+    lasts: u8,
+}
+
+impl LastStop {
+    /// Says `text` with `at` moves played and `to_move` to move, for
+    /// `lasts` changes of turn.
+    pub fn say(&mut self, text: String, at: usize, to_move: Player, lasts: u8) {
+        *self = LastStop { text: Some(text), at, to_move: Some(to_move), turns: 0, lasts };
+    }
+
+    pub fn clear(&mut self) {
+        self.text = None;
+    }
+
+    /// Notes who is to move now: a new turn counts.
+    pub fn look(&mut self, to_move: Player) {
+        if self.to_move != Some(to_move) {
+            self.to_move = Some(to_move);
+            self.turns = self.turns.saturating_add(1);
+        }
+    }
+
+    /// What to say with `plies` moves played.
+    pub fn shown(&self, plies: usize) -> Option<&str> {
+        self.text.as_deref().filter(|_| plies >= self.at && self.turns < self.lasts)
+    }
+}
 
 /// Russian Bank in the window.
 pub fn plugin(app: &mut App) {
@@ -138,6 +175,8 @@ pub fn plugin(app: &mut App) {
                     spawn::lay_table,
                     animate::follow_moves,
                     animate::snap_back,
+                    animate::refused_stop,
+                    animate::count_turns,
                     cards::paint_faces,
                     spawn::count_piles,
                     spawn::show_turn,
@@ -248,5 +287,29 @@ impl WindowGame for RussianBank {
             BankStep::WasteTurnedOver { .. } => Some("the waste turned over as the new hand".to_owned()),
             _ => None,
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A Stop's reason lasts through the stopper's turn and the breaker's
+    /// next, then goes; an undo to before it takes it away.
+    #[test]
+    fn a_stops_reason_is_said_for_two_turns_then_gone() {
+        let mut last = LastStop::default();
+        last.say("Mary stopped John".into(), 5, Player::TWO, 2);
+        last.look(Player::TWO);
+        assert_eq!(last.shown(6), Some("Mary stopped John"), "the stopper's turn");
+        assert_eq!(last.shown(4), None, "undone to before the Stop");
+        last.look(Player::ONE);
+        assert_eq!(last.shown(9), Some("Mary stopped John"), "the breaker's next turn");
+        last.look(Player::TWO);
+        assert_eq!(last.shown(12), None, "gone after that");
+        last.say("No Stop".into(), 12, Player::TWO, 1);
+        assert_eq!(last.shown(12), Some("No Stop"));
+        last.look(Player::ONE);
+        assert_eq!(last.shown(13), None, "a refusal lasts only the turn it was said in");
     }
 }

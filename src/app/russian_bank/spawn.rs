@@ -61,7 +61,7 @@ pub(super) fn lay_table(
         return;
     }
     if session.moves.is_empty() {
-        last_stop.0 = None;
+        last_stop.clear();
     }
     *choice = Choice { changed: true, ..default() };
     if laid.is_empty() {
