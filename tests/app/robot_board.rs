@@ -300,7 +300,7 @@ fn a_ride_round_the_corners_ends_where_the_engine_says() {
 }
 
 #[test]
-fn a_win_sets_off_fireworks_and_the_other_robots_blow_apart() {
+fn a_win_sets_off_fireworks_and_the_other_robots_blow_apart_leaving_their_wrecks() {
     let dir = temp_dir("robots-win");
     let mut app = headless(&dir);
     let text = "Robots(name: \"w\", board: [\"a.b\", \"...\"], robots: [(id: 'A', at: (1, 0), facing: North, rule: A, player: 1), (id: 'B', at: (1, 1), facing: North, rule: B, player: 2)])";
@@ -312,14 +312,18 @@ fn a_win_sets_off_fireworks_and_the_other_robots_blow_apart() {
     let sparks = app.world_mut().query::<&Sprite>().iter(app.world()).count();
     assert!(sparks > 40, "fireworks: {sparks} sprites");
     frames(&mut app, 60);
-    let hidden: Vec<char> = app
+    // The other robot blew apart, but its wreck stays, faded, where it
+    // stood: the final position can be read. The winner stays whole.
+    let mut robots: Vec<(char, bool, f32)> = app
         .world_mut()
-        .query::<(&RobotPiece, &Visibility)>()
+        .query::<(&RobotPiece, &Visibility, &Sprite)>()
         .iter(app.world())
-        .filter(|(_, v)| **v == Visibility::Hidden)
-        .map(|(p, _)| p.0)
+        .map(|(p, v, s)| (p.0, *v != Visibility::Hidden, s.color.alpha()))
         .collect();
-    assert_eq!(hidden, ['B'], "the other robot blew apart; the winner stays");
+    robots.sort_by_key(|r| r.0);
+    assert!(robots.iter().all(|r| r.1), "no robot vanishes: {robots:?}");
+    assert_eq!(robots[0].2, 1.0, "the winner stays whole: {robots:?}");
+    assert!(robots[1].2 < 0.5, "the other robot is a faded wreck: {robots:?}");
 }
 
 #[test]

@@ -46,7 +46,8 @@ pub(crate) struct Spark {
     age: f32,
 }
 
-/// Fireworks over the winner's home, the other robots blown apart, once
+/// Fireworks over the winner's home, the other robots blown apart (their
+/// wrecks stay), once
 /// the pieces have landed (`after` seconds).
 pub(super) fn celebrate(
     commands: &mut Commands,
@@ -70,11 +71,28 @@ pub(super) fn celebrate(
         }
     }
     for (&id, &entity) in robot_of {
-        if id != winner {
-            commands.entity(entity).insert(Spark { velocity: Vec2::ZERO, life: 0.9, age: -after });
+        if id == winner {
+            continue;
+        }
+        commands.entity(entity).insert(Spark { velocity: Vec2::ZERO, life: 0.9, age: -after });
+        // Pieces fly off it; its faded wreck stays where it stood, so the
+        // final position can still be read.
+        let Some(robot) = board.robot(id) else { continue };
+        let centre = layout.position(robot.at);
+        for i in 0..12 {
+            let v = Vec2::from_angle(i as f32 / 12.0 * TAU) * (90.0 + 30.0 * (i % 3) as f32);
+            commands.spawn((
+                Spark { velocity: v, life: 0.8, age: -after },
+                Sprite::from_color(seat_color(robot.player.index()), Vec2::splat(6.0)),
+                Transform::from_xyz(centre.x, centre.y, 5.0),
+                DespawnOnExit(ActiveGame::of::<Robots>()),
+            ));
         }
     }
 }
+
+/// How a blown-apart robot's wreck shows: faded, not gone.
+pub(crate) const WRECK_ALPHA: f32 = 0.3;
 
 /// The target angle nearest `from` that shows the same facing as `to`.
 pub(super) fn nearest_turn(from: f32, to: f32) -> f32 {
@@ -163,7 +181,7 @@ pub fn hint_arrow(bearing: u8) -> Transform {
     Transform::from_xyz(offset.x, offset.y, 1.0).with_rotation(Quat::from_rotation_z(turn))
 }
 
-/// Sparks fly and fade; a robot blown apart swells and fades.
+/// Sparks fly and fade; a robot blown apart jolts and fades to its wreck.
 pub(super) fn fly_sparks(
     mut commands: Commands,
     time: Res<Time>,
@@ -181,10 +199,14 @@ pub(super) fn fly_sparks(
         }
         let t = (spark.age / spark.life).min(1.0);
         if robot {
-            transform.scale *= 1.0 + dt / spark.life;
-            sprite.color = sprite.color.with_alpha(1.0 - t);
+            // It jolts (swells and settles back) as it fades to a wreck.
+            let was =
+                1.0 + 0.35 * (std::f32::consts::PI * ((spark.age - dt) / spark.life).clamp(0.0, 1.0)).sin();
+            let now = 1.0 + 0.35 * (std::f32::consts::PI * t).sin();
+            transform.scale *= now / was;
+            sprite.color = sprite.color.with_alpha(1.0 - (1.0 - WRECK_ALPHA) * t);
             if t >= 1.0 {
-                commands.entity(entity).remove::<Spark>().insert(Visibility::Hidden);
+                commands.entity(entity).remove::<Spark>();
             }
         } else {
             transform.translation += (spark.velocity * dt).extend(0.0);

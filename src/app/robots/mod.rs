@@ -26,14 +26,14 @@ use std::f32::consts::FRAC_PI_2;
 use bevy::prelude::*;
 use bevy_egui::{EguiPrimaryContextPass, egui};
 use tabula_engine::robots::{
-    Dir, HeldHint, Hint, Pos, RobotMove, RobotStep, Robots, RobotsError, RobotsLevel, RuleSet, Tile,
+    Dir, HeldHint, Hint, Homes, Pos, RobotMove, RobotStep, Robots, RobotsError, RobotsLevel, RuleSet, Tile,
     compass_name, tile_name,
 };
 use tabula_engine::{Game, Outcome, Player};
 
 use crate::app::board::{count_busy, keys_free, playing, pointer_free};
 use crate::app::game::{ActiveGame, WindowGame, name_of};
-use crate::app::help::{Key, key};
+use crate::app::help::{Controls, Key, key};
 use crate::app::registry;
 use crate::app::session::{MoveChoice, SessionSet, choice_expires};
 
@@ -195,9 +195,9 @@ impl WindowGame for Robots {
     const MOUSE: &'static str = "Click one of your robots, then a green tile. Wheel zooms, right-drag pans.";
     const KEYS: &'static [Key] = &[
         key("N", "next robot"),
-        key("arrows", "step (rule A)"),
-        key("Up or 1-3", "walk (rule B)"),
-        key("Left/Right/Down", "turn (rule B)"),
+        key("arrows", "step one tile any way (a rule A robot)"),
+        key("Up or 1-3", "walk 1 to 3 tiles ahead (a rule B robot)"),
+        key("Left/Right/Down", "turn (a rule B robot)"),
         key("X", "exchange two tiles"),
         key("Enter", "pass"),
         key("H", "shade where your homes can be (hidden homes)"),
@@ -207,6 +207,24 @@ impl WindowGame for Robots {
     ];
     const ABOUT: &'static str = "Race your robots home over belts; find hidden homes by hints.";
     const PICTURE: Option<&'static str> = Some("10-four-player-race.ron");
+
+    /// Only the keys the level has a use for: no exchange key on a level
+    /// without exchanges, no walking keys without a rule B robot.
+    fn controls(level: &RobotsLevel) -> Controls {
+        let has = |rule: RuleSet| level.robots.iter().any(|r| r.rule == rule);
+        let keys: Vec<Key> = Self::KEYS
+            .iter()
+            .filter(|k| match k.keys {
+                "X" => level.swaps > 0,
+                "H" => level.homes == Homes::Hidden,
+                "arrows" => has(RuleSet::A),
+                "Up or 1-3" | "Left/Right/Down" => has(RuleSet::B),
+                _ => true,
+            })
+            .copied()
+            .collect();
+        Controls::new(Self::MOUSE, &keys)
+    }
 
     fn draw_level(painter: &egui::Painter, rect: egui::Rect, level: &RobotsLevel) {
         picture::draw(painter, rect, level);

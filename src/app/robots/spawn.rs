@@ -276,6 +276,17 @@ fn spawn_robot(
                 Sprite::from_color(Color::srgb(0.1, 0.1, 0.1), Vec2::splat(13.0)),
                 art::nose(heading),
             ));
+            // A pale disc under the letter: dark on the seat's colour alone
+            // read poorly on a small board.
+            piece.spawn((
+                Sprite {
+                    image: art.stone.clone(),
+                    color: Color::srgba(1.0, 1.0, 1.0, 0.72),
+                    custom_size: Some(Vec2::splat(27.0)),
+                    ..default()
+                },
+                Transform::from_xyz(-3.0, 1.0, 0.1),
+            ));
             piece.spawn((
                 Text2d::new(robot.id.to_string()),
                 TextFont::from_font_size(24.0),

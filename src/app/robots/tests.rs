@@ -59,3 +59,35 @@ fn clues_say_where_home_lies_on_the_board_then_as_the_robot_heard_it() {
     let west = HeldHint { hint: Hint::Right, at: (1, 1), facing: Dir::West };
     assert!(clue_words(west, 10).starts_with("due north of B9"));
 }
+
+#[test]
+fn the_keys_listed_are_those_the_level_has_a_use_for() {
+    use tabula_engine::robots::{RobotSpec, RuleSet};
+    let robot = |id, rule, player| RobotSpec { id, at: (0, 0), facing: Dir::North, rule, player };
+    let mut level = RobotsLevel {
+        name: "keys".into(),
+        description: String::new(),
+        group: Default::default(),
+        board: vec!["a.b".into()],
+        robots: vec![robot('A', RuleSet::A, 1), robot('B', RuleSet::A, 2)],
+        swaps: 0,
+        move_cap: 500,
+        homes: Homes::Shown,
+    };
+    let listed = |level: &RobotsLevel| -> Vec<&str> {
+        let controls = Robots::controls(level);
+        controls.keys.iter().chain(&controls.more).map(|k| k.keys).collect()
+    };
+    let keys = listed(&level);
+    assert!(keys.contains(&"arrows") && keys.contains(&"N"), "{keys:?}");
+    for absent in ["X", "H", "Up or 1-3", "Left/Right/Down"] {
+        assert!(!keys.contains(&absent), "{absent} listed: {keys:?}");
+    }
+    level.swaps = 1;
+    level.homes = Homes::Hidden;
+    level.robots[1].rule = RuleSet::B;
+    let keys = listed(&level);
+    for present in ["X", "H", "arrows", "Up or 1-3", "Left/Right/Down"] {
+        assert!(keys.contains(&present), "{present} not listed: {keys:?}");
+    }
+}
