@@ -20,7 +20,8 @@ use crate::app::teach::{Background, MoveMarks, TeachNote, Teaching};
 /// them, and what it found so far.
 #[derive(Resource, Default)]
 pub(super) struct GameReview {
-    job: Option<(Vec<Mancala>, Background)>,
+    /// The positions, the work, and the findings it adds to.
+    job: Option<(Vec<Mancala>, Background, Proven)>,
     found: Review,
 }
 
@@ -49,14 +50,34 @@ pub(super) fn review_game(
         }
         return;
     }
+    // A board still being prepared: the review would crawl beside the
+    // preparation and prove with a teacher about to be replaced (whose
+    // findings the new one does not see), so it waits for it.
+    if lessons.preparation(&session.level).is_some() {
+        review.job = None;
+        review.found = Review::default();
+        let waiting = MoveMarks {
+            moves: session.moves.len(),
+            marks: vec![None; session.moves.len()],
+            summary: Some("The review begins once perfect play is prepared (below)".to_owned()),
+        };
+        if *marks != waiting {
+            *marks = waiting;
+        }
+        return;
+    }
     let teacher = lessons.teacher(&session.level);
     let positions = positions(&session);
-    if review.job.as_ref().is_none_or(|(p, _)| *p != positions) {
+    // Asked again of a new teacher's findings (after a preparation) too.
+    let stale = |(p, _, proven): &(Vec<Mancala>, Background, Proven)| {
+        *p != positions || !std::sync::Arc::ptr_eq(proven, &lessons.proven)
+    };
+    if review.job.as_ref().is_none_or(stale) {
         let (todo, proven) = (positions.clone(), lessons.proven.clone());
         let work = Background::start(move |stop| prove_all(&teacher, &todo, &proven, stop));
-        review.job = Some((positions.clone(), work));
+        review.job = Some((positions.clone(), work, lessons.proven.clone()));
     }
-    if review.job.as_ref().is_some_and(|(_, work)| !work.finished()) {
+    if review.job.as_ref().is_some_and(|(_, work, _)| !work.finished()) {
         next.ask();
     }
     let Ok(found) = lessons.proven.lock().map(|proven| Review::of(&positions, &session.moves, &proven))
@@ -83,8 +104,11 @@ fn positions(session: &Session<Mancala>) -> Vec<Mancala> {
     out
 }
 
+/// Last position first: those near the end are proven at once, the
+/// opening's (the most stones) take longest, so the count moves from the
+/// start and the late game's marks come first.
 fn prove_all(teacher: &Teacher, positions: &[Mancala], proven: &Proven, stop: &AtomicBool) {
-    for board in positions {
+    for board in positions.iter().rev() {
         if stop.load(Ordering::Relaxed) {
             return;
         }
@@ -150,7 +174,8 @@ impl Review {
 
     /// What each seat gave away, and in which moves, once all is proven.
     pub(super) fn seats(&self, session: &Session<Mancala>) -> Vec<TeachNote> {
-        if self.done < self.losses.len() {
+        // Nothing before the review is under way, nor while it is.
+        if self.losses.is_empty() || self.done < self.losses.len() {
             return Vec::new();
         }
         Player::all(2)

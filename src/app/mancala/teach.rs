@@ -99,7 +99,7 @@ impl Lessons {
 
     /// The preparation `level`'s teacher still needs, started if it was
     /// not (by the overlay or a `perfect` seat); `None` once it is ready.
-    fn preparation(&mut self, level: &MancalaLevel) -> Option<Arc<Preparation>> {
+    pub(super) fn preparation(&mut self, level: &MancalaLevel) -> Option<Arc<Preparation>> {
         if self.preparing.as_ref().is_none_or(|(l, _)| l != level) {
             let dir = default_dir();
             let prep = needs_preparing(level, &dir).then(|| prepare(level, &dir));
@@ -134,14 +134,13 @@ impl Lessons {
     }
 }
 
+/// How a preparation's progress line begins.
+const PREPARING: &str = "Preparing perfect play for this board";
+
 /// What a preparation says: what it does, for how long, and that it is
 /// done once.
 fn preparing_line(prep: &Preparation) -> String {
-    format!(
-        "Preparing perfect play for this board, once (kept for next time): {} — {} s",
-        prep.stage().words(),
-        prep.seconds()
-    )
+    format!("{PREPARING}, once (kept for next time): {} — {} s", prep.stage().words(), prep.seconds())
 }
 
 /// The start's moves a preparation has proven, when the board is the
@@ -177,12 +176,19 @@ pub(super) fn work_out_margins(
     if !teaching.shown_for(Mancala::NAME) || board.outcome().is_some() {
         // A `perfect` seat may be preparing without the overlay: the
         // status line says so.
-        if let Some(prep) = started(&session.level, &default_dir()).filter(|p| !p.ended()) {
-            lessons.preparation(&session.level);
-            let line = preparing_line(&prep);
-            if status.text != line {
-                status.info(line);
+        match started(&session.level, &default_dir()) {
+            Some(prep) if !prep.ended() => {
+                lessons.preparation(&session.level);
+                let line = preparing_line(&prep);
+                if status.text != line {
+                    status.info(line);
+                }
             }
+            // Its last progress line would stay, as if it hung at the end.
+            Some(_) if status.text.starts_with(PREPARING) => {
+                status.info("Perfect play is ready for this board, and kept for next time");
+            }
+            _ => {}
         }
         if *margins != PitMargins::Off {
             *margins = PitMargins::Off;
