@@ -9,6 +9,9 @@ use super::board::seat_color32;
 use super::game::WindowGame;
 use super::session::Session;
 
+/// The height the clues take before they scroll.
+const CLUES_HEIGHT: f32 = 150.0;
+
 /// The lines shown, worked out again only when the game changes.
 #[derive(Default)]
 pub(super) struct Clues(Vec<(Player, String)>);
@@ -21,8 +24,12 @@ pub(super) fn clues<G: WindowGame>(ui: &mut egui::Ui, session: &Res<Session<G>>,
         return;
     }
     ui.heading("Clues");
-    for (seat, line) in &shown.0 {
-        ui.label(egui::RichText::new(line).color(seat_color32(seat.index())));
-    }
+    // Held to a few lines' height, as the log is, so the newest moves
+    // below stay in view however many clues come.
+    egui::ScrollArea::vertical().id_salt("clues").max_height(CLUES_HEIGHT).show(ui, |ui| {
+        for (seat, line) in &shown.0 {
+            ui.label(egui::RichText::new(line).color(seat_color32(seat.index())));
+        }
+    });
     ui.separator();
 }

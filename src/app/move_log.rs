@@ -58,11 +58,15 @@ pub(super) fn move_log<G: WindowGame>(
                     n => (egui::RichText::new(format!("{n}. {}", session.words(n))).weak(), false),
                 };
                 ui.horizontal(|ui| {
-                    if ui.selectable_label(current, text).clicked() {
-                        requests.write(SessionRequest::GoTo(row));
-                    }
                     if let Some(mark) = marks.of(row, played).filter(|_| row <= played) {
                         ui.label(egui::RichText::new(mark).color(ERROR_COLOR).strong());
+                    }
+                    // A line too long for the panel ends in "…" (whole on
+                    // hover) rather than running past its edge.
+                    let whole = text.text().to_owned();
+                    let line = ui.add(egui::Button::selectable(current, text).truncate());
+                    if line.on_hover_text(whole).clicked() {
+                        requests.write(SessionRequest::GoTo(row));
                     }
                 });
             }

@@ -49,6 +49,9 @@ fn controls<G: WindowGame>(session: &Session<G>) -> Controls {
             [key("Space", "play/pause"), key(".", "step forward"), key(",", "step back"), key("Esc", "menu")];
         return Controls::new("Click a move in the log to go to it.", &keys);
     }
+    if session.outcome().is_some() {
+        return ended_controls(session);
+    }
     if session.online {
         return online_controls(session);
     }
@@ -89,5 +92,61 @@ fn online_controls<G: WindowGame>(session: &Session<G>) -> Controls {
         G::controls(&session.level).and(&[key("U", "ask to take back"), key("F2", "rematch")]).and(&common)
     } else {
         Controls::new("Watching the table: the moves come as they are played.", &common)
+    }
+}
+
+/// After the end: no more play, only what comes next.
+fn ended_controls<G: WindowGame>(session: &Session<G>) -> Controls {
+    if session.online {
+        let again: &[Key] = if session.has_human() { &[key("F2", "rematch")] } else { &[] };
+        return Controls::new("The game is over.", again)
+            .and(&[key("O", "open a replay"), key("Esc", "menu")]);
+    }
+    let save: &[Key] = if session.saved_as().is_some() { &[] } else { &[key("Ctrl+S", "save the replay")] };
+    let deal: &[Key] = if session.deals { &[key("Shift+F2", "restart this deal")] } else { &[] };
+    Controls::new("The game is over.", &[key("F2", "play again")])
+        .and(deal)
+        .and(&[key("U", "take back the last move")])
+        .and(save)
+        .and(&[key("O", "open a replay"), key("Esc", "menu")])
+        .also(&[key("L", "lesson"), key("M", "mute")])
+}
+
+#[cfg(test)]
+mod tests {
+    use tabula_engine::level::LevelFile;
+    use tabula_engine::nim::{Ending, Nim, NimLevel};
+    use tabula_engine::{Game, Player};
+
+    use super::*;
+    use crate::app::session::SessionPlan;
+
+    /// After the end the bar lists what comes next, not moves to make.
+    #[test]
+    fn after_the_end_the_keys_are_what_comes_next() {
+        let level = NimLevel::new("n", &[1], Ending::Normal);
+        let plan = SessionPlan {
+            level_path: None,
+            level: LevelFile::new::<Nim>(level.clone()),
+            seats: Vec::new(),
+            seed: 0,
+            replay: None,
+        };
+        let mut session = Session::<Nim>::new(&plan, level).unwrap();
+        let playing = controls(&session).line();
+        let mut legal = Vec::new();
+        session.game.legal_moves(Player::ONE, &mut legal);
+        session.game.apply(Player::ONE, legal[0]).unwrap();
+        session.moves.push(legal[0]);
+        session.movers.push(Player::ONE);
+        assert!(session.outcome().is_some());
+        let ended = controls(&session).line();
+        assert!(ended.starts_with("The game is over."), "{ended}");
+        for next in ["F2 play again", "U take back the last move", "Ctrl+S save the replay", "Esc menu"] {
+            assert!(ended.contains(next), "{next} missing: {ended}");
+        }
+        assert!(!playing.starts_with("The game is over."), "{playing}");
+        let board_keys = Nim::controls(&session.level).line();
+        assert!(!ended.contains(&board_keys), "the board's keys are gone: {ended}");
     }
 }

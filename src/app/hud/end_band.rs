@@ -70,12 +70,20 @@ fn band<G: WindowGame>(
             if seated && ui.button(egui::RichText::new(again).size(16.0)).clicked() {
                 requests.write(SessionRequest::PlayAgain);
             }
-            if !session.online && ui.button(egui::RichText::new("Save replay (Ctrl+S)").size(16.0)).clicked()
+            let saved = session.saved_as().and_then(|p| p.file_name()).map(|n| n.to_string_lossy());
+            if saved.is_none()
+                && !session.online
+                && ui.button(egui::RichText::new("Save replay (Ctrl+S)").size(16.0)).clicked()
             {
                 requests.write(SessionRequest::SaveReplay);
             }
             if ui.button(egui::RichText::new("Menu (Esc)").size(16.0)).clicked() {
                 requests.write(SessionRequest::BackToMenu);
+            }
+            // Saved already (every finished game is, by default): said, not
+            // offered again as a second copy.
+            if let Some(name) = saved {
+                ui.label(egui::RichText::new(format!("Saved as the replay {name}")).weak());
             }
         });
     });

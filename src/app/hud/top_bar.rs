@@ -112,7 +112,11 @@ impl<G: WindowGame> TurnFacts<'_, G> {
     /// when empty, so the board does not move as the choice changes.
     fn verdict(&self, ui: &mut egui::Ui) {
         if self.teaching.shown_for(G::NAME) {
-            let text = format!("Teach: {}", self.teaching.verdict);
+            // Never a bare "Teach:": with nothing to say of a move, say it is on.
+            let text = match self.teaching.verdict.as_str() {
+                "" => "Teach: on (T turns it off)".to_owned(),
+                verdict => format!("Teach: {verdict}"),
+            };
             ui.label(egui::RichText::new(text).color(TEACH_COLOR).size(16.0));
         }
     }

@@ -30,10 +30,19 @@ pub(super) fn watch_controls<G: WindowGame>(
     if session.replay && ui.button("Step back (,)").clicked() {
         requests.write(SessionRequest::Undo);
     }
+    // Two decimals: a logarithmic slider dragged lands on 0.5926.
     ui.add(
-        egui::Slider::new(&mut settings.ai_moves_per_second, 0.25..=30.0).logarithmic(true).text("moves/s"),
+        egui::Slider::new(&mut settings.ai_moves_per_second, 0.25..=30.0)
+            .logarithmic(true)
+            .fixed_decimals(2)
+            .text("moves/s"),
     );
-    ui.add(egui::Slider::new(&mut settings.animation_speed, 0.25..=4.0).logarithmic(true).text("animation"));
+    ui.add(
+        egui::Slider::new(&mut settings.animation_speed, 0.25..=4.0)
+            .logarithmic(true)
+            .fixed_decimals(2)
+            .text("animation"),
+    );
 }
 
 /// Paused, said in the band kept under the board (where the end of a game

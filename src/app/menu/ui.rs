@@ -86,6 +86,7 @@ pub(super) fn menu_ui(
             ui.add(
                 egui::Slider::new(&mut settings.animation_speed, 0.25..=4.0)
                     .logarithmic(true)
+                    .fixed_decimals(2)
                     .text("animation speed"),
             );
         });
@@ -351,7 +352,7 @@ fn seats_column(ui: &mut egui::Ui, menu: &mut Menu, settings: &mut Settings) {
                         let slider = if p.max - p.min >= 10.0 {
                             slider.integer().logarithmic(p.max >= 1000.0)
                         } else {
-                            slider
+                            slider.max_decimals(2)
                         };
                         ui.add(slider).on_hover_text(p.about);
                     }

@@ -157,6 +157,14 @@ impl<G: WindowGame> Session<G> {
         (self.seed, self.moves.clone())
     }
 
+    /// The replay file this game is saved in as it stands, if it is.
+    pub fn saved_as(&self) -> Option<&std::path::Path> {
+        self.saved
+            .as_ref()
+            .filter(|(game, _)| game.0 == self.seed && game.1 == self.moves)
+            .map(|(_, p)| p.as_path())
+    }
+
     /// A session on `level`; a replay's moves are checked, each by the
     /// engine from the start, and refused with the file, the move's number
     /// and the rule it breaks.
