@@ -196,6 +196,8 @@ fn a_human_stops_the_random_agents_breach() {
     let mut app = headless(&dir);
     let (file, path) = level("06-a-stop.ron");
     start(&mut app, file, Some(path), vec![seat("Rand", Some("random")), seat("John", None)]);
+    // A lesson whose agent moves first waits to be read.
+    app.world_mut().write_message(SessionRequest::TogglePause);
     // Random breaks priority sooner or later; John watches for it.
     let mut stopped = false;
     for _ in 0..4000 {
@@ -404,7 +406,7 @@ fn an_agents_turn_pauses_between_cards_and_f_fast_forwards_it() {
 }
 
 #[test]
-fn the_lesson_deal_shows_a_moment_before_its_opponent_moves_first_and_again_on_play_again() {
+fn the_lesson_waits_to_be_read_before_its_opponent_moves_first_and_a_new_deal_shows_a_moment() {
     let dir = temp_dir("rb-lesson-start");
     let mut app = headless(&dir);
     let (file, path) = level("00-priority-and-stop.ron");
@@ -421,11 +423,19 @@ fn the_lesson_deal_shows_a_moment_before_its_opponent_moves_first_and_again_on_p
         assert_eq!(app.world().resource::<Session<RussianBank>>().movers, vec![Player::TWO]);
         waited
     };
-    // A second at the default speed is 20 frames of 50 ms (`start` ran 3).
-    let waited = first_move_after(&mut app, 3);
-    assert!(waited >= 20, "Mary moved after {waited} frames");
+    // She waits, paused, while John reads the lesson, and the status says so.
+    frames(&mut app, 60);
+    assert!(moves(&app).is_empty(), "Mary waits for the lesson to be read");
+    assert!(app.world().resource::<Watch>().paused);
+    let text = status(&app);
+    assert_eq!(text, "Read the lesson on the right, then press Space: Mary moves first");
+    // Space, and she moves: the deal has been in view all along.
+    app.world_mut().write_message(SessionRequest::TogglePause);
+    frames(&mut app, 1);
+    first_move_after(&mut app, 1);
     // Held while the board stands still for two seconds, then dealt again:
-    // the new deal, too, shows a moment before she moves.
+    // the new deal shows a moment (a second at the default speed, 20
+    // frames of 50 ms) before she moves.
     app.world_mut().write_message(SessionRequest::TogglePause);
     frames(&mut app, 40);
     app.world_mut().write_message(SessionRequest::Restart);

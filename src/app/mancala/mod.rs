@@ -168,7 +168,7 @@ pub fn plugin(app: &mut App) {
                 animate::sow_stones,
                 (glide, count_busy::<Glide>, animate::update_counts),
                 (teach::work_out_margins, review::review_game, review::teach_notes),
-                (input::preview_pit, teach::say_verdict, teach::ring_best_pits, teach::label_margins),
+                (input::preview_pit, review::say_verdict, teach::ring_best_pits, teach::label_margins),
             )
                 .chain()
                 .in_set(SessionSet::View)

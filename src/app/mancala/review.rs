@@ -1,7 +1,9 @@
 //! Reviewing a finished Mancala game, while teaching: every position of
 //! it proven on another thread, each move's loss is the best margin there
 //! less its own. The move log marks each move that gave away stones
-//! ("−4"), and the side panel says what each seat gave away.
+//! ("−4"), and the side panel says what each seat gave away. What the
+//! overlay says of a pit or the position, on the top bar and the side
+//! panel, is here too.
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -11,7 +13,9 @@ use tabula_engine::mancala::solver::{MoveMargin, Teacher};
 use tabula_engine::mancala::{Mancala, Sow};
 use tabula_engine::{Game, Player};
 
-use super::teach::{Lessons, PitMargins, Proven, position_notes};
+use super::PitChoice;
+use super::input::chosen_pit;
+use super::teach::{Lessons, PitMargins, Proven, margin_words, position_notes};
 use crate::app::frames::NextFrame;
 use crate::app::session::Session;
 use crate::app::teach::{Background, MoveMarks, TeachNote, Teaching};
@@ -195,6 +199,34 @@ impl Review {
             })
             .collect()
     }
+}
+
+/// The top bar's teaching line: what the chosen pit is worth; with no pit
+/// chosen, the position's best moves; after the game, the review.
+pub(super) fn say_verdict(
+    session: Res<Session<Mancala>>,
+    choice: Res<PitChoice>,
+    margins: Res<PitMargins>,
+    marks: Res<MoveMarks>,
+    mut teaching: ResMut<Teaching>,
+) {
+    let view = session.view();
+    let chosen = session.human_to_move().zip(chosen_pit(&choice)).map(|(p, pit)| Sow { side: p.0, pit });
+    let verdict = match chosen.filter(|s| view.check(*s).is_ok()) {
+        Some(sow) => {
+            let name = view.cell_name(view.pit_cell(sow.side, sow.pit));
+            margin_words(&margins, sow).map(|w| format!("{name}: {w}")).unwrap_or_default()
+        }
+        None if view.outcome().is_some() => {
+            marks.summary_for(session.moves.len()).unwrap_or_default().to_owned()
+        }
+        None => {
+            let mover = view.current_player();
+            let mut notes = position_notes(&margins, session.name_of(mover), mover);
+            if notes.is_empty() { String::new() } else { notes.swap_remove(0).text }
+        }
+    };
+    Teaching::say(&mut teaching, verdict);
 }
 
 /// The overlay's lines in the side panel: the best moves, or why there

@@ -17,11 +17,10 @@ use tabula_engine::mancala::{Mancala, MancalaLevel, Sow};
 use tabula_engine::{Game, Player};
 
 use super::art::{BEST_RING, LABEL_COLOR};
-use super::input::chosen_pit;
-use super::{BestRing, MarginLabel, PitChoice};
+use super::{BestRing, MarginLabel};
 use crate::app::frames;
 use crate::app::session::{BoardBusy, Session, StatusLine};
-use crate::app::teach::{Background, MoveMarks, TeachNote, Teaching};
+use crate::app::teach::{Background, TeachNote, Teaching};
 
 /// What the overlay knows of the moves of the position on the board.
 #[derive(Resource, Debug, Default, Clone, PartialEq, Eq)]
@@ -340,34 +339,6 @@ pub(super) fn margin_words(margins: &PitMargins, sow: Sow) -> Option<String> {
             Some(text)
         }
     }
-}
-
-/// The top bar's teaching line: what the chosen pit is worth; with no pit
-/// chosen, the position's best moves; after the game, the review.
-pub(super) fn say_verdict(
-    session: Res<Session<Mancala>>,
-    choice: Res<PitChoice>,
-    margins: Res<PitMargins>,
-    marks: Res<MoveMarks>,
-    mut teaching: ResMut<Teaching>,
-) {
-    let view = session.view();
-    let chosen = session.human_to_move().zip(chosen_pit(&choice)).map(|(p, pit)| Sow { side: p.0, pit });
-    let verdict = match chosen.filter(|s| view.check(*s).is_ok()) {
-        Some(sow) => {
-            let name = view.cell_name(view.pit_cell(sow.side, sow.pit));
-            margin_words(&margins, sow).map(|w| format!("{name}: {w}")).unwrap_or_default()
-        }
-        None if view.outcome().is_some() => {
-            marks.summary_for(session.moves.len()).unwrap_or_default().to_owned()
-        }
-        None => {
-            let mover = view.current_player();
-            let mut notes = position_notes(&margins, session.name_of(mover), mover);
-            if notes.is_empty() { String::new() } else { notes.swap_remove(0).text }
-        }
-    };
-    Teaching::say(&mut teaching, verdict);
 }
 
 /// "working it out…", and after a while for how long, so that a wait of

@@ -47,14 +47,24 @@ pub(crate) fn begin_game<G: WindowGame>(world: &mut World, plan: SessionPlan) ->
         });
     }
     let replay = session.replay;
+    // A lesson whose agent moves first waits for the person to read it:
+    // its first moves would be over before the text was.
+    let first = session.game.current_player();
+    let read_first = !replay
+        && plan.level.group() == tabula_engine::core::LevelGroup::Lesson
+        && session.has_human()
+        && !session.is_human(first);
+    let status = if replay {
+        "Replay loaded: step with . and , or press Space to play".to_owned()
+    } else if read_first {
+        format!("Read the lesson on the right, then press Space: {} moves first", session.name_of(first))
+    } else {
+        "New game".to_owned()
+    };
     world.insert_resource(Agents::<G>::new(seats, rng_from_seed(derive_seed(plan.seed, 1))));
     world.insert_resource(session);
-    world.insert_resource(Watch { paused: replay, ..default() });
-    world.resource_mut::<StatusLine>().info(if replay {
-        "Replay loaded: step with . and , or press Space to play"
-    } else {
-        "New game"
-    });
+    world.insert_resource(Watch { paused: replay || read_first, ..default() });
+    world.resource_mut::<StatusLine>().info(status);
     world.insert_resource(super::Headline(None));
     // The menu opens on this level next time (written with the settings).
     if !replay
