@@ -114,25 +114,15 @@ fn ended_controls<G: WindowGame>(session: &Session<G>) -> Controls {
 
 #[cfg(test)]
 mod tests {
-    use tabula_engine::level::LevelFile;
-    use tabula_engine::nim::{Ending, Nim, NimLevel};
+    use tabula_engine::nim::Nim;
     use tabula_engine::{Game, Player};
 
     use super::*;
-    use crate::app::session::SessionPlan;
 
     /// After the end the bar lists what comes next, not moves to make.
     #[test]
     fn after_the_end_the_keys_are_what_comes_next() {
-        let level = NimLevel::new("n", &[1], Ending::Normal);
-        let plan = SessionPlan {
-            level_path: None,
-            level: LevelFile::new::<Nim>(level.clone()),
-            seats: Vec::new(),
-            seed: 0,
-            replay: None,
-        };
-        let mut session = Session::<Nim>::new(&plan, level).unwrap();
+        let mut session = super::super::nim_session(&[1]);
         let playing = controls(&session).line();
         let mut legal = Vec::new();
         session.game.legal_moves(Player::ONE, &mut legal);

@@ -92,26 +92,15 @@ fn band<G: WindowGame>(
 
 #[cfg(test)]
 mod tests {
-    use tabula_engine::level::LevelFile;
-    use tabula_engine::nim::{Ending, Nim, NimLevel};
 
     use super::*;
-    use crate::app::session::SessionPlan;
     use crate::app::theme::widgets::root_ui_over;
 
     /// Paused is said in the room kept under the board, which the board is
     /// fitted above: it covers no piece however the board is drawn.
     #[test]
     fn paused_fits_in_the_room_kept_under_the_board() {
-        let level = NimLevel::new("n", &[3, 4], Ending::Normal);
-        let plan = SessionPlan {
-            level_path: None,
-            level: LevelFile::new::<Nim>(level.clone()),
-            seats: Vec::new(),
-            seed: 0,
-            replay: None,
-        };
-        let session = Session::<Nim>::new(&plan, level).unwrap();
+        let session = super::super::nim_session(&[3, 4]);
         let ctx = egui::Context::default();
         let window = egui::Rect::from_min_size(egui::Pos2::ZERO, egui::vec2(1280.0, 800.0));
         let input = || egui::RawInput { screen_rect: Some(window), ..Default::default() };

@@ -52,3 +52,19 @@ pub(crate) fn game_plugin<G: WindowGame>(app: &mut App) {
             .run_if(playing::<G>),
     );
 }
+
+/// A session of Nim on `piles`, no seat chosen, for the panels' tests.
+#[cfg(test)]
+fn nim_session(piles: &[u32]) -> crate::app::session::Session<tabula_engine::nim::Nim> {
+    use tabula_engine::level::LevelFile;
+    use tabula_engine::nim::{Ending, Nim, NimLevel};
+    let level = NimLevel::new("n", piles, Ending::Normal);
+    let plan = crate::app::session::SessionPlan {
+        level_path: None,
+        level: LevelFile::new::<Nim>(level.clone()),
+        seats: Vec::new(),
+        seed: 0,
+        replay: None,
+    };
+    crate::app::session::Session::new(&plan, level).unwrap()
+}
