@@ -184,6 +184,20 @@ impl Menu {
         }
     }
 
+    /// Whether `seat` holds the lesson's own opponent, seated by the lesson.
+    pub fn lesson_seat(&self, seat: usize) -> bool {
+        let on_lesson = matches!(self.levels.get(self.selected).map(|l| &l.level),
+            Some(Ok(level)) if level.group() == LevelGroup::Lesson);
+        let Some(spec) = self.current().entry.and_then(|e| e.lesson_opponent()) else { return false };
+        let Ok(spec) = spec.parse::<AgentSpec>() else { return false };
+        let strength = spec.param.as_deref().and_then(|p| p.parse().ok()).unwrap_or(1.0);
+        let choice = &self.seats[seat];
+        on_lesson
+            && seat > 0
+            && choice.agent.is_some_and(|i| self.agents[i].name == spec.name)
+            && choice.strength == strength
+    }
+
     /// Where the game's default opponent is in `agents`.
     fn default_opponent(&self) -> Option<usize> {
         let name = self.current().entry?.default_opponent();

@@ -162,15 +162,18 @@ fn a_russian_bank_lesson_seats_an_opponent_that_slips() {
     let lesson = |l: &LevelEntry| l.level.as_ref().unwrap().group() == LevelGroup::Lesson;
     assert!(lesson(&menu.levels[menu.selected]), "the first level listed is a lesson");
     assert_eq!(menu.controller(1), Controller::Agent(AgentSpec::new("greedy", Some("0.3"))));
+    assert!(menu.lesson_seat(1) && !menu.lesson_seat(0), "the menu says the lesson seated it");
     let game = menu.levels.iter().position(|l| !lesson(l)).unwrap();
     menu.select(game);
     assert_eq!(menu.controller(1), Controller::Agent(AgentSpec::new("casual", None)));
+    assert!(!menu.lesson_seat(1));
     // A seat the player chose stays as chosen.
     let lookahead = menu.agents.iter().position(|a| a.name == "lookahead");
     menu.set_agent(1, lookahead);
     menu.seats[1].strength = 16.0;
     menu.select(0);
     assert_eq!(menu.controller(1), Controller::Agent(AgentSpec::new("lookahead", Some("16"))));
+    assert!(!menu.lesson_seat(1), "the player's own choice is not the lesson's");
 }
 
 #[test]

@@ -343,6 +343,13 @@ fn seats_column(ui: &mut egui::Ui, menu: &mut Menu, settings: &mut Settings) {
                 if picked != before {
                     menu.set_agent(seat, picked);
                 }
+                // Said, since the lesson chose it rather than the player.
+                if menu.lesson_seat(seat) {
+                    ui.label(
+                        egui::RichText::new("Seated by the lesson: it errs on purpose, for you to catch")
+                            .weak(),
+                    );
+                }
                 let choice = &mut menu.seats[seat];
                 if let Some(info) = choice.agent.and_then(|i| agents.get(i)) {
                     ui.label(info.plain).on_hover_text(info.about);
