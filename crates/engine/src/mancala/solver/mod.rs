@@ -7,6 +7,7 @@
 //! position.
 
 pub mod board;
+mod book;
 pub mod endgame;
 pub mod prepare;
 pub mod search;

@@ -225,7 +225,7 @@ pub(super) fn build(
         let solved = super::solve_with(level, &endgame, &table, &config, &Shared::default(), &report)?;
         prove_extra_turns(
             level,
-            Teacher::from_parts(level, endgame.clone(), table.clone()),
+            Teacher::from_parts(level, dir, endgame.clone(), table.clone()),
             &solved.moves,
             prep,
         );

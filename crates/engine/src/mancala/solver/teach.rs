@@ -12,6 +12,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
 
 use super::board::{Pits, Rules};
+use super::book::{Book, book_path};
 use super::endgame::Endgame;
 use super::search::{Searcher, Shared, Table};
 use super::{Config, Solution};
@@ -49,6 +50,8 @@ pub struct Teacher {
     endgame: Arc<Endgame>,
     table: Arc<Table>,
     finished: Option<Arc<Solution>>,
+    /// Positions proven before, here or in an earlier run.
+    book: Arc<Book>,
     pub(super) budget: u64,
 }
 
@@ -138,6 +141,17 @@ fn databases(rules: Rules, dir: &Path, want: u32) -> (Arc<Endgame>, Arc<Table>) 
     kept
 }
 
+/// The margins proven for `rules` under `dir`, read once per process and
+/// shared by every teacher of those rules.
+fn book(rules: Rules, dir: &Path) -> Arc<Book> {
+    static BOOKS: OnceLock<Mutex<HashMap<(Rules, PathBuf), Arc<Book>>>> = OnceLock::new();
+    let mut books = BOOKS.get_or_init(Default::default).lock().unwrap_or_else(|e| e.into_inner());
+    books
+        .entry((rules, dir.to_owned()))
+        .or_insert_with(|| Arc::new(Book::open(book_path(dir, rules))))
+        .clone()
+}
+
 /// What a preparation made serves every teacher of `rules` made after.
 pub(super) fn install(rules: Rules, dir: &Path, endgame: Arc<Endgame>, table: Arc<Table>) {
     loaded().insert((rules, dir.to_owned()), (endgame, table));
@@ -159,13 +173,20 @@ impl Teacher {
             endgame,
             table,
             finished: super::finished(dir, level).map(Arc::new),
+            book: book(Rules::of(level), dir),
             budget: NODE_BUDGET,
         }
     }
 
     /// A teacher with no limit on its search, for a preparation.
-    pub(super) fn from_parts(level: &MancalaLevel, endgame: Arc<Endgame>, table: Arc<Table>) -> Teacher {
-        Teacher { level: level.clone(), endgame, table, finished: None, budget: 0 }
+    pub(super) fn from_parts(
+        level: &MancalaLevel,
+        dir: &Path,
+        endgame: Arc<Endgame>,
+        table: Arc<Table>,
+    ) -> Teacher {
+        let book = book(Rules::of(level), dir);
+        Teacher { level: level.clone(), endgame, table, finished: None, book, budget: 0 }
     }
 
     /// The most stones the databases hold.
@@ -202,7 +223,7 @@ impl Teacher {
     ) -> Option<Vec<MoveMargin>> {
         let (pits, made, rules) = self.position(board)?;
         let side = board.current_player().0;
-        if let Some(moves) = self.start_margins(board) {
+        if let Some(moves) = self.start_margins(board).or_else(|| self.booked(&pits, made, side)) {
             moves.iter().for_each(|m| heard(*m));
             return Some(moves);
         }
@@ -242,7 +263,20 @@ impl Teacher {
             return None;
         }
         out.sort_by_key(|m| m.sow.pit);
+        // What the pits alone decide, kept for every later game.
+        self.book.put(pits, out.iter().map(|m| (m.sow.pit, (m.margin - made) as i16)).collect());
         Some(out)
+    }
+
+    /// The margins of a position proven before, from the book.
+    fn booked(&self, pits: &Pits, made: i32, side: u8) -> Option<Vec<MoveMargin>> {
+        let known = self.book.get(pits)?;
+        Some(
+            known
+                .iter()
+                .map(|&(pit, rest)| MoveMargin { sow: Sow { side, pit }, margin: made + rest as i32 })
+                .collect(),
+        )
     }
 
     /// A best move and its proven margin, within the budget: one exact
@@ -250,10 +284,18 @@ impl Teacher {
     /// as `tabula solve` proves a start (far cheaper than every margin).
     pub fn best_move(&self, board: &Mancala) -> Option<MoveMargin> {
         let (pits, made, rules) = self.position(board)?;
+        let side = board.current_player().0;
         if let Some(moves) = self.start_margins(board) {
             return moves.into_iter().max_by_key(|m| m.margin);
         }
-        let side = board.current_player().0;
+        // Of equal margins the one the search below would pick (the first
+        // in its order), so that a game goes the same with or without
+        // the book.
+        if let Some(moves) = self.booked(&pits, made, side) {
+            let mut order = moves;
+            order.sort_by_key(|m| pits.likely_best(rules, m.sow.pit));
+            return order.into_iter().reduce(|best, m| if m.margin > best.margin { m } else { best });
+        }
         let shared = Shared::default();
         shared.node_limit.store(self.budget, Ordering::Relaxed);
         let mut searcher = Searcher::new(&self.endgame, &self.table, &shared);

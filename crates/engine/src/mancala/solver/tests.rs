@@ -257,6 +257,47 @@ fn a_prepared_teacher_keeps_what_it_built_for_the_next_start() {
     let _ = std::fs::remove_dir_all(&later);
 }
 
+/// A position proven once is kept in the data folder: a teacher of a later
+/// run (another folder holding the file) answers it without a search, with
+/// the stores' difference of the board it is asked of.
+#[test]
+fn a_position_proven_once_is_answered_at_once_in_a_later_run() {
+    // Beyond what a teacher builds in memory, so that a search is needed.
+    let lvl = level(6, 3, Capture::Standard, true);
+    let dir = std::env::temp_dir().join(format!("tabula-book-run-{}", std::process::id()));
+    let later = dir.with_extension("later");
+    for d in [&dir, &later] {
+        let _ = std::fs::remove_dir_all(d);
+    }
+    let teacher = Teacher::with_dir(&lvl, &dir);
+    let mut board = Mancala::new(&lvl, 0).unwrap();
+    for pit in [1, 4] {
+        let side = board.current_player().0;
+        board.play(crate::mancala::Sow { side, pit }).unwrap();
+    }
+    let proven = teacher.move_margins(&board).unwrap();
+    let rules = Rules::of(&lvl);
+    let file = super::book::book_path(&dir, rules);
+    assert!(file.exists(), "kept in {}", file.display());
+    std::fs::create_dir_all(later.join(rules.tag())).unwrap();
+    std::fs::copy(&file, super::book::book_path(&later, rules)).unwrap();
+    let mut again = Teacher::with_dir(&lvl, &later);
+    again.budget = 1;
+    assert_eq!(again.move_margins(&board), Some(proven.clone()), "answered from the file");
+    // The same best move as a search finds (a teacher of a folder with
+    // no book), ties broken alike.
+    let searcher = Teacher::with_dir(&lvl, &dir.with_extension("bare"));
+    assert_eq!(again.best_move(&board), searcher.best_move(&board));
+    // Without the file the same budget proves nothing: the answer came
+    // from it.
+    let mut bare = Teacher::with_dir(&lvl, &dir.with_extension("bare"));
+    bare.budget = 1;
+    assert_eq!(bare.move_margins(&board), None);
+    for d in [&dir, &later, &dir.with_extension("bare")] {
+        let _ = std::fs::remove_dir_all(d);
+    }
+}
+
 /// Which shipped boards a teacher prepares for, and how far.
 #[test]
 fn big_boards_are_prepared_small_ones_are_not() {
