@@ -137,7 +137,8 @@ fn a_stop_with_nothing_broken_is_refused_and_the_table_follows_the_moves() {
     assert_eq!(game(&app).plies(), 0);
     // The table's panel keeps the answer while John plays on (the status
     // line's goes with his next move), and drops it when the turn passes.
-    let refused = "No Stop: John's moves so far broke no rule of priority.";
+    let refused =
+        "No Stop: John's last move broke no rule of priority (a Stop must come before the next move).";
     assert_eq!(last_stop(&app).as_deref(), Some(refused));
     let moves = [
         BankMove::Play { from: Source::Reserve, to: Target::Foundation(1) },

@@ -134,8 +134,8 @@ pub(super) fn follow_moves(
             let (stopper, breaker) = (session.name_of(by), session.name_of(opponent(by)));
             let why = stop_reason(table, opponent(by), breaker, rule);
             let text = format!("{stopper} stopped {breaker}: {why}.");
-            // Read through the stopper's turn and the breaker's next.
-            last_stop.say(text, session.moves.len(), by, 2);
+            // Read through the stopper's turn, then gone.
+            last_stop.say(text, session.moves.len(), by);
         }
         carry.follow(step);
     }
@@ -198,16 +198,22 @@ pub(super) fn refused_stop(
         if refusal.by != to_move && session.outcome().is_none() {
             let other = session.name_of(to_move);
             let text = match refusal.reason.as_str() {
-                "no rule was broken" => format!("No Stop: {other}'s moves so far broke no rule of priority."),
+                // Only the last move may be stopped (a later one lets a
+                // breach stand), so that is what the answer is about.
+                "no rule was broken" => {
+                    format!(
+                        "No Stop: {other}'s last move broke no rule of priority (a Stop must come before the next move)."
+                    )
+                }
                 why => format!("No Stop: {why}."),
             };
-            last_stop.say(text, session.moves.len(), to_move, 1);
+            last_stop.say(text, session.moves.len(), to_move);
         }
     }
 }
 
-/// Counts the turns begun since the last Stop's reason was said.
-pub(super) fn count_turns(session: Res<Session<RussianBank>>, mut last_stop: ResMut<LastStop>) {
+/// Ends what was said of the last Stop when the turn passes.
+pub(super) fn end_with_the_turn(session: Res<Session<RussianBank>>, mut last_stop: ResMut<LastStop>) {
     let to_move = session.game.current_player();
     // Touched only on a new turn, as change detection would see it.
     if last_stop.to_move != Some(to_move) {

@@ -119,43 +119,42 @@ impl MoveChoice for Choice {
 pub struct Redealt(pub u32);
 
 /// Why the last Stop was called, or why one was refused: said in the
-/// table panel for a turn or two (the stopper's turn, then the breaker's
-/// next), so that it is read, and then gone, so that it never lingers over
-/// later play.
+/// table panel for the turn it was said in (the stopper's, after a Stop),
+/// so that it is read, and then gone, so that it never lingers over later
+/// play.
 #[derive(Resource, Debug, Default)]
 pub struct LastStop {
     text: Option<String>,
     /// The moves played when it was said: an undo before then takes it away.
     at: usize,
-    /// The player to move when last looked at, the turns begun since it
-    /// was said, and how many it lasts.
+    /// The player to move when last looked at, and whether the turn has
+    /// passed since it was said.
     to_move: Option<Player>,
-    turns: u8,
-    lasts: u8,
+    passed: bool,
 }
 
 impl LastStop {
-    /// Says `text` with `at` moves played and `to_move` to move, for
-    /// `lasts` changes of turn.
-    pub fn say(&mut self, text: String, at: usize, to_move: Player, lasts: u8) {
-        *self = LastStop { text: Some(text), at, to_move: Some(to_move), turns: 0, lasts };
+    /// Says `text` with `at` moves played and `to_move` to move, until the
+    /// turn passes.
+    pub fn say(&mut self, text: String, at: usize, to_move: Player) {
+        *self = LastStop { text: Some(text), at, to_move: Some(to_move), passed: false };
     }
 
     pub fn clear(&mut self) {
         self.text = None;
     }
 
-    /// Notes who is to move now: a new turn counts.
+    /// Notes who is to move now: a new turn ends what was said.
     pub fn look(&mut self, to_move: Player) {
         if self.to_move != Some(to_move) {
             self.to_move = Some(to_move);
-            self.turns = self.turns.saturating_add(1);
+            self.passed = true;
         }
     }
 
     /// What to say with `plies` moves played.
     pub fn shown(&self, plies: usize) -> Option<&str> {
-        self.text.as_deref().filter(|_| plies >= self.at && self.turns < self.lasts)
+        self.text.as_deref().filter(|_| plies >= self.at && !self.passed)
     }
 }
 
@@ -176,7 +175,7 @@ pub fn plugin(app: &mut App) {
                     animate::follow_moves,
                     animate::snap_back,
                     animate::refused_stop,
-                    animate::count_turns,
+                    animate::end_with_the_turn,
                     cards::paint_faces,
                     spawn::count_piles,
                     spawn::show_turn,
@@ -294,20 +293,18 @@ impl WindowGame for RussianBank {
 mod tests {
     use super::*;
 
-    /// A Stop's reason lasts through the stopper's turn and the breaker's
-    /// next, then goes; an undo to before it takes it away.
+    /// A Stop's reason lasts through the stopper's turn, then goes; an
+    /// undo to before it takes it away.
     #[test]
-    fn a_stops_reason_is_said_for_two_turns_then_gone() {
+    fn a_stops_reason_is_said_for_the_turn_then_gone() {
         let mut last = LastStop::default();
-        last.say("Mary stopped John".into(), 5, Player::TWO, 2);
+        last.say("Mary stopped John".into(), 5, Player::TWO);
         last.look(Player::TWO);
         assert_eq!(last.shown(6), Some("Mary stopped John"), "the stopper's turn");
         assert_eq!(last.shown(4), None, "undone to before the Stop");
         last.look(Player::ONE);
-        assert_eq!(last.shown(9), Some("Mary stopped John"), "the breaker's next turn");
-        last.look(Player::TWO);
-        assert_eq!(last.shown(12), None, "gone after that");
-        last.say("No Stop".into(), 12, Player::TWO, 1);
+        assert_eq!(last.shown(9), None, "gone when the turn passes");
+        last.say("No Stop".into(), 12, Player::TWO);
         assert_eq!(last.shown(12), Some("No Stop"));
         last.look(Player::ONE);
         assert_eq!(last.shown(13), None, "a refusal lasts only the turn it was said in");
