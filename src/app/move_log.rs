@@ -13,6 +13,9 @@ use super::session::{Session, SessionRequest};
 use super::teach::MoveMarks;
 use super::theme::palette::ERROR_COLOR;
 
+/// Characters beyond which a line may not fit the panel.
+const LONG_LINE: usize = 34;
+
 /// Rows shown before the log scrolls.
 const LOG_HEIGHT: f32 = 180.0;
 
@@ -64,8 +67,13 @@ pub(super) fn move_log<G: WindowGame>(
                     // A line too long for the panel ends in "…" (whole on
                     // hover) rather than running past its edge.
                     let whole = text.text().to_owned();
-                    let line = ui.add(egui::Button::selectable(current, text).truncate());
-                    if line.on_hover_text(whole).clicked() {
+                    let mut line = ui.add(egui::Button::selectable(current, text).truncate());
+                    // Only a line that may be cut short: a tooltip on
+                    // every row would cover the log.
+                    if whole.chars().count() > LONG_LINE {
+                        line = line.on_hover_text(whole);
+                    }
+                    if line.clicked() {
                         requests.write(SessionRequest::GoTo(row));
                     }
                 });

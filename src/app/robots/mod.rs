@@ -195,7 +195,7 @@ impl WindowGame for Robots {
     const MOUSE: &'static str = "Click one of your robots, then a green tile. Wheel zooms, right-drag pans.";
     const KEYS: &'static [Key] = &[
         key("N", "next robot"),
-        key("arrows", "step one tile any way (a rule A robot)"),
+        key("arrows", "step one tile that way (a rule A robot)"),
         key("Up or 1-3", "walk 1 to 3 tiles ahead (a rule B robot)"),
         key("Left/Right/Down", "turn (a rule B robot)"),
         key("X", "exchange two tiles"),
