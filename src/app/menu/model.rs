@@ -6,7 +6,7 @@
 use bevy::prelude::*;
 use tabula_engine::core::AgentSpec;
 use tabula_engine::core::LevelGroup;
-use tabula_engine::core::agent::AgentInfo;
+use tabula_engine::core::agent::{AgentInfo, DIFFICULTIES};
 use tabula_engine::games::{self, GameEntry};
 use tabula_engine::level::{self, LevelFile};
 
@@ -265,6 +265,14 @@ impl Menu {
 
     /// Shows another game: its levels, you against its default opponent.
     pub fn switch_game(&mut self, game: usize) {
+        // A person or a difficulty chosen for a seat is every game's: kept.
+        let carried: Vec<Option<Option<&'static str>>> = (self.seats.iter())
+            .map(|seat| match seat.agent.and_then(|i| self.agents.get(i)) {
+                None => Some(None),
+                Some(info) if DIFFICULTIES.contains(&info.name) => Some(Some(info.name)),
+                Some(_) => None,
+            })
+            .collect();
         self.game = game.min(self.games.len().saturating_sub(1));
         self.agents = self.current().entry.map(|e| e.agents()).unwrap_or_default();
         self.selected = 0;
@@ -273,6 +281,18 @@ impl Menu {
         self.scanned = None;
         self.listed = false;
         self.fit_seats();
+        for (seat, kind) in carried.into_iter().enumerate().take(self.seats.len()) {
+            match kind {
+                Some(None) => self.set_agent(seat, None),
+                Some(Some(name)) => {
+                    if let Some(i) = self.agents.iter().position(|a| a.name == name) {
+                        self.set_agent(seat, Some(i));
+                    }
+                }
+                None => {}
+            }
+        }
+        self.seat_lesson_opponent();
     }
 
     /// Shows the game whose level folder is `folder`, with the level of

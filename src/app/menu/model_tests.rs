@@ -248,3 +248,25 @@ fn a_level_of_the_game_already_shown_is_chosen_at_once() {
     menu.show("nim", &path);
     assert_eq!(menu.levels[menu.selected].path.file_name().unwrap(), "marienbad-1-3-5-7.ron");
 }
+
+/// Beginner chosen for a game is Beginner in the next: every game has the
+/// four difficulties. A seat made a person stays one.
+#[test]
+fn a_difficulty_chosen_stays_chosen_when_the_game_changes() {
+    let mut menu = Menu::new(&cards(4));
+    let named = |menu: &Menu, seat: usize| menu.seats[seat].agent.map(|i| menu.agents[i].name);
+    let beginner = menu.agents.iter().position(|a| a.name == "beginner");
+    menu.set_agent(1, beginner);
+    for game in 1..menu.games.len() {
+        menu.switch_game(game);
+        read_levels(&mut menu);
+        let title = &menu.games[game].title;
+        assert_eq!(named(&menu, 0), None, "{title}: seat 1 stays a person");
+        assert_eq!(named(&menu, 1), Some("beginner"), "{title}");
+    }
+    // An agent that is not a difficulty gives way to the game's default.
+    let lookahead = menu.agents.iter().position(|a| a.name == "lookahead");
+    menu.set_agent(1, lookahead);
+    menu.switch_game(0);
+    assert_eq!(named(&menu, 1), Some("casual"));
+}

@@ -217,8 +217,9 @@ fn levels_column(ui: &mut egui::Ui, menu: &mut Menu) {
     }
     let mut clicked = None;
     // The list takes what the chosen level's picture and words leave (the
-    // most they took so far), in whole rows.
-    let details_id = ui.id().with("level details");
+    // most they took so far in this game: another game's longest words
+    // would cut this game's list short), in whole rows.
+    let details_id = ui.id().with(("level details", menu.game));
     let details = ui.data(|d| d.get_temp::<f32>(details_id)).unwrap_or(LEVEL_PICTURE.y + 130.0);
     let pitch = ui.spacing().interact_size.y + ui.spacing().item_spacing.y;
     let list_height = list_height(ui.available_height(), details, pitch);
