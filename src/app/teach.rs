@@ -29,6 +29,9 @@ pub struct Teaching {
     /// of the top bar of its own, kept while teaching so the board stays
     /// still as the choice changes.
     pub verdict: String,
+    /// The game of the last session begun: T is turned on for a game, and
+    /// another game starts without it.
+    pub game: Option<&'static str>,
 }
 
 impl Teaching {
@@ -143,14 +146,18 @@ pub(super) fn plugin(app: &mut App) {
 
 /// A new session's log has none of the last game's marks, and its board
 /// teaches only if its game says so again (a game that cannot teach says
-/// nothing, and must not inherit the last one's offer).
+/// nothing, and must not inherit the last one's offer). Teaching turned on
+/// for one game is off in another (Nim would open with its winning take
+/// lit after a Kalah lesson).
 fn forget_marks(
     mut started: MessageReader<SessionStarted>,
     mut marks: ResMut<MoveMarks>,
     mut teaching: ResMut<Teaching>,
 ) {
-    if started.read().count() == 0 {
-        return;
+    let Some(game) = started.read().last().map(|plan| plan.0.level.game().name()) else { return };
+    if teaching.game != Some(game) {
+        teaching.on &= teaching.game.is_none();
+        teaching.game = Some(game);
     }
     if *marks != MoveMarks::default() {
         *marks = MoveMarks::default();

@@ -387,3 +387,18 @@ fn the_review_marks_the_move_that_gave_away_stones_and_no_best_move() {
     frames(&mut app, 2);
     assert_eq!(app.world().resource::<MoveMarks>().of(at + 1, board(&app).moves.len()), None);
 }
+
+/// T is turned on for a game: the next game of another kind starts without
+/// it, and the same game keeps it.
+#[test]
+fn teaching_turned_on_for_kalah_is_off_when_nim_starts() {
+    let (mut app, _dir) = kalah_for_two("teach-carries");
+    app.world_mut().resource_mut::<Teaching>().on = true;
+    frames(&mut app, 2);
+    assert_eq!(app.world().resource::<Teaching>().offered, Some("Mancala"));
+    let seats = || vec![seat("Ann", None), seat("Bob", None)];
+    start(&mut app, kalah(6, 3, Capture::Standard, true), None, seats());
+    assert!(app.world().resource::<Teaching>().on, "another Kalah keeps it");
+    start(&mut app, nim_level(&[3, 4, 5], tabula_engine::nim::Ending::Normal), None, seats());
+    assert!(!app.world().resource::<Teaching>().on, "Nim starts without it");
+}
