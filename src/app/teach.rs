@@ -147,8 +147,8 @@ pub(super) fn plugin(app: &mut App) {
 /// A new session's log has none of the last game's marks, and its board
 /// teaches only if its game says so again (a game that cannot teach says
 /// nothing, and must not inherit the last one's offer). Teaching turned on
-/// for one game is off in another (Nim would open with its winning take
-/// lit after a Kalah lesson).
+/// for one game is off in another (which would open with its winning moves
+/// lit, unasked).
 fn forget_marks(
     mut started: MessageReader<SessionStarted>,
     mut marks: ResMut<MoveMarks>,
