@@ -594,3 +594,31 @@ fn the_128_by_128_board_is_played_by_mouse_alone() {
         "the grabbed point follows the pointer: {under}"
     );
 }
+
+/// A move key pressed in the other's turn is refused, and the refusal is
+/// still there after the other's move: said over at once, it was never
+/// read.
+#[test]
+fn a_refusal_in_the_others_turn_outlives_their_move() {
+    let dir = temp_dir("robots-not-your-turn");
+    let mut app = with_keys(&dir);
+    let path = manifest_dir().join("levels/robots/12-hidden-homes.ron");
+    let seats = vec![seat("Ann", None), seat("Bob", Some("planner"))];
+    start(&mut app, level::load(&path).unwrap(), Some(path), seats);
+    app.world_mut().write_message(SessionRequest::TogglePause);
+    frames(&mut app, 1);
+    request(&mut app, 0, RobotMove::Forward { robot: 'B', steps: 1 });
+    frames(&mut app, 2);
+    assert_eq!(board(&app).moves.len(), 1, "Ann moved; Bob's turn is held");
+    press(&mut app, &[KeyCode::ArrowUp]);
+    assert_eq!(status(&app), "Refused: it is Bob's turn");
+    app.world_mut().write_message(SessionRequest::Step);
+    for _ in 0..200 {
+        frames(&mut app, 1);
+        if board(&app).moves.len() > 1 {
+            break;
+        }
+    }
+    assert_eq!(board(&app).moves.len(), 2, "Bob moved");
+    assert_eq!(status(&app), "Refused: it is Bob's turn");
+}

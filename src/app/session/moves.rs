@@ -49,7 +49,12 @@ pub(super) fn apply_moves<G: WindowGame>(
                     session.barrier_reason = reason;
                 }
                 let note = G::step_note(&steps).map(|n| format!(" ({n})")).unwrap_or_default();
-                status.info(format!("{}: {words}{note}", session.name_of(by)));
+                let said = format!("{}: {words}{note}", session.name_of(by));
+                if session.is_human(by) {
+                    status.info(said);
+                } else {
+                    status.agent_said(said);
+                }
                 applied.write(MoveApplied { by, mv, steps });
                 played.write(MovePlayed { by });
                 if let Some(outcome) = session.outcome() {
