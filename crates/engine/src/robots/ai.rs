@@ -15,8 +15,8 @@ use crate::core::{Game, GameRng, Observation, Outcome, Player};
 pub const AGENTS: &[AgentInfo] = &[
     AgentInfo {
         name: "beginner",
-        plain: "knows the way but turns the wrong way on most moves",
-        about: "the planner (the sleuth where homes are hidden) that, on seven moves in ten, turns its robot a quarter the wrong way instead",
+        plain: "heads home, but more often sets off the wrong way",
+        about: "the planner (the sleuth where homes are hidden) that, on six moves in ten, walks or steps its robot somewhere its plan does not go instead (a turn only where no walk is open)",
         param: None,
     },
     AgentInfo {
@@ -81,7 +81,7 @@ impl AgentRegistry for Robots {
                 };
                 Ok(match spec.name.as_str() {
                     "newcomer" => erring(NEWCOMER_PLAN, try_something),
-                    "beginner" => erring(BEGINNER, wrong_turn),
+                    "beginner" => erring(BEGINNER, wrong_way),
                     "casual" => erring(CASUAL, wrong_turn),
                     "strong" => erring(STRONG, wrong_turn),
                     _ => Box::new(Planner),
@@ -101,8 +101,8 @@ impl AgentRegistry for Robots {
 }
 
 /// The difficulties' strengths: the chance of the planner's move rather
-/// than a wrong turn.
-const BEGINNER: f64 = 0.3;
+/// than a slip (a wrong way for Beginner, a wrong turn above).
+const BEGINNER: f64 = 0.4;
 const CASUAL: f64 = 0.75;
 const STRONG: f64 = 0.9;
 /// How often the newcomer heads home; otherwise it tries something.
@@ -126,6 +126,31 @@ fn wrong_turn(seat: Player, board: &Robots, planned: RobotMove, rng: &mut GameRn
         })
         .collect();
     (!turns.is_empty()).then(|| turns[rand::Rng::random_range(rng, 0..turns.len())])
+}
+
+/// A beginner's slip: the robot sets off somewhere its plan does not go
+/// (a walk or step, so it is seen to move and try), turning the wrong way
+/// only where no walk is open.
+fn wrong_way(seat: Player, board: &Robots, planned: RobotMove, rng: &mut GameRng) -> Option<RobotMove> {
+    let robot = match planned {
+        RobotMove::Step { robot, .. }
+        | RobotMove::Forward { robot, .. }
+        | RobotMove::Rotate { robot, .. } => robot,
+        _ => board.robots().iter().find(|r| r.player == seat)?.id,
+    };
+    let mut moves = Vec::new();
+    Game::legal_moves(board, seat, &mut moves);
+    let walks: Vec<RobotMove> = moves
+        .into_iter()
+        .filter(|&m| {
+            m != planned
+                && matches!(m, RobotMove::Step { robot: r, .. } | RobotMove::Forward { robot: r, .. } if r == robot)
+        })
+        .collect();
+    if walks.is_empty() {
+        return wrong_turn(seat, board, planned, rng);
+    }
+    Some(walks[rand::Rng::random_range(rng, 0..walks.len())])
 }
 
 /// A newcomer trying things: any step, walk or turn of its robots.

@@ -672,6 +672,38 @@ mod agents {
         assert!(exchanged, "the planner used an exchange");
     }
 
+    /// A stranger read a Beginner that turned on the spot as not playing:
+    /// its slips walk, so its robot is seen to go somewhere on nearly every
+    /// move, and it still gets home.
+    #[test]
+    fn the_beginner_errs_by_walking_the_wrong_way_not_by_turning_on_the_spot() {
+        let mut g = game(
+            &["......b", ".......", ".......", "......a"],
+            &[('A', (0, 0), North, B, 1), ('B', (0, 3), North, A, 2)],
+            0,
+        );
+        let mut beginner = Robots::agent_from_str("beginner").unwrap();
+        let mut rng = rng_from_seed(3);
+        let (mut moves, mut turns) = (0, 0);
+        while g.outcome().is_none() && moves < 200 {
+            let mv = if g.current_player() == Player::ONE {
+                moves += 1;
+                let mv = beginner.choose(Player::ONE, &g, &mut rng).unwrap();
+                turns += matches!(mv, RobotMove::Rotate { .. }) as u32;
+                mv
+            } else {
+                // B paces between two tiles, out of A's way.
+                let dir = if at(&g, 'B').0 == (0, 3) { East } else { West };
+                RobotMove::Step { robot: 'B', dir }
+            };
+            play(&mut g, mv);
+        }
+        assert_eq!(g.outcome(), Some(Outcome::Win(Player::ONE)), "home within {moves} moves");
+        // Rule B turns to face its way, so some turns are the plan's own;
+        // a beginner slipping into a turn on 6 moves in 10 turned on most.
+        assert!(turns * 3 < moves, "{turns} of {moves} moves were turns");
+    }
+
     #[test]
     fn planner_and_scout_beat_random_and_the_planner_beats_the_scout() {
         use crate::core::runner::{MatchConfig, run_match};
