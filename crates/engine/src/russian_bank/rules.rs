@@ -602,6 +602,27 @@ impl RussianBank {
         }
     }
 
+    /// What priority asks of `player` now, if anything: the first rule
+    /// that binds (the reserve up, then any card up, then the reserve
+    /// before the hand) and the moves the building rules allow that keep
+    /// it. A teacher's aid: the same with the Stop rule on or off.
+    pub fn priority_now(&self, player: Player) -> Option<(Priority, Vec<BankMove>)> {
+        let duty = self.duty(player);
+        let rule = if duty.reserve_to_foundation {
+            Priority::ReserveToFoundation
+        } else if duty.to_foundation {
+            Priority::ToFoundation
+        } else if duty.reserve_can_move {
+            Priority::ReserveBeforeHand
+        } else {
+            return None;
+        };
+        let mut moves = Vec::new();
+        self.turn_moves(player, &mut moves);
+        moves.retain(|&mv| duty.breach(mv).is_none());
+        Some((rule, moves))
+    }
+
     /// The seat that may make `mv` now, as far as whose turn it is goes.
     fn seat_for(&self, mv: BankMove) -> Player {
         match mv {

@@ -327,6 +327,35 @@ fn with_the_stop_rule_off_every_breach_is_refused_naming_the_rule() {
     assert_eq!(g.side(Player::ONE).shown, Some(card("5D")));
 }
 
+/// The teacher's aid names the first rule that binds and only the moves
+/// that keep it, with the Stop rule on or off.
+#[test]
+fn priority_now_names_the_binding_rule_and_the_moves_that_keep_it() {
+    for stop_rule in [false, true] {
+        let mut g = position(
+            1,
+            (&["9S", "2C"], &["5D"], &[]),
+            (&["KH"], &["9C"], &[]),
+            [&["AH"], &[], &[], &[], &[], &[], &[], &[]],
+            [&["AC"], &[], &[], &[], &[], &[], &[], &[]],
+            stop_rule,
+        );
+        let up = play(Reserve, f(1));
+        assert_eq!(g.priority_now(Player::ONE), Some((Priority::ReserveToFoundation, vec![up])));
+        g.apply(Player::ONE, up).unwrap();
+        let (rule, keep) = g.priority_now(Player::ONE).unwrap();
+        assert_eq!(rule, Priority::ToFoundation);
+        assert!(!keep.is_empty() && keep.iter().all(|m| matches!(m, Play { to: Target::Foundation(_), .. })));
+        assert!(keep.contains(&play(t(1), f(2))), "{keep:?}");
+        g.apply(Player::ONE, play(t(1), f(2))).unwrap();
+        let (rule, keep) = g.priority_now(Player::ONE).unwrap();
+        assert_eq!(rule, Priority::ReserveBeforeHand);
+        assert!(!keep.contains(&TurnHand) && keep.contains(&play(Reserve, to_t(1))), "{keep:?}");
+        g.apply(Player::ONE, play(Reserve, to_t(1))).unwrap();
+        assert_eq!(g.priority_now(Player::ONE), None, "the reserve is empty: nothing binds");
+    }
+}
+
 #[test]
 fn a_stopped_load_is_taken_back_and_the_turn_passes() {
     let mut game = tempting(true);
