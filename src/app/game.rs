@@ -35,6 +35,9 @@ pub trait WindowGame: Registered {
     /// again, at the default speed (faster speeds shorten it): time to see
     /// each move land, and to answer it (a card game's Stop).
     const AGENT_PAUSE: f32 = 0.0;
+    /// What the teaching overlay shows, as its key T says it, where the
+    /// game teaches.
+    const TEACHES: &'static str = "teach: what each move is worth";
     /// The level in the game's folder that the menu draws the game from;
     /// `None` shows the game without a picture.
     const PICTURE: Option<&'static str> = None;

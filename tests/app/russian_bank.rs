@@ -452,3 +452,58 @@ fn last_stop(app: &App) -> Option<String> {
     let plies = app.world().resource::<Session<RussianBank>>().moves.len();
     app.world().resource::<tabula::app::russian_bank::LastStop>().shown(plies).map(str::to_owned)
 }
+
+/// What the teaching overlay's top line says now.
+fn teach_line(app: &App) -> String {
+    app.world().resource::<tabula::app::teach::Teaching>().verdict.clone()
+}
+
+/// With T on, the lesson opponent's slip is named with the card that
+/// should have gone up, and Mary waits for John's Stop far longer than her
+/// pause; after the Stop, John's line says what priority asks of him.
+#[test]
+fn teaching_names_the_others_slip_and_holds_her_for_the_stop() {
+    let dir = temp_dir("rb-teach");
+    let mut app = headless(&dir);
+    let (file, path) = level("00-priority-and-stop.ron");
+    let lesson = tabula_engine::russian_bank::ai::LESSON_OPPONENT;
+    start(&mut app, file, Some(path), vec![seat("John", None), seat("Mary", Some(lesson))]);
+    app.world_mut().resource_mut::<tabula::app::teach::Teaching>().on = true;
+    frames(&mut app, 2);
+    let line = teach_line(&app);
+    assert!(
+        line.starts_with("Mary to move: the reserve's A♠ goes up first (A♠ reserve to a foundation)"),
+        "{line}"
+    );
+    app.world_mut().write_message(SessionRequest::TogglePause);
+    let mut waited = 0;
+    while game(&app).breach().is_none() {
+        assert!(waited < 3000 && game(&app).turn() == Player::TWO, "Mary slips in her first turn");
+        frames(&mut app, 1);
+        std::thread::sleep(Duration::from_millis(1));
+        waited += 1;
+    }
+    frames(&mut app, 1);
+    let line = teach_line(&app);
+    assert!(line.starts_with("Mary broke priority ("), "{line}");
+    assert!(line.ends_with(", but A♠ reserve to a foundation came first. Press S to stop Mary!"), "{line}");
+    // Her pause is a second (20 frames); held, she waits four more.
+    let plies = moves(&app).len();
+    for _ in 0..80 {
+        frames(&mut app, 1);
+        std::thread::sleep(Duration::from_millis(1));
+    }
+    assert_eq!(moves(&app).len(), plies, "Mary waits for the Stop");
+    app.world_mut().write_message(RequestMove::<RussianBank> { by: Player::ONE, mv: BankMove::Stop });
+    frames(&mut app, 2);
+    assert!(game(&app).breach().is_none() && game(&app).turn() == Player::ONE, "stopped");
+    let line = teach_line(&app);
+    assert!(
+        line.starts_with("priority: ") || line == "no priority binds you: any move keeps the rules",
+        "{line}"
+    );
+    // Off, nothing is said, and nobody is held.
+    app.world_mut().resource_mut::<tabula::app::teach::Teaching>().on = false;
+    frames(&mut app, 1);
+    assert_eq!(teach_line(&app), "");
+}

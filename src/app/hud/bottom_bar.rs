@@ -26,7 +26,7 @@ pub(super) fn bottom_bar<G: WindowGame>(
     if teaching.offered != Some(G::NAME) {
         controls.keys.retain(|k| k.keys != "T");
     } else if !named {
-        controls = controls.also(&[key("T", "teach: what each move is worth")]);
+        controls = controls.also(&[key("T", G::TEACHES)]);
     }
     let line = help.show(G::TITLE, controls);
     let bottom = panels.show("status", |root| {

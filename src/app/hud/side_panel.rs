@@ -180,7 +180,10 @@ impl<G: WindowGame> SideControls<'_, '_, G> {
         if self.teaching.offered != Some(G::NAME) {
             return;
         }
-        ui.checkbox(&mut self.teaching.on, "Teach: what each move is worth (T)");
+        // The key's words, begun with a capital: "Teach: what each move is worth (T)".
+        let label =
+            G::TEACHES.strip_prefix("teach").map_or(G::TEACHES.to_owned(), |rest| format!("Teach{rest}"));
+        ui.checkbox(&mut self.teaching.on, format!("{label} (T)"));
         if self.teaching.on {
             for note in &self.teaching.notes {
                 let text = egui::RichText::new(&note.text);

@@ -17,7 +17,8 @@
 //! and dealing its cards from the view `spawn`'s, a card entity and its
 //! painted face `cards`'s, following a move's steps `animate`'s, the mouse,
 //! keys and lit targets `input`'s, the match over several deals `deals`'s,
-//! the buttons and score over the table `buttons`'s, the card art `art`'s.
+//! the buttons and score over the table `buttons`'s, the card art `art`'s,
+//! the teaching overlay (priority in cards, slips named) `teach`'s.
 
 mod animate;
 mod art;
@@ -31,6 +32,7 @@ mod layout;
 mod picture;
 mod position;
 mod spawn;
+mod teach;
 
 use bevy::prelude::*;
 use bevy_egui::{EguiPrimaryContextPass, egui};
@@ -166,6 +168,7 @@ pub fn plugin(app: &mut App) {
         .init_resource::<BankMatch>()
         .init_resource::<LastStop>()
         .init_resource::<Redealt>()
+        .init_resource::<teach::BankLesson>()
         .add_systems(Startup, art::make_card_art)
         .add_systems(
             Update,
@@ -187,6 +190,7 @@ pub fn plugin(app: &mut App) {
                     .chain()
                     .in_set(SessionSet::View),
                 deals::tally_match.in_set(SessionSet::View),
+                teach::teach_priority.in_set(SessionSet::View),
             )
                 .run_if(playing::<RussianBank>),
         )
@@ -215,6 +219,7 @@ impl WindowGame for RussianBank {
     /// Each card of an agent's turn lands, and stays a moment: long enough
     /// to follow the turn, and to call Stop on a slip.
     const AGENT_PAUSE: f32 = 1.0;
+    const TEACHES: &'static str = "teach: what priority asks, every slip named";
 
     fn draw_level(painter: &egui::Painter, rect: egui::Rect, level: &RussianBankLevel) {
         picture::draw(painter, rect, level);

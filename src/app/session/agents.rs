@@ -32,12 +32,23 @@ pub struct Agents<G: Game> {
     pub(super) cooldown: f32,
     /// Seconds the board has been still (no card or stone in flight).
     pub(super) still: f32,
+    /// Seconds more the next agent waits, set by a game's teacher (a
+    /// slip held for a person's Stop, in a card game).
+    pub hold: f32,
 }
 
 impl<G: Game> Agents<G> {
     /// The agents of `seats` (none for a person's), none of them woken yet.
     pub(super) fn new(seats: Vec<Option<Arc<Mutex<Box<dyn Agent<G>>>>>>, rng: GameRng) -> Agents<G> {
-        Agents { seats, rng: Arc::new(Mutex::new(rng)), thinking: None, due: None, cooldown: 0.5, still: 0.0 }
+        Agents {
+            seats,
+            rng: Arc::new(Mutex::new(rng)),
+            thinking: None,
+            due: None,
+            cooldown: 0.5,
+            still: 0.0,
+            hold: 0.0,
+        }
     }
 
     /// No seat played by an agent here (a server's table: its agents
@@ -131,7 +142,7 @@ pub(super) fn run_agents<G: WindowGame>(
     next.ask();
     // The game's pause, at the default speed, lasts as the speed shortens it.
     let pause = G::AGENT_PAUSE * PAUSE_SPEED / settings.ai_moves_per_second.max(0.1);
-    let waiting = agents.cooldown > 0.0 || agents.still < pause;
+    let waiting = agents.cooldown > 0.0 || agents.still < pause + agents.hold;
     if busy.0 > 0 || (waiting && !watch.hurry) {
         return;
     }

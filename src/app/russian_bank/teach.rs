@@ -1,0 +1,154 @@
+//! The teaching overlay at the Russian Bank table: what priority asks of
+//! the player to move, in cards ("5♣ T3 to F2 comes first"), and when the
+//! other breaks it, the slip named with the move that should have come
+//! first, while the other's agent waits for the Stop that catches it.
+
+use bevy::prelude::*;
+use tabula_engine::Game;
+use tabula_engine::russian_bank::{BankMove, Priority, RussianBank, Target, opponent};
+
+use crate::app::session::{Agents, Session};
+use crate::app::teach::{TeachNote, Teaching};
+
+/// Seconds the other's agent waits after its slip while teaching, on top
+/// of its pause: enough to read the line and press S.
+pub const SLIP_HELD: f32 = 4.0;
+/// Moves named in a line before "…".
+const NAMED: usize = 3;
+
+/// The table the overlay was worked out for, and the one before the last
+/// move (to name what a slip should have played).
+#[derive(Resource, Debug, Default)]
+pub struct BankLesson {
+    plies: Option<usize>,
+    shown: bool,
+    now: Option<RussianBank>,
+    before: Option<RussianBank>,
+}
+
+/// Works the overlay out again after each move, or as it is turned on; says
+/// it in the top bar, and holds the other's agent after a slip.
+pub(super) fn teach_priority(
+    session: Res<Session<RussianBank>>,
+    mut teaching: ResMut<Teaching>,
+    mut lesson: ResMut<BankLesson>,
+    agents: Option<ResMut<Agents<RussianBank>>>,
+) {
+    let offered = (!session.online).then_some(RussianBank::NAME);
+    let shown = teaching.shown_for(RussianBank::NAME) && session.outcome().is_none() && !session.replay;
+    let plies = session.moves.len();
+    if lesson.plies != Some(plies) {
+        let table = session.view().0.clone();
+        // Only a single move on keeps the table before it: an undo or a
+        // jump through the log has none to compare with.
+        lesson.before = if lesson.plies.map(|n| n + 1) == Some(plies) { lesson.now.take() } else { None };
+        lesson.now = Some(table);
+        lesson.plies = Some(plies);
+    } else if lesson.shown == shown {
+        return;
+    }
+    lesson.shown = shown;
+    let (verdict, held) = match (&lesson.now, shown) {
+        (Some(table), true) => say(&session, table, lesson.before.as_ref()),
+        _ => (String::new(), false),
+    };
+    let notes = if shown { notes() } else { Vec::new() };
+    Teaching::set(&mut teaching, offered, notes);
+    Teaching::say(&mut teaching, verdict);
+    if let Some(mut agents) = agents {
+        agents.hold = if held { SLIP_HELD } else { 0.0 };
+    }
+}
+
+/// The top bar's line for `table`, and whether the other's agent waits
+/// for a person's Stop.
+fn say(session: &Session<RussianBank>, table: &RussianBank, before: Option<&RussianBank>) -> (String, bool) {
+    if let Some(breach) = table.breach() {
+        let by = breach.by;
+        let catcher = opponent(by);
+        let played = before.map_or_else(|| breach.mv.to_string(), |b| b.words_for(&breach.mv));
+        let first = before
+            .and_then(|b| b.priority_now(by).map(|(_, keep)| format!(", but {} came first", named(b, &keep))))
+            .unwrap_or_default();
+        return match (session.is_human(by), session.is_human(catcher)) {
+            (false, true) => (
+                format!(
+                    "{} broke priority ({played}){first}. Press S to stop {}!",
+                    session.name_of(by),
+                    session.name_of(by)
+                ),
+                true,
+            ),
+            (true, _) => (
+                format!("you broke priority ({played}){first}: {} may stop it", session.name_of(catcher)),
+                false,
+            ),
+            (false, false) => (format!("{} broke priority ({played}){first}", session.name_of(by)), false),
+        };
+    }
+    let to_move = table.current_player();
+    let who = session.name_of(to_move);
+    let yours = session.is_human(to_move);
+    let Some((rule, keep)) = table.priority_now(to_move) else {
+        return match yours {
+            true => ("no priority binds you: any move keeps the rules".to_owned(), false),
+            false => (format!("{who} to move: no priority binds now. A slip shows here"), false),
+        };
+    };
+    let reserve = table.side(to_move).reserve.top().map(|c| c.name()).unwrap_or_default();
+    let what = match rule {
+        Priority::ReserveToFoundation => {
+            format!("the reserve's {reserve} goes up first ({})", named(table, &keep))
+        }
+        Priority::ToFoundation => format!("a card goes up before any other move: {}", named(table, &keep)),
+        Priority::ReserveBeforeHand => {
+            format!("the reserve's {reserve} has a move: it comes before turning the hand")
+        }
+    };
+    match yours {
+        true => (format!("priority: {what}"), false),
+        false => (format!("{who} to move: {what}. A slip shows here"), false),
+    }
+}
+
+/// Up to `NAMED` moves in words, "or" between them; a card that may go up
+/// to several foundations is named once ("A♠ reserve to a foundation").
+fn named(table: &RussianBank, moves: &[BankMove]) -> String {
+    let mut words: Vec<String> = Vec::new();
+    for (i, mv) in moves.iter().enumerate() {
+        let BankMove::Play { from, to: Target::Foundation(_) } = *mv else {
+            words.push(table.words_for(mv));
+            continue;
+        };
+        let up =
+            |m: &BankMove| matches!(*m, BankMove::Play { from: f, to: Target::Foundation(_) } if f == from);
+        if moves[..i].iter().any(up) {
+            continue;
+        }
+        let said = table.words_for(mv);
+        words.push(match moves.iter().filter(|m| up(m)).count() {
+            1 => said,
+            _ => said.rsplit_once(" to ").map_or(said.clone(), |(card, _)| format!("{card} to a foundation")),
+        });
+    }
+    if words.len() > NAMED {
+        words.truncate(NAMED);
+        words.push("…".to_owned());
+    }
+    words.join(" or ")
+}
+
+/// The priority rules, as the side panel says them under the box.
+fn notes() -> Vec<TeachNote> {
+    [
+        "Priority, in order:",
+        "1. A reserve card that can go up to a foundation goes first.",
+        "2. Any card that can go up goes before any other move.",
+        "3. A reserve card with a move comes before turning the hand.",
+        "A move that breaks priority stands unless the other calls Stop! (S) before the next move.",
+        "While teaching, the top line names every slip, and the other's agent waits a few seconds for your Stop.",
+    ]
+    .into_iter()
+    .map(TeachNote::line)
+    .collect()
+}
