@@ -507,3 +507,28 @@ fn teaching_names_the_others_slip_and_holds_her_for_the_stop() {
     frames(&mut app, 1);
     assert_eq!(teach_line(&app), "");
 }
+
+/// F while paused plays the rest of the other's turn, quickly, and the
+/// game is still paused when the turn comes to the person.
+#[test]
+fn f_while_paused_plays_the_others_turn_out() {
+    let dir = temp_dir("rb-paused-f");
+    let mut app = headless(&dir);
+    app.add_plugins(bevy::input::InputPlugin);
+    let (file, path) = level("00-priority-and-stop.ron");
+    start(&mut app, file, Some(path), vec![seat("John", None), seat("Mary", Some("greedy"))]);
+    // The lesson's opponent moves first: the game waits, paused.
+    frames(&mut app, 30);
+    assert!(app.world().resource::<Watch>().paused && moves(&app).is_empty());
+    press(&mut app, &[KeyCode::KeyF]);
+    let mut waited = 0;
+    while game(&app).turn() == Player::TWO {
+        assert!(waited < 600, "Mary's turn was not played out: {:?}", moves(&app));
+        frames(&mut app, 1);
+        std::thread::sleep(Duration::from_millis(1));
+        waited += 1;
+    }
+    assert!(!moves(&app).is_empty());
+    assert!(app.world().resource::<Watch>().paused, "still paused for John");
+    assert!(!app.world().resource::<Watch>().hurry, "the fast-forward ends with the turn");
+}
