@@ -110,6 +110,8 @@ impl<G: WindowGame> TurnFacts<'_, G> {
 
     /// While teaching, what the chosen move is worth: a line kept even
     /// when empty, so the board does not move as the choice changes.
+    /// Off, the line says that T teaches, so that it is found, and so that
+    /// the board does not move as T is pressed.
     fn verdict(&self, ui: &mut egui::Ui) {
         if self.teaching.shown_for(G::NAME) {
             // Never a bare "Teach:": with nothing to say of a move, say it is on.
@@ -118,6 +120,9 @@ impl<G: WindowGame> TurnFacts<'_, G> {
                 verdict => format!("Teach: {verdict}"),
             };
             ui.label(egui::RichText::new(text).color(TEACH_COLOR).size(16.0));
+        } else if self.teaching.offered == Some(G::NAME) {
+            let what = G::TEACHES.strip_prefix("teach").unwrap_or(G::TEACHES);
+            ui.label(egui::RichText::new(format!("T teaches{what}")).size(16.0).weak());
         }
     }
 
