@@ -124,7 +124,8 @@ fn help_overlay(mut contexts: EguiContexts, mut help: ResMut<ScreenKeys>) -> Res
                 ui.add_space(6.0);
             }
             egui::Grid::new("keys").num_columns(2).spacing([18.0, 5.0]).striped(true).show(ui, |ui| {
-                let closing = [key("F1 or ?", "this list"), key("Esc", "close it")];
+                // One row for Esc: the screen's own (the menu) is listed above.
+                let closing = [key("F1 or ?", "this list (Esc closes it first)")];
                 for key in help.controls.keys.iter().chain(&help.controls.more).chain(&closing) {
                     ui.label(egui::RichText::new(key.keys).strong().size(15.0));
                     ui.label(egui::RichText::new(key.does).size(15.0));

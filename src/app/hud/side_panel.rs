@@ -47,7 +47,9 @@ pub(super) struct SideControls<'w, 's, G: WindowGame> {
 pub(super) fn side_panel<G: WindowGame>(mut panels: PanelRoom, mut side: SideControls<G>) -> Result {
     let right = panels.show("controls", |root| {
         egui::Panel::right("controls").exact_size(PANEL_WIDTH).show(root, |ui| {
-            egui::ScrollArea::vertical().show(ui, |ui| side.contents(ui));
+            // Each game's own scroll position: a new game starts at the top.
+            let game = (G::NAME, &side.session.level_name, side.session.seed);
+            egui::ScrollArea::vertical().id_salt(game).show(ui, |ui| side.contents(ui));
         })
     })?;
     panels.room.right = right.response.rect;
