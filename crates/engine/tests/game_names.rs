@@ -7,7 +7,11 @@
 //! This reads the sources as text; it lives in the engine's package so that
 //! it builds in seconds.
 
-use std::path::{Path, PathBuf};
+mod source;
+
+use std::path::Path;
+
+use source::{is_test_file, root, rust_files};
 
 /// The games, by their folder, and the words that name them.
 const GAMES: [(&str, &[&str]); 4] = [
@@ -20,29 +24,10 @@ const GAMES: [(&str, &[&str]); 4] = [
 /// Files that may name every game.
 const ALLOWED: usize = 3;
 
-fn root() -> PathBuf {
-    let manifest: PathBuf =
-        std::env::var_os("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR for tests").into();
-    manifest.join("../..")
-}
-
-fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    let mut entries: Vec<PathBuf> = std::fs::read_dir(dir).unwrap().map(|e| e.unwrap().path()).collect();
-    entries.sort();
-    for path in entries {
-        if path.is_dir() {
-            rust_files(&path, out);
-        } else if path.extension().is_some_and(|e| e == "rs") {
-            out.push(path);
-        }
-    }
-}
-
 /// A file's text before its test module (tests sit at the end of a file),
 /// or nothing for a file of tests.
 fn outside_tests(path: &Path) -> String {
-    let name = path.file_name().unwrap().to_string_lossy();
-    if name.ends_with("_tests.rs") || name == "tests.rs" {
+    if is_test_file(path) {
         return String::new();
     }
     let text = std::fs::read_to_string(path).unwrap();

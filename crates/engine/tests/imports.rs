@@ -14,15 +14,10 @@
 //! This reads the sources as text and links no game code; it lives in the
 //! engine's package so that it builds in seconds.
 
+mod source;
+
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
-
-/// The package's folder, as cargo tells the running test: a test binary
-/// built by another checkout sharing the target folder still reads this
-/// checkout's files (a path built in at compile time would be the other's).
-fn manifest_dir() -> std::path::PathBuf {
-    std::env::var_os("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR for tests").into()
-}
 
 /// A module path below the crate root: `["app", "menu"]` is `app::menu`.
 type Module = Vec<String>;
@@ -51,120 +46,7 @@ fn modules(root: &Path, dir: &Path, out: &mut BTreeMap<Module, PathBuf>) {
 }
 /// The source without comments, string contents and `#[cfg(test)]` items.
 fn code(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    let mut chars = text.chars().peekable();
-    while let Some(c) = chars.next() {
-        match c {
-            '/' if chars.peek() == Some(&'/') => {
-                for c in chars.by_ref() {
-                    if c == '\n' {
-                        out.push('\n');
-                        break;
-                    }
-                }
-            }
-            '/' if chars.peek() == Some(&'*') => {
-                let mut last = ' ';
-                for c in chars.by_ref() {
-                    if last == '*' && c == '/' {
-                        break;
-                    }
-                    last = c;
-                }
-            }
-            '"' => {
-                let mut escaped = false;
-                for c in chars.by_ref() {
-                    if !escaped && c == '"' {
-                        break;
-                    }
-                    escaped = !escaped && c == '\\';
-                }
-                out.push_str("\"\"");
-            }
-            // A raw string: r"..." or r#"..."#.
-            'r' if !out.chars().next_back().is_some_and(|p| p.is_alphanumeric() || p == '_')
-                && matches!(chars.peek(), Some('#' | '"')) =>
-            {
-                let mut hashes = 0;
-                while chars.peek() == Some(&'#') {
-                    hashes += 1;
-                    chars.next();
-                }
-                if chars.peek() != Some(&'"') {
-                    out.push('r');
-                    out.push_str(&"#".repeat(hashes));
-                    continue;
-                }
-                chars.next();
-                let closing = format!("\"{}", "#".repeat(hashes));
-                let mut inside = String::new();
-                for c in chars.by_ref() {
-                    inside.push(c);
-                    if inside.ends_with(&closing) {
-                        break;
-                    }
-                }
-                out.push_str("\"\"");
-            }
-            // A char literal ('x', '\n', '\u{C0}', '{'), not a lifetime ('a).
-            '\'' => {
-                let rest: Vec<char> = chars.clone().take(12).collect();
-                let len = if rest.first() == Some(&'\\') {
-                    rest.iter().skip(2).position(|&c| c == '\'').map(|i| i + 3)
-                } else {
-                    (rest.get(1) == Some(&'\'')).then_some(2)
-                };
-                match len {
-                    Some(n) => {
-                        for _ in 0..n {
-                            chars.next();
-                        }
-                        out.push_str("' '");
-                    }
-                    None => out.push(c),
-                }
-            }
-            _ => out.push(c),
-        }
-    }
-    strip_test_items(&out)
-}
-
-/// Removes each `#[cfg(test)]` item: up to its `;` or its matching `}`.
-fn strip_test_items(code: &str) -> String {
-    let mut out = String::with_capacity(code.len());
-    let mut rest = code;
-    while let Some(at) = rest.find("#[cfg(test)]") {
-        out.push_str(&rest[..at]);
-        rest = &rest[at + "#[cfg(test)]".len()..];
-        let end = match (rest.find(';'), rest.find('{')) {
-            (Some(semi), Some(open)) if semi < open => semi + 1,
-            (_, Some(open)) => {
-                let mut depth = 0;
-                let mut end = rest.len();
-                for (i, c) in rest[open..].char_indices() {
-                    match c {
-                        '{' => depth += 1,
-                        '}' => {
-                            depth -= 1;
-                            if depth == 0 {
-                                end = open + i + 1;
-                                break;
-                            }
-                        }
-                        _ => {}
-                    }
-                }
-                end
-            }
-            (Some(semi), None) => semi + 1,
-            (None, None) => rest.len(),
-        };
-        rest = &rest[end..];
-    }
-    out.push_str(rest);
-    out
+    source::without_tests(&source::code(text))
 }
 
 /// Files a crate compiles only for its tests: `#[cfg(test)] mod name;`,
@@ -487,7 +369,7 @@ fn assert_no_circles(root: &Path, library: &str) {
 
 /// The repository's root.
 fn here() -> PathBuf {
-    crate::manifest_dir().join("../..")
+    crate::source::manifest_dir().join("../..")
 }
 
 #[test]
