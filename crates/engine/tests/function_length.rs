@@ -29,9 +29,7 @@ const NOT_YET_SPLIT: &[&str] = &[
     "crates/engine/src/mancala/rules.rs sow",
     "crates/engine/src/mancala/solver/mod.rs solve_with",
     "crates/engine/src/mancala/solver/search.rs search",
-    "crates/engine/src/robots/rules.rs new",
     "crates/server/src/connection.rs serve",
-    "crates/engine/src/robots/rules.rs",
     "crates/engine/src/russian_bank/rules.rs",
 ];
 
