@@ -11,8 +11,9 @@ use crate::app::session::{Agents, Session};
 use crate::app::teach::{TeachNote, Teaching};
 
 /// Seconds the other's agent waits after its slip while teaching, on top
-/// of its pause: enough to read the line and press S.
-pub const SLIP_HELD: f32 = 4.0;
+/// of its pause: enough to read the line and press S (a stranger missed
+/// four).
+pub const SLIP_HELD: f32 = 8.0;
 /// Moves named in a line before "…".
 const NAMED: usize = 3;
 
@@ -71,6 +72,15 @@ fn say(session: &Session<RussianBank>, table: &RussianBank, before: Option<&Russ
             .and_then(|b| b.priority_now(by).map(|(_, keep)| format!(", but {} came first", named(b, &keep))))
             .unwrap_or_default();
         return match (session.is_human(by), session.is_human(catcher)) {
+            // A slip that ended the slipper's turn may still be stopped,
+            // before the catcher's first move.
+            (false, true) if table.current_player() == catcher => (
+                format!(
+                    "{} broke priority with the last move of the turn ({played}){first}. Press S before you move to stop it!",
+                    session.name_of(by)
+                ),
+                false,
+            ),
             (false, true) => (
                 format!(
                     "{} broke priority ({played}){first}. Press S to stop {}!",
