@@ -326,12 +326,15 @@ fn seats_column(ui: &mut egui::Ui, menu: &mut Menu, settings: &mut Settings) {
                     before.and_then(|i| agents.get(i)).map_or("Human".into(), |a| display_name(a.name));
                 egui::ComboBox::from_id_salt(("seat", seat)).selected_text(current).show_ui(ui, |ui| {
                     ui.selectable_value(&mut picked, None, "Human");
-                    // The difficulties first, easiest first; each agent in a
-                    // player's words, how it works on hover.
+                    // The difficulties first, easiest first, the newcomer
+                    // where it measures (above Beginner, below Casual); each
+                    // agent in a player's words, how it works on hover.
                     let rank = |i: &usize| match agents[*i].name {
-                        name if DIFFICULTIES.contains(&name) => 0,
                         NEWCOMER => 1,
-                        _ => 2,
+                        name => DIFFICULTIES
+                            .iter()
+                            .position(|&d| d == name)
+                            .map_or(DIFFICULTIES.len() + 1, |k| k + (k > 0) as usize),
                     };
                     let mut order: Vec<usize> = (0..agents.len()).collect();
                     order.sort_by_key(rank);

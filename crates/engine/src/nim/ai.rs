@@ -160,19 +160,19 @@ fn erring(strength: f64) -> Box<dyn Agent<Nim>> {
 const AGENTS: &[AgentInfo] = &[
     AgentInfo {
         name: "beginner",
-        plain: "knows the rules but misses a win in one half of the time",
+        plain: "the easiest: sees a win in one move only half of the time, and guesses",
         about: "a newcomer who sees a win (or a loss) in one move only half of the time",
         param: None,
     },
     AgentInfo {
         name: "casual",
-        plain: "plays the winning move half of the time",
+        plain: "knows the winning strategy and uses it on half of its moves",
         about: "Bouton's move half of the time, a newcomer's take otherwise",
         param: None,
     },
     AgentInfo {
         name: "strong",
-        plain: "plays the winning move four times in five",
+        plain: "uses the winning strategy on four moves in five",
         about: "Bouton's move with probability 0.8, a newcomer's take otherwise",
         param: None,
     },
