@@ -39,7 +39,7 @@ const AGENTS: &[AgentInfo] = &[
     AgentInfo {
         name: "beginner",
         plain: "plays by rules of thumb, often overlooks its moves, and forgets priority most of the time: catch it with Stop",
-        about: "greedy at strength 0.3: where a move would break priority, it breaks it seven times in ten; on half of its moves it overlooks what it has and turns the hand (on a quarter where the Stop rule is on)",
+        about: "greedy at strength 0.3: where a move would break priority, it breaks it seven times in ten; on half of its moves it overlooks what it has and turns the hand",
         param: None,
     },
     AgentInfo {
@@ -541,18 +541,10 @@ fn newcomer_mistake(
     (!from.is_empty()).then(|| from[rng.random_range(0..from.len())])
 }
 
-/// The share of a beginner's chances to overlook its moves it takes where
-/// the Stop rule is on: there its slips, caught, are mistake enough, and a
-/// beginner always turning its hand was read as not trying.
-const OVERLOOKED_WITH_STOP: f64 = 0.5;
-
 /// A beginner's mistake: it overlooks the moves it has and turns the hand
 /// (or puts the turned card on its waste), ending its turn early.
 fn overlooked(seat: Player, view: &BankView, planned: BankMove, rng: &mut GameRng) -> Option<BankMove> {
     let table = &view.0;
-    if table.stop_rule() && !rng.random_bool(OVERLOOKED_WITH_STOP) {
-        return None;
-    }
     let mut moves = Vec::new();
     table.legal_moves(seat, &mut moves);
     let ends_turn = |mv: &BankMove| {
