@@ -174,88 +174,13 @@ impl Arena {
         load: impl Fn(&str) -> Result<LevelFile, LevelError>,
     ) -> Result<Arena, ArenaError> {
         let invalid = |message: String| ArenaError::Invalid { file: file.to_owned(), message };
-        if raw.agents.len() < 2 {
-            return Err(invalid(format!("an arena needs two agents or more, it has {}", raw.agents.len())));
-        }
-        for (i, agent) in raw.agents.iter().enumerate() {
-            if raw.agents[..i].iter().any(|a| a.name == agent.name) {
-                return Err(invalid(format!("two agents are called {:?}", agent.name)));
-            }
-        }
-        if raw.levels.is_empty() {
-            return Err(invalid("an arena needs a level".into()));
-        }
-        if raw.games == 0 {
-            return Err(invalid("games must be at least 1".into()));
-        }
-        for agent in &raw.agents {
-            if let Some(game) = agent.by_game.keys().find(|g| crate::games::find(g).is_none()) {
-                let names: Vec<&str> = crate::games::all().iter().map(|g| g.name()).collect();
-                return Err(invalid(format!(
-                    "agent {:?}: no game is called {game:?} ({})",
-                    agent.name,
-                    names.join(", ")
-                )));
-            }
-        }
+        check_agents(&raw).map_err(invalid)?;
         let mut levels = Vec::new();
         // Games of the whole arena, which must stay countable.
         let mut total = 0u128;
         for path in &raw.levels {
             let level = load(path).map_err(|error| ArenaError::Level { arena: file.to_owned(), error })?;
-            let game = level.game();
-            let seats = game.num_players(&level);
-            if seats > raw.agents.len() {
-                return Err(invalid(format!(
-                    "{path} seats {seats} players, but the arena has {} agents",
-                    raw.agents.len()
-                )));
-            }
-            let mut specs = Vec::new();
-            for agent in &raw.agents {
-                let text = agent.by_game.get(game.name()).or(agent.agent.as_ref()).ok_or_else(|| {
-                    invalid(format!(
-                        "agent {:?} has no agent for {} ({path}): give `agent` or `by_game: {{\"{}\": ...}}`",
-                        agent.name,
-                        game.title(),
-                        game.name()
-                    ))
-                })?;
-                let spec: AgentSpec =
-                    text.parse().map_err(|e| invalid(format!("agent {:?}: {e}", agent.name)))?;
-                game.check_agent(&spec).map_err(|e| {
-                    invalid(format!("agent {:?} in {} ({path}): {e}", agent.name, game.title()))
-                })?;
-                specs.push(spec);
-            }
-            let tables = binomial(raw.agents.len(), seats);
-            if tables > MAX_TABLES {
-                return Err(invalid(format!(
-                    "{} agents meet at {tables} different tables of {seats} on {path}; at most {MAX_TABLES} \
-                     are played: name fewer agents",
-                    raw.agents.len()
-                )));
-            }
-            // Counted wide: `games` is what the file says, up to u64::MAX.
-            let round = u128::from(round(seats));
-            let games = u128::from(raw.games).div_ceil(round) * round;
-            total += games * u128::from(tables);
-            if total > u128::from(MAX_GAMES) {
-                return Err(invalid(format!(
-                    "games: {} a pairing makes more games than an arena plays (at most {MAX_GAMES} over all \
-                     its levels and tables; {path} has {tables} tables)",
-                    raw.games
-                )));
-            }
-            levels.push(ArenaLevel {
-                path: path.clone(),
-                level,
-                seats,
-                specs,
-                pairings: choices(raw.agents.len(), seats),
-                // At most the total, so it fits.
-                games: games as u64,
-            });
+            levels.push(arena_level(&raw, path, level, &mut total).map_err(invalid)?);
         }
         Ok(Arena {
             name: raw.name,
@@ -301,6 +226,101 @@ impl Arena {
     pub fn total_games(&self) -> u64 {
         self.levels.iter().map(|l| l.games * l.pairings.len() as u64).sum()
     }
+}
+
+/// Two agents or more, named apart, each naming only games that exist; a
+/// level; a game a pairing at least.
+fn check_agents(raw: &ArenaFile) -> Result<(), String> {
+    if raw.agents.len() < 2 {
+        return Err(format!("an arena needs two agents or more, it has {}", raw.agents.len()));
+    }
+    for (i, agent) in raw.agents.iter().enumerate() {
+        if raw.agents[..i].iter().any(|a| a.name == agent.name) {
+            return Err(format!("two agents are called {:?}", agent.name));
+        }
+    }
+    if raw.levels.is_empty() {
+        return Err("an arena needs a level".into());
+    }
+    if raw.games == 0 {
+        return Err("games must be at least 1".into());
+    }
+    for agent in &raw.agents {
+        if let Some(game) = agent.by_game.keys().find(|g| crate::games::find(g).is_none()) {
+            let names: Vec<&str> = crate::games::all().iter().map(|g| g.name()).collect();
+            return Err(format!("agent {:?}: no game is called {game:?} ({})", agent.name, names.join(", ")));
+        }
+    }
+    Ok(())
+}
+
+/// The level at `path` in the arena: no more seats than agents, an agent
+/// of its game for each, and its games added to `total`, which must stay
+/// within what an arena plays.
+fn arena_level(
+    raw: &ArenaFile,
+    path: &str,
+    level: LevelFile,
+    total: &mut u128,
+) -> Result<ArenaLevel, String> {
+    let game = level.game();
+    let seats = game.num_players(&level);
+    if seats > raw.agents.len() {
+        return Err(format!("{path} seats {seats} players, but the arena has {} agents", raw.agents.len()));
+    }
+    let specs = level_agents(raw, game, path)?;
+    let tables = binomial(raw.agents.len(), seats);
+    if tables > MAX_TABLES {
+        return Err(format!(
+            "{} agents meet at {tables} different tables of {seats} on {path}; at most {MAX_TABLES} \
+             are played: name fewer agents",
+            raw.agents.len()
+        ));
+    }
+    // Counted wide: `games` is what the file says, up to u64::MAX.
+    let round = u128::from(round(seats));
+    let games = u128::from(raw.games).div_ceil(round) * round;
+    *total += games * u128::from(tables);
+    if *total > u128::from(MAX_GAMES) {
+        return Err(format!(
+            "games: {} a pairing makes more games than an arena plays (at most {MAX_GAMES} over all \
+             its levels and tables; {path} has {tables} tables)",
+            raw.games
+        ));
+    }
+    Ok(ArenaLevel {
+        path: path.to_owned(),
+        level,
+        seats,
+        specs,
+        pairings: choices(raw.agents.len(), seats),
+        // At most the total, so it fits.
+        games: games as u64,
+    })
+}
+
+/// Each arena agent's agent for `game`, parsed and known to the game.
+fn level_agents(
+    raw: &ArenaFile,
+    game: &dyn crate::games::GameEntry,
+    path: &str,
+) -> Result<Vec<AgentSpec>, String> {
+    let mut specs = Vec::new();
+    for agent in &raw.agents {
+        let text = agent.by_game.get(game.name()).or(agent.agent.as_ref()).ok_or_else(|| {
+            format!(
+                "agent {:?} has no agent for {} ({path}): give `agent` or `by_game: {{\"{}\": ...}}`",
+                agent.name,
+                game.title(),
+                game.name()
+            )
+        })?;
+        let spec: AgentSpec = text.parse().map_err(|e| format!("agent {:?}: {e}", agent.name))?;
+        game.check_agent(&spec)
+            .map_err(|e| format!("agent {:?} in {} ({path}): {e}", agent.name, game.title()))?;
+        specs.push(spec);
+    }
+    Ok(specs)
 }
 
 #[cfg(test)]

@@ -23,10 +23,6 @@ const FILE: usize = 1000;
 const NOT_YET_SPLIT: &[&str] = &[
     "src/cli.rs run",
     "src/cli.rs run_match",
-    "crates/engine/src/arena.rs check",
-    "crates/engine/src/core/conformance.rs check_one",
-    "crates/engine/src/core/runner.rs play_chunk",
-    "crates/engine/src/mancala/rules.rs sow",
     "crates/engine/src/mancala/solver/mod.rs solve_with",
     "crates/engine/src/mancala/solver/search.rs search",
     "crates/server/src/connection.rs serve",

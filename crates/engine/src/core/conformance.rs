@@ -16,7 +16,7 @@
 use serde::{Serialize, de::DeserializeOwned};
 
 use super::{
-    Game, Observation, Player, RuleError, apply_with_steps, derive_seed, rng::choose, rng_from_seed,
+    Game, GameRng, Observation, Player, RuleError, apply_with_steps, derive_seed, rng::choose, rng_from_seed,
 };
 
 /// Plays `games` random games of `level` and panics, with the seed and move
@@ -68,6 +68,9 @@ fn viewers(players: usize) -> impl Iterator<Item = Option<Player>> {
     Player::all(players).map(Some).chain(std::iter::once(None))
 }
 
+/// Where a broken property was met: "seed 7, move 12: …".
+type At<'a> = &'a dyn Fn(&str) -> String;
+
 fn check_one<G>(level: &G::Level, seed: u64, plies: u64)
 where
     G: Game + PartialEq + Serialize + DeserializeOwned,
@@ -78,9 +81,7 @@ where
     assert!((G::SEATS.0..=G::SEATS.1).contains(&players), "seed {seed}: {players} seats");
     let mut rng = rng_from_seed(seed);
     let bound = game.move_bound();
-    let most_legal = game.legal_bound();
     let mut history = Vec::new();
-    let (mut legal, mut probes, mut seen) = (Vec::new(), Vec::new(), Vec::new());
     loop {
         let ply = history.len() + 1;
         let at = |what: &str| format!("seed {seed}, move {ply}: {what}");
@@ -88,73 +89,8 @@ where
         let text = ron::to_string(&game).expect("state serialises");
         let back: G = ron::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", at("round trip")));
         assert_eq!(back, game, "{}", at("state changed in a serialisation round trip"));
-
-        probes.clear();
-        game.probe_moves(&mut probes);
-        let to_move = game.current_player();
-        let mut anyone_may_move = false;
-        for player in Player::all(players) {
-            legal.clear();
-            game.legal_moves(player, &mut legal);
-            anyone_may_move |= !legal.is_empty();
-            assert!(
-                legal.len() as u64 <= most_legal,
-                "{}",
-                at(&format!("{player} has {} legal moves, over the bound {most_legal}", legal.len()))
-            );
-            for mv in legal.iter() {
-                assert!(probes.contains(mv), "{}", at(&format!("probe_moves misses {player}'s legal {mv}")));
-                let mut next = game.clone();
-                if let Err(e) = next.apply(player, *mv) {
-                    panic!("{}", at(&format!("{player}'s legal move {mv} refused: {e}")));
-                }
-            }
-            for mv in probes.iter().filter(|mv| !legal.contains(mv)) {
-                let mut next = game.clone();
-                let Err(e) = next.apply(player, *mv) else {
-                    panic!("{}", at(&format!("{mv} is not legal for {player} but applied")));
-                };
-                assert_eq!(next, game, "{}", at(&format!("refused {mv} by {player} changed the state")));
-                // Out of turn, unless the game lets this seat make such a
-                // move at other times (a Stop), when it may say why not.
-                if game.outcome().is_none()
-                    && legal.is_empty()
-                    && player != to_move
-                    && game.actor(mv) != player
-                {
-                    let turn = e.not_your_turn();
-                    assert_eq!(
-                        turn.map(|t| t.player),
-                        Some(player),
-                        "{}",
-                        at(&format!("{mv} by {player}: {e}"))
-                    );
-                }
-            }
-            // What the seat sees.
-            let seen_by = game.observe(Some(player)).into_owned();
-            let mut from_observation = Vec::new();
-            seen_by.legal_moves(player, &mut from_observation);
-            assert_eq!(
-                from_observation,
-                legal,
-                "{}",
-                at(&format!("{player}'s observation shows other moves"))
-            );
-        }
-        seen.clear();
-        for viewer in viewers(players) {
-            let observation = game.observe(viewer).into_owned();
-            serde_json::to_value(&observation).expect("observations serialise");
-            let sampled = G::sample_state(&observation, viewer, &mut rng);
-            assert_eq!(
-                *sampled.observe(viewer),
-                observation,
-                "{}",
-                at(&format!("a state sampled for {viewer:?} looks different to it"))
-            );
-            seen.push(observation);
-        }
+        let anyone_may_move = check_seats(&game, &at);
+        let seen = check_views(&game, &mut rng, &at);
         if game.outcome().is_some() {
             assert!(!anyone_may_move, "{}", at("legal moves after the end"));
             break;
@@ -162,38 +98,7 @@ where
         if history.len() as u64 >= plies {
             break;
         }
-        legal.clear();
-        game.legal_moves(to_move, &mut legal);
-        assert!(!legal.is_empty(), "{}", at("no legal move for the player to move"));
-        // Any seat's move: the player to move's, or another seat's where the
-        // game allows one (a Stop).
-        let mut anyones: Vec<(Player, G::Move)> = Vec::new();
-        for player in Player::all(players) {
-            legal.clear();
-            game.legal_moves(player, &mut legal);
-            anyones.extend(legal.iter().map(|&mv| (player, mv)));
-        }
-        let (before, bound_before) = (game.clone(), game.move_bound());
-        let (to_move, mv) = *choose(&anyones, &mut rng).unwrap();
-        let (_, steps) = apply_with_steps(&mut game, to_move, mv).unwrap();
-        assert_ne!(game, before, "{}", at(&format!("{mv} changed nothing")));
-        assert!(game.move_bound() < bound_before, "{}", at("move bound did not shrink"));
-        for (viewer, mut observation) in viewers(players).zip(seen.drain(..)) {
-            steps.iter().for_each(|step| observation.follow(step));
-            assert_eq!(
-                observation,
-                *game.observe(viewer),
-                "{}",
-                at(&format!("{viewer:?} followed the steps of {mv} to another observation: {steps:?}"))
-            );
-        }
-        assert_eq!(
-            before.actor(&mv),
-            to_move,
-            "{}",
-            at(&format!("a replay would give {mv} to another seat"))
-        );
-        history.push((to_move, mv));
+        history.push(play_any(&mut game, &mut rng, seen, &at));
         assert!(history.len() as u64 <= bound, "{}", at("game outlived its move bound"));
     }
     let mut again = G::new(level, seed).unwrap();
@@ -201,4 +106,108 @@ where
         again.apply(player, mv).expect("replayed move applies");
     }
     assert_eq!(again, game, "seed {seed}: replaying the moves gives another state");
+}
+
+/// For every seat: each legal move applies, every other probed move is
+/// refused and changes nothing (out of turn when the seat may not move),
+/// and its observation shows the same moves. Whether anyone may move.
+fn check_seats<G: Game + PartialEq>(game: &G, at: At) -> bool {
+    let (mut legal, mut probes) = (Vec::new(), Vec::new());
+    game.probe_moves(&mut probes);
+    let to_move = game.current_player();
+    let most_legal = game.legal_bound();
+    let mut anyone_may_move = false;
+    for player in Player::all(game.num_players()) {
+        legal.clear();
+        game.legal_moves(player, &mut legal);
+        anyone_may_move |= !legal.is_empty();
+        assert!(
+            legal.len() as u64 <= most_legal,
+            "{}",
+            at(&format!("{player} has {} legal moves, over the bound {most_legal}", legal.len()))
+        );
+        for mv in legal.iter() {
+            assert!(probes.contains(mv), "{}", at(&format!("probe_moves misses {player}'s legal {mv}")));
+            let mut next = game.clone();
+            if let Err(e) = next.apply(player, *mv) {
+                panic!("{}", at(&format!("{player}'s legal move {mv} refused: {e}")));
+            }
+        }
+        for mv in probes.iter().filter(|mv| !legal.contains(mv)) {
+            let mut next = game.clone();
+            let Err(e) = next.apply(player, *mv) else {
+                panic!("{}", at(&format!("{mv} is not legal for {player} but applied")));
+            };
+            assert_eq!(next, *game, "{}", at(&format!("refused {mv} by {player} changed the state")));
+            // Out of turn, unless the game lets this seat make such a move
+            // at other times (a Stop), when it may say why not.
+            if game.outcome().is_none() && legal.is_empty() && player != to_move && game.actor(mv) != player {
+                let turn = e.not_your_turn();
+                assert_eq!(turn.map(|t| t.player), Some(player), "{}", at(&format!("{mv} by {player}: {e}")));
+            }
+        }
+        // What the seat sees.
+        let seen_by = game.observe(Some(player)).into_owned();
+        let mut from_observation = Vec::new();
+        seen_by.legal_moves(player, &mut from_observation);
+        assert_eq!(from_observation, legal, "{}", at(&format!("{player}'s observation shows other moves")));
+    }
+    anyone_may_move
+}
+
+/// Each seat's and a spectator's observation: it serialises, and a state
+/// sampled from it looks the same to its viewer. The observations, in
+/// `viewers` order.
+fn check_views<G: Game>(game: &G, rng: &mut GameRng, at: At) -> Vec<G::Observation> {
+    let mut seen = Vec::new();
+    for viewer in viewers(game.num_players()) {
+        let observation = game.observe(viewer).into_owned();
+        serde_json::to_value(&observation).expect("observations serialise");
+        let sampled = G::sample_state(&observation, viewer, rng);
+        assert_eq!(
+            *sampled.observe(viewer),
+            observation,
+            "{}",
+            at(&format!("a state sampled for {viewer:?} looks different to it"))
+        );
+        seen.push(observation);
+    }
+    seen
+}
+
+/// Plays any seat's legal move at random (the player to move's, or
+/// another's where the game allows one: a Stop): it changes the state and
+/// shrinks the move bound, its steps take each observation in `seen` to
+/// the one after, and a replay gives it to the same seat.
+fn play_any<G: Game + PartialEq>(
+    game: &mut G,
+    rng: &mut GameRng,
+    seen: Vec<G::Observation>,
+    at: At,
+) -> (Player, G::Move) {
+    let mut legal = Vec::new();
+    game.legal_moves(game.current_player(), &mut legal);
+    assert!(!legal.is_empty(), "{}", at("no legal move for the player to move"));
+    let mut anyones: Vec<(Player, G::Move)> = Vec::new();
+    for player in Player::all(game.num_players()) {
+        legal.clear();
+        game.legal_moves(player, &mut legal);
+        anyones.extend(legal.iter().map(|&mv| (player, mv)));
+    }
+    let (before, bound_before) = (game.clone(), game.move_bound());
+    let (to_move, mv) = *choose(&anyones, rng).unwrap();
+    let (_, steps) = apply_with_steps(game, to_move, mv).unwrap();
+    assert_ne!(*game, before, "{}", at(&format!("{mv} changed nothing")));
+    assert!(game.move_bound() < bound_before, "{}", at("move bound did not shrink"));
+    for (viewer, mut observation) in viewers(game.num_players()).zip(seen) {
+        steps.iter().for_each(|step| observation.follow(step));
+        assert_eq!(
+            observation,
+            *game.observe(viewer),
+            "{}",
+            at(&format!("{viewer:?} followed the steps of {mv} to another observation: {steps:?}"))
+        );
+    }
+    assert_eq!(before.actor(&mv), to_move, "{}", at(&format!("a replay would give {mv} to another seat")));
+    (to_move, mv)
 }

@@ -300,8 +300,6 @@ fn play_chunk<G: AgentRegistry>(
         let seed = config.game_seed(index, n);
         // Timed only when recorded: the quickest games take less than a clock read.
         let started = config.record_moves.then(std::time::Instant::now);
-        let mut game = G::new(level, seed).map_err(|e| MatchError::Setup(e.message))?;
-        let mut rng = rng_from_seed(derive_seed(seed, u64::MAX));
         // Who sits where, as `seating(n, index)` says.
         let number = (index / n as u64) % orders;
         if order.as_ref().is_none_or(|(k, _)| *k != number) {
@@ -309,8 +307,6 @@ fn play_chunk<G: AgentRegistry>(
         }
         let (turn, seats) = ((index % n as u64) as usize, &order.as_ref().expect("just set").1);
         let seat_agent = |s: usize| seats[(s + turn) % n];
-        let bound = game.move_bound();
-        let mut plies = 0u64;
         moves.clear();
         let fault = |agent: usize, problem: String| MatchError::Agent {
             index,
@@ -318,63 +314,9 @@ fn play_chunk<G: AgentRegistry>(
             agent: specs[agent].to_string(),
             problem,
         };
-        let too_long = || format!("game did not end within its bound of {bound} moves");
-        // Random play-outs never interject; a game with interjections is
-        // played move by move so that random seats may.
-        if all_random && !config.record_moves && !G::INTERJECTIONS {
-            // The same draws as below, in the game's own tight loop.
-            plies = game.play_out(&mut rng).map_err(|(mv, e)| {
-                fault(seat_agent(game.current_player().index()), format!("played {mv}, refused: {e}"))
-            })?;
-            if plies > bound {
-                // Every seat plays random: any of them names the culprit.
-                return Err(fault(0, too_long()));
-            }
-        }
-        while game.outcome().is_none() {
-            let seat = game.current_player();
-            let agent = seat_agent(seat.index());
-            // `random` needs no virtual call: the game's own fast draw.
-            let mv = if random[agent] {
-                game.random_move(&mut rng)
-            } else {
-                agents[agent].choose(seat, &game.observe(Some(seat)), &mut rng)
-            }
-            .ok_or_else(|| fault(agent, "found no move in a running game".into()))?;
-            game.apply(seat, mv).map_err(|e| fault(agent, format!("played {mv}, refused: {e}")))?;
-            plies += 1;
-            if plies > bound {
-                return Err(fault(agent, too_long()));
-            }
-            if config.record_moves {
-                moves.push(mv);
-            }
-            if G::INTERJECTIONS {
-                // Each other seat with a move open to it (a Stop) may make it now.
-                let mut open = Vec::new();
-                let mover = game.current_player();
-                for other in (0..n).map(|s| super::Player(s as u8)).filter(|&s| s != mover) {
-                    open.clear();
-                    game.legal_moves(other, &mut open);
-                    if open.is_empty() || game.outcome().is_some() {
-                        continue;
-                    }
-                    let agent = seat_agent(other.index());
-                    let Some(mv) = agents[agent].interject(other, &game.observe(Some(other)), &mut rng)
-                    else {
-                        continue;
-                    };
-                    game.apply(other, mv).map_err(|e| fault(agent, format!("played {mv}, refused: {e}")))?;
-                    plies += 1;
-                    if plies > bound {
-                        return Err(fault(agent, too_long()));
-                    }
-                    if config.record_moves {
-                        moves.push(mv);
-                    }
-                }
-            }
-        }
+        let seats = Seats { agents: &mut agents, random: &random, all_random, of: &seat_agent };
+        let recorded = config.record_moves.then_some(&mut moves);
+        let (game, plies) = play_game(level, seed, seats, recorded, &fault)?;
         let outcome = game.outcome().expect("loop ends on an outcome");
         summary.add(outcome, seat_agent(outcome.winner().map_or(0, |p| p.index())), plies);
         // Records (with their allocations) only when they are wanted.
@@ -392,6 +334,114 @@ fn play_chunk<G: AgentRegistry>(
         }
     }
     Ok((summary, records))
+}
+
+/// The agents at a game's table: each one's agent, which play random
+/// moves, and the agent of each seat.
+struct Seats<'a, G: AgentRegistry> {
+    agents: &'a mut [Box<dyn super::Agent<G>>],
+    random: &'a [bool],
+    all_random: bool,
+    of: &'a dyn Fn(usize) -> usize,
+}
+
+/// Plays the game of `seed` to its end (its moves kept in `moves` when
+/// given): the game and its plies, or the agent at fault.
+fn play_game<G: AgentRegistry>(
+    level: &G::Level,
+    seed: u64,
+    seats: Seats<'_, G>,
+    moves: Option<&mut Vec<G::Move>>,
+    fault: &dyn Fn(usize, String) -> MatchError,
+) -> Result<(G, u64), MatchError> {
+    let mut game = G::new(level, seed).map_err(|e| MatchError::Setup(e.message))?;
+    let mut rng = rng_from_seed(derive_seed(seed, u64::MAX));
+    let bound = game.move_bound();
+    // Random play-outs never interject; a game with interjections is played
+    // move by move so that random seats may.
+    let played = if seats.all_random && moves.is_none() && !G::INTERJECTIONS {
+        // The same draws as below, in the game's own tight loop; every seat
+        // plays random, so any of them names the culprit of a game too long.
+        let out = game.play_out(&mut rng);
+        let refused = |(mv, e): (G::Move, G::Error)| format!("played {mv}, refused: {e}");
+        out.map_err(|m| ((seats.of)(game.current_player().index()), Some(refused(m))))
+            .and_then(|plies| if plies > bound { Err((0, None)) } else { Ok(plies) })
+    } else {
+        Ok(0)
+    };
+    let plies = played
+        .and_then(|plies| {
+            play_moves(&mut game, seats.agents, seats.random, seats.of, &mut rng, (plies, bound), moves)
+        })
+        .map_err(|(agent, problem)| {
+            fault(
+                agent,
+                problem.unwrap_or_else(|| format!("game did not end within its bound of {bound} moves")),
+            )
+        })?;
+    Ok((game, plies))
+}
+
+/// What went wrong in a game: the agent at fault, and what it did (`None`:
+/// the game outran its bound).
+type Fault = (usize, Option<String>);
+
+/// Plays `game` to its end, `plies.0` moves in and `plies.1` at most: each
+/// seat's agent chooses (a random seat by the game's own draw), and after
+/// each move every other seat with a move open to it (a Stop) may make it;
+/// the moves are kept in `moves` when given. The plies played.
+fn play_moves<G: AgentRegistry>(
+    game: &mut G,
+    agents: &mut [Box<dyn super::Agent<G>>],
+    random: &[bool],
+    seat_agent: &dyn Fn(usize) -> usize,
+    rng: &mut super::GameRng,
+    (mut plies, bound): (u64, u64),
+    mut moves: Option<&mut Vec<G::Move>>,
+) -> Result<u64, Fault> {
+    let n = agents.len();
+    let mut open = Vec::new();
+    while game.outcome().is_none() {
+        let seat = game.current_player();
+        let agent = seat_agent(seat.index());
+        // `random` needs no virtual call: the game's own fast draw.
+        let mv = if random[agent] {
+            game.random_move(rng)
+        } else {
+            agents[agent].choose(seat, &game.observe(Some(seat)), rng)
+        }
+        .ok_or_else(|| (agent, Some("found no move in a running game".into())))?;
+        game.apply(seat, mv).map_err(|e| (agent, Some(format!("played {mv}, refused: {e}"))))?;
+        plies += 1;
+        if plies > bound {
+            return Err((agent, None));
+        }
+        if let Some(moves) = moves.as_deref_mut() {
+            moves.push(mv);
+        }
+        if !G::INTERJECTIONS {
+            continue;
+        }
+        let mover = game.current_player();
+        for other in (0..n).map(|s| super::Player(s as u8)).filter(|&s| s != mover) {
+            open.clear();
+            game.legal_moves(other, &mut open);
+            if open.is_empty() || game.outcome().is_some() {
+                continue;
+            }
+            let agent = seat_agent(other.index());
+            let Some(mv) = agents[agent].interject(other, &game.observe(Some(other)), rng) else { continue };
+            game.apply(other, mv).map_err(|e| (agent, Some(format!("played {mv}, refused: {e}"))))?;
+            plies += 1;
+            if plies > bound {
+                return Err((agent, None));
+            }
+            if let Some(moves) = moves.as_deref_mut() {
+                moves.push(mv);
+            }
+        }
+    }
+    Ok(plies)
 }
 
 #[cfg(test)]

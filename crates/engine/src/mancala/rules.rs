@@ -414,7 +414,6 @@ impl Mancala {
         let my_store = self.store_cell(me);
         let stones = self.cells[from];
         let cycle = (2 * n + 1) as u16;
-        let mine = (me == Player::ONE) as u16;
         // The whole move as vector additions on a copy of the board: no loop
         // whose length depends on the move, no partial writes to reread.
         let mut board = self.cells;
@@ -435,21 +434,7 @@ impl Mancala {
                 self.row_stones[1].wrapping_add(entry.row_adds[1]),
             ];
         } else {
-            let (laps, rest) = (stones / cycle, stones % cycle);
-            entry = table.entry(me, from, rest as usize);
-            let (adds, lap) = (&entry.adds, &table.lap[me.index()]);
-            for i in 0..CELLS {
-                board[i] = board[i].wrapping_add(lap[i] * laps).wrapping_add(adds[i]);
-            }
-            // The origin gave up all its stones and got one back each lap.
-            self.cells = board;
-            self.cells[from] = laps;
-            let (lap_add, lapped) = (laps * n as u16, laps * cycle);
-            rows = [
-                self.row_stones[0].wrapping_add(entry.row_adds[0]).wrapping_add(lap_add) - lapped * mine,
-                self.row_stones[1].wrapping_add(entry.row_adds[1]).wrapping_add(lap_add)
-                    - lapped * (1 - mine),
-            ];
+            (entry, rows) = self.sow_laps(table, from);
         }
         let last = entry.last as usize;
         let mut fx = Sown {
@@ -489,22 +474,7 @@ impl Mancala {
         self.row_stones = rows;
         self.plies += 1;
         if rows[0] == 0 || rows[1] == 0 {
-            if self.sweep {
-                for side in 0..2 {
-                    let start = side * (n + 1);
-                    self.cells[start..start + n].fill(0);
-                    self.cells[start + n] += self.row_stones[side];
-                }
-                self.row_stones = [0, 0];
-                fx.swept = true;
-            }
-            let (a, b) = (self.store(Player::ONE), self.store(Player::TWO));
-            self.outcome = Some(match a.cmp(&b) {
-                std::cmp::Ordering::Greater => Outcome::Win(Player::ONE),
-                std::cmp::Ordering::Less => Outcome::Win(Player::TWO),
-                std::cmp::Ordering::Equal => Outcome::Draw,
-            });
-            fx.ended = true;
+            self.end_with_a_row_empty(&mut fx);
         } else if self.plies >= self.move_cap {
             self.outcome = Some(Outcome::Draw);
             fx.ended = true;
@@ -513,6 +483,52 @@ impl Mancala {
             self.to_move = if fx.extra_turn { me } else { me.next(2) };
         }
         fx
+    }
+
+    /// A sowing of a lap or more round the board (rare): the board after
+    /// it, and the stones in each row.
+    #[cold]
+    fn sow_laps<'t>(&mut self, table: &'t SowTable, from: usize) -> (&'t SowEntry, [u16; 2]) {
+        let (n, me) = (self.pits as usize, self.to_move);
+        let (stones, cycle, mine) = (self.cells[from], (2 * n + 1) as u16, (me == Player::ONE) as u16);
+        let (laps, rest) = (stones / cycle, stones % cycle);
+        let entry = table.entry(me, from, rest as usize);
+        let (adds, lap) = (&entry.adds, &table.lap[me.index()]);
+        let mut board = self.cells;
+        for i in 0..CELLS {
+            board[i] = board[i].wrapping_add(lap[i] * laps).wrapping_add(adds[i]);
+        }
+        // The origin gave up all its stones and got one back each lap.
+        self.cells = board;
+        self.cells[from] = laps;
+        let (lap_add, lapped) = (laps * n as u16, laps * cycle);
+        let rows = [
+            self.row_stones[0].wrapping_add(entry.row_adds[0]).wrapping_add(lap_add) - lapped * mine,
+            self.row_stones[1].wrapping_add(entry.row_adds[1]).wrapping_add(lap_add) - lapped * (1 - mine),
+        ];
+        (entry, rows)
+    }
+
+    /// A row is empty: the sweep (if the rules sweep), and the end.
+    #[cold]
+    fn end_with_a_row_empty(&mut self, fx: &mut Sown) {
+        let n = self.pits as usize;
+        if self.sweep {
+            for side in 0..2 {
+                let start = side * (n + 1);
+                self.cells[start..start + n].fill(0);
+                self.cells[start + n] += self.row_stones[side];
+            }
+            self.row_stones = [0, 0];
+            fx.swept = true;
+        }
+        let (a, b) = (self.store(Player::ONE), self.store(Player::TWO));
+        self.outcome = Some(match a.cmp(&b) {
+            std::cmp::Ordering::Greater => Outcome::Win(Player::ONE),
+            std::cmp::Ordering::Less => Outcome::Win(Player::TWO),
+            std::cmp::Ordering::Equal => Outcome::Draw,
+        });
+        fx.ended = true;
     }
 }
 
