@@ -25,7 +25,6 @@ const NOT_YET_SPLIT: &[&str] = &[
     "src/cli.rs run_match",
     "crates/engine/src/mancala/solver/mod.rs solve_with",
     "crates/engine/src/mancala/solver/search.rs search",
-    "crates/server/src/connection.rs serve",
     "crates/engine/src/russian_bank/rules.rs",
 ];
 

@@ -8,6 +8,7 @@ use std::time::{Duration, Instant};
 use futures_util::{SinkExt, StreamExt};
 use serde_json::{Map, Value};
 use tokio::io::{AsyncRead, AsyncWrite};
+use tokio_tungstenite::WebSocketStream;
 use tokio_tungstenite::tungstenite::Message;
 use tokio_tungstenite::tungstenite::protocol::frame::coding::CloseCode;
 use tokio_tungstenite::tungstenite::protocol::{CloseFrame, WebSocketConfig};
@@ -101,6 +102,19 @@ struct Conn {
     bad_tokens: u32,
 }
 
+/// The frames a connection reads.
+type Frames<S> = futures_util::stream::SplitStream<WebSocketStream<S>>;
+
+/// How a connection's reading ended.
+struct Ended {
+    /// The server closed it (a flood, a frame too large, a request to).
+    closing: bool,
+    /// The writer has finished (the peer read too slowly, or went).
+    written: bool,
+}
+
+/// Serves one client, from its WebSocket handshake to the end of its
+/// connection.
 pub async fn serve<S: AsyncRead + AsyncWrite + Unpin + Send + 'static>(shared: Arc<Shared>, stream: S) {
     let limits = shared.config.limits;
     let config = WebSocketConfig::default()
@@ -111,83 +125,13 @@ pub async fn serve<S: AsyncRead + AsyncWrite + Unpin + Send + 'static>(shared: A
     let Ok(Ok(socket)) = tokio::time::timeout(Duration::from_secs(10), handshake).await else {
         return;
     };
-    let (mut sink, mut frames) = socket.split();
-    let (outbox, mut inbox) = Outbox::new(OUTBOX);
-    let mut writer = tokio::spawn(async move {
-        while let Some(message) = inbox.next().await {
-            match message {
-                Outgoing::Text(text) => {
-                    if sink.send(Message::text(&*text)).await.is_err() {
-                        break;
-                    }
-                }
-                Outgoing::Close(reason) => {
-                    let frame = CloseFrame { code: CloseCode::Policy, reason: reason.into() };
-                    let _ = sink.send(Message::Close(Some(frame))).await;
-                    break;
-                }
-            }
-        }
-        let _ = sink.close().await;
-    });
+    let (sink, mut frames) = socket.split();
+    let (outbox, inbox) = Outbox::new(OUTBOX);
+    let mut writer = tokio::spawn(write_out(sink, inbox));
     let mut conn =
         Conn { id: shared.next_connection(), outbox, name: None, greeted: false, created: 0, bad_tokens: 0 };
     shared.connected(conn.id, &conn.outbox);
-    let mut messages = Bucket::new(limits.messages_per_second, limits.burst);
-    let mut refusals = Bucket::new(limits.refusals_per_second, limits.refusals_per_second * 10.0);
-    let mut written = false;
-    let mut closing = false;
-    loop {
-        // A connection cut off for reading too slowly reads no more either.
-        let frame = tokio::select! {
-            frame = frames.next() => frame,
-            _ = &mut writer => {
-                written = true;
-                None
-            }
-        };
-        let Some(frame) = frame else { break };
-        let text = match frame {
-            Ok(Message::Text(text)) => text,
-            Ok(Message::Binary(_)) => {
-                error(&conn, None, ErrorCode::BadJson, "send JSON in text frames, not binary ones");
-                if !refusals.take() {
-                    close(&conn, ErrorCode::Flood, "too many refused requests");
-                    closing = true;
-                    break;
-                }
-                continue;
-            }
-            Ok(Message::Close(_)) => break,
-            Ok(_) => continue,
-            Err(e) => {
-                let too_large = matches!(e, tokio_tungstenite::tungstenite::Error::Capacity(_));
-                if too_large {
-                    let most = limits.message_bytes;
-                    close(&conn, ErrorCode::TooLarge, &format!("a message may hold at most {most} bytes"));
-                    closing = true;
-                }
-                break;
-            }
-        };
-        if let Some(wait) = messages.wait() {
-            // Not read faster than the limit: the sender's socket fills up.
-            tokio::time::sleep(wait).await;
-        }
-        match handle(&shared, &mut conn, &text) {
-            Handled::Answered => {}
-            Handled::Refused if refusals.take() => {}
-            Handled::Refused => {
-                close(&conn, ErrorCode::Flood, "too many refused requests");
-                closing = true;
-                break;
-            }
-            Handled::Close => {
-                closing = true;
-                break;
-            }
-        }
-    }
+    let ended = read_requests(&shared, &mut conn, &mut frames, &mut writer).await;
     // Whatever was said is said; the seats wait for their tokens.
     shared.disconnected(conn.id);
     let tables: Vec<String> = lock(&shared.tables).keys().cloned().collect();
@@ -195,7 +139,7 @@ pub async fn serve<S: AsyncRead + AsyncWrite + Unpin + Send + 'static>(shared: A
         lobby::leave(&shared, conn.id, &table);
     }
     drop(conn);
-    if closing && !written {
+    if ended.closing && !ended.written {
         // Read on (and drop) what the peer still sends until it answers
         // the close, for a while: its socket then gets the error and the
         // close frame, not a reset.
@@ -209,9 +153,98 @@ pub async fn serve<S: AsyncRead + AsyncWrite + Unpin + Send + 'static>(shared: A
         };
         let _ = tokio::time::timeout(LINGER, linger).await;
     }
-    if !written {
+    if !ended.written {
         let _ = writer.await;
     }
+}
+
+/// Writes the connection's messages out in order, until a close or the
+/// peer goes.
+async fn write_out<S: AsyncRead + AsyncWrite + Unpin>(
+    mut sink: futures_util::stream::SplitSink<WebSocketStream<S>, Message>,
+    mut inbox: crate::store::Inbox,
+) {
+    while let Some(message) = inbox.next().await {
+        match message {
+            Outgoing::Text(text) => {
+                if sink.send(Message::text(&*text)).await.is_err() {
+                    break;
+                }
+            }
+            Outgoing::Close(reason) => {
+                let frame = CloseFrame { code: CloseCode::Policy, reason: reason.into() };
+                let _ = sink.send(Message::Close(Some(frame))).await;
+                break;
+            }
+        }
+    }
+    let _ = sink.close().await;
+}
+
+/// Reads and answers requests, within the limits, until the peer closes,
+/// the writer ends or the server closes the connection.
+async fn read_requests<S: AsyncRead + AsyncWrite + Unpin>(
+    shared: &Arc<Shared>,
+    conn: &mut Conn,
+    frames: &mut Frames<S>,
+    writer: &mut tokio::task::JoinHandle<()>,
+) -> Ended {
+    let limits = shared.config.limits;
+    let mut messages = Bucket::new(limits.messages_per_second, limits.burst);
+    let mut refusals = Bucket::new(limits.refusals_per_second, limits.refusals_per_second * 10.0);
+    let mut ended = Ended { closing: false, written: false };
+    let flood = |conn: &Conn| close(conn, ErrorCode::Flood, "too many refused requests");
+    loop {
+        // A connection cut off for reading too slowly reads no more either.
+        let frame = tokio::select! {
+            frame = frames.next() => frame,
+            _ = &mut *writer => {
+                ended.written = true;
+                None
+            }
+        };
+        let Some(frame) = frame else { break };
+        let text = match frame {
+            Ok(Message::Text(text)) => text,
+            Ok(Message::Binary(_)) => {
+                error(conn, None, ErrorCode::BadJson, "send JSON in text frames, not binary ones");
+                if !refusals.take() {
+                    flood(conn);
+                    ended.closing = true;
+                    break;
+                }
+                continue;
+            }
+            Ok(Message::Close(_)) => break,
+            Ok(_) => continue,
+            Err(e) => {
+                if matches!(e, tokio_tungstenite::tungstenite::Error::Capacity(_)) {
+                    let most = limits.message_bytes;
+                    close(conn, ErrorCode::TooLarge, &format!("a message may hold at most {most} bytes"));
+                    ended.closing = true;
+                }
+                break;
+            }
+        };
+        if let Some(wait) = messages.wait() {
+            // Not read faster than the limit: the sender's socket fills up.
+            tokio::time::sleep(wait).await;
+        }
+        match handle(shared, conn, &text) {
+            Handled::Answered => {}
+            Handled::Refused if refusals.take() => {}
+            Handled::Refused => {
+                flood(conn);
+                ended.closing = true;
+                break;
+            }
+            Handled::Close => {
+                ended.closing = true;
+                break;
+            }
+        }
+    }
+    ended
 }
 
 fn send(conn: &Conn, body: Say<'_>, re: Option<&Id>) {
