@@ -244,42 +244,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Some(Command::Play { file: Some(path), online, seats }) if online.host => {
             play_online(Some(&path), &seats, online)
         }
-        Some(Command::Play { file: Some(path), seats, .. }) => {
-            let name = path.display().to_string();
-            let text = std::fs::read_to_string(&path).map_err(|e| anyhow::anyhow!("{name}: {e}"))?;
-            if replay::is_replay(&text) {
-                if !seats.list().is_empty() {
-                    bail!("{name} is a replay: its seats are its own, --p1 to --p8 are for levels");
-                }
-                // Checked before the window opens, as a level's seats are.
-                games::replay_file(&path, &mut |_| {})?;
-                let start = crate::app::session::StartLevel { path, seats: Vec::new(), replay: true };
-                return crate::app::run(Some(start), None, None, None);
-            }
-            let file = level::parse(&text, &name)?;
-            let players = file.game().num_players(&file);
-            if seats.list().len() > players {
-                bail!("{} has {players} seats; --p{} is one too many", file.game().title(), players + 1);
-            }
-            let seat = |choice: Option<String>| -> anyhow::Result<Option<Controller>> {
-                Ok(match choice.as_deref() {
-                    None => None,
-                    Some("human") => Some(Controller::Human),
-                    Some(text) => {
-                        let spec: AgentSpec = text.parse()?;
-                        games::check_agent(&file, &spec)?;
-                        Some(Controller::Agent(spec))
-                    }
-                })
-            };
-            let seats = seats.list().into_iter().map(seat).collect::<anyhow::Result<_>>()?;
-            crate::app::run(
-                Some(crate::app::session::StartLevel { path, seats, replay: false }),
-                None,
-                None,
-                None,
-            )
-        }
+        Some(Command::Play { file: Some(path), seats, .. }) => play_file(path, &seats),
         Some(Command::Match { level, seats, games, seed, jobs, out }) => {
             run_match(&level, &seats.list(), games, seed, jobs, out)
         }
@@ -287,31 +252,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Some(Command::Serve(args)) => crate::network::serve(args),
         Some(Command::Bot(args)) => crate::network::bot(args),
         Some(Command::Solve(args)) => crate::app::solve(args),
-        Some(Command::Perft { level, depth, divide }) => {
-            let level = level::load(&level)?;
-            if divide {
-                let start = Instant::now();
-                let counts = level.game().divide(&level, depth);
-                let total: u64 = counts.iter().map(|(_, _, n)| n).sum();
-                for (text, json, n) in &counts {
-                    println!("{json}: {n}  ({text})");
-                }
-                let secs = start.elapsed().as_secs_f64();
-                println!("moves: {}", counts.len());
-                println!(
-                    "total at depth {depth}: {total} ({:.1} M nodes/s)",
-                    total as f64 / secs.max(1e-9) / 1e6
-                );
-                return Ok(ExitCode::SUCCESS);
-            }
-            for d in 1..=depth {
-                let start = Instant::now();
-                let nodes = games::perft_level(&level, d);
-                let secs = start.elapsed().as_secs_f64();
-                println!("depth {d}: {nodes} ({:.1} M nodes/s)", nodes as f64 / secs.max(1e-9) / 1e6);
-            }
-            Ok(ExitCode::SUCCESS)
-        }
+        Some(Command::Perft { level, depth, divide }) => perft(&level, depth, divide),
         Some(Command::Generate { game, options }) => generate(&game, &options),
         Some(Command::Fmt { paths, check }) => fmt_levels(&paths, check),
         Some(Command::Arena(args)) if args.window => arena_window(args),
@@ -319,24 +260,86 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Some(Command::Edit { level }) => {
             crate::app::run(None, Some(crate::app::editor::StartEdit(level)), None, None)
         }
-        Some(Command::Check { levels }) => {
-            let mut bad = 0;
-            for path in &levels {
-                match level::load(path) {
-                    Ok(l) => println!("ok: {} ({}, {})", path.display(), l.name(), l.game().title()),
-                    Err(e) => {
-                        eprintln!("invalid: {e}");
-                        bad += 1;
-                    }
-                }
+        Some(Command::Check { levels }) => check_levels(&levels),
+    }
+}
+
+/// `tabula play FILE`: a replay to step through, or a level with the
+/// seats given (each checked before the window opens).
+fn play_file(path: PathBuf, seats: &Seats) -> anyhow::Result<ExitCode> {
+    let name = path.display().to_string();
+    let text = std::fs::read_to_string(&path).map_err(|e| anyhow::anyhow!("{name}: {e}"))?;
+    if replay::is_replay(&text) {
+        if !seats.list().is_empty() {
+            bail!("{name} is a replay: its seats are its own, --p1 to --p8 are for levels");
+        }
+        // Checked before the window opens, as a level's seats are.
+        games::replay_file(&path, &mut |_| {})?;
+        let start = crate::app::session::StartLevel { path, seats: Vec::new(), replay: true };
+        return crate::app::run(Some(start), None, None, None);
+    }
+    let file = level::parse(&text, &name)?;
+    let players = file.game().num_players(&file);
+    if seats.list().len() > players {
+        bail!("{} has {players} seats; --p{} is one too many", file.game().title(), players + 1);
+    }
+    let seat = |choice: Option<String>| -> anyhow::Result<Option<Controller>> {
+        Ok(match choice.as_deref() {
+            None => None,
+            Some("human") => Some(Controller::Human),
+            Some(text) => {
+                let spec: AgentSpec = text.parse()?;
+                games::check_agent(&file, &spec)?;
+                Some(Controller::Agent(spec))
             }
-            if bad > 0 {
-                eprintln!("{bad} of {} level(s) invalid", levels.len());
-                return Ok(ExitCode::FAILURE);
+        })
+    };
+    let seats = seats.list().into_iter().map(seat).collect::<anyhow::Result<_>>()?;
+    crate::app::run(Some(crate::app::session::StartLevel { path, seats, replay: false }), None, None, None)
+}
+
+/// `tabula perft`: the leaves at each depth up to `depth`, or with
+/// `divide` at `depth` under each first move.
+fn perft(level: &Path, depth: u32, divide: bool) -> anyhow::Result<ExitCode> {
+    let level = level::load(level)?;
+    if divide {
+        let start = Instant::now();
+        let counts = level.game().divide(&level, depth);
+        let total: u64 = counts.iter().map(|(_, _, n)| n).sum();
+        for (text, json, n) in &counts {
+            println!("{json}: {n}  ({text})");
+        }
+        let secs = start.elapsed().as_secs_f64();
+        println!("moves: {}", counts.len());
+        println!("total at depth {depth}: {total} ({:.1} M nodes/s)", total as f64 / secs.max(1e-9) / 1e6);
+        return Ok(ExitCode::SUCCESS);
+    }
+    for d in 1..=depth {
+        let start = Instant::now();
+        let nodes = games::perft_level(&level, d);
+        let secs = start.elapsed().as_secs_f64();
+        println!("depth {d}: {nodes} ({:.1} M nodes/s)", nodes as f64 / secs.max(1e-9) / 1e6);
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `tabula check`: each level loaded, or why not.
+fn check_levels(levels: &[PathBuf]) -> anyhow::Result<ExitCode> {
+    let mut bad = 0;
+    for path in levels {
+        match level::load(path) {
+            Ok(l) => println!("ok: {} ({}, {})", path.display(), l.name(), l.game().title()),
+            Err(e) => {
+                eprintln!("invalid: {e}");
+                bad += 1;
             }
-            Ok(ExitCode::SUCCESS)
         }
     }
+    if bad > 0 {
+        eprintln!("{bad} of {} level(s) invalid", levels.len());
+        return Ok(ExitCode::FAILURE);
+    }
+    Ok(ExitCode::SUCCESS)
 }
 
 /// `tabula fmt`: each level file in tabula's layout, or with `check` only
@@ -428,22 +431,7 @@ fn run_match(
     out: Option<PathBuf>,
 ) -> anyhow::Result<ExitCode> {
     let level = level::load(path)?;
-    let players = level.game().num_players(&level);
-    if seats.len() != players || seats.iter().any(Option::is_none) {
-        let given: Vec<String> = seats
-            .iter()
-            .enumerate()
-            .filter(|(_, s)| s.is_some())
-            .map(|(i, _)| format!("--p{}", i + 1))
-            .collect();
-        bail!(
-            "{} ({}) has {players} seats: give one agent each with --p1 to --p{players} (given: {})",
-            level.name(),
-            level.game().title(),
-            if given.is_empty() { "none".to_owned() } else { given.join(" ") }
-        );
-    }
-    let specs: Vec<AgentSpec> = seats.iter().flatten().map(|a| a.parse()).collect::<Result<_, _>>()?;
+    let specs = match_agents(&level, seats)?;
     if games == 0 {
         bail!("--games must be at least 1");
     }
@@ -480,13 +468,48 @@ fn run_match(
     if let Some(mut w) = writer {
         w.flush()?;
     }
+    report(&level, &specs, &summary, (seed, jobs), secs);
+    if let Some(p) = out {
+        println!("  games written to {}", p.display());
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The agents of a match, one a seat, each parsed.
+fn match_agents(level: &level::LevelFile, seats: &[Option<String>]) -> anyhow::Result<Vec<AgentSpec>> {
+    let players = level.game().num_players(level);
+    if seats.len() != players || seats.iter().any(Option::is_none) {
+        let given: Vec<String> = seats
+            .iter()
+            .enumerate()
+            .filter(|(_, s)| s.is_some())
+            .map(|(i, _)| format!("--p{}", i + 1))
+            .collect();
+        bail!(
+            "{} ({}) has {players} seats: give one agent each with --p1 to --p{players} (given: {})",
+            level.name(),
+            level.game().title(),
+            if given.is_empty() { "none".to_owned() } else { given.join(" ") }
+        );
+    }
+    Ok(seats.iter().flatten().map(|a| a.parse()).collect::<Result<_, _>>()?)
+}
+
+/// What a match came to, as `tabula match` prints it.
+fn report(
+    level: &level::LevelFile,
+    specs: &[AgentSpec],
+    summary: &tabula_engine::core::runner::MatchSummary,
+    (seed, jobs): (u64, usize),
+    secs: f64,
+) {
     let pct = |n: u64| 100.0 * n as f64 / summary.games as f64;
-    let labels = agent_labels(&specs);
+    let labels = agent_labels(specs);
     let seating = match specs.len() {
         2 => "sides swapped every game".to_string(),
         n => {
             let orders = tabula_engine::core::runner::round(n);
-            let balanced = if summary.games % orders == 0 { "" } else { " (not a whole number of times)" };
+            let balanced = if summary.games.is_multiple_of(orders) { "" } else { " (not a whole number of times)" };
             format!("seats balanced over every order of play, {orders} games a round{balanced}")
         }
     };
@@ -515,10 +538,6 @@ fn run_match(
         summary.lengths.len().saturating_sub(1)
     );
     println!("  {:.0} games/s ({secs:.3} s)", summary.games as f64 / secs.max(1e-9));
-    if let Some(p) = out {
-        println!("  games written to {}", p.display());
-    }
-    Ok(ExitCode::SUCCESS)
 }
 
 /// `tabula play --host`, `--join`, `--watch`, `--resume`: checked here
