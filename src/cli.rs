@@ -509,7 +509,8 @@ fn report(
         2 => "sides swapped every game".to_string(),
         n => {
             let orders = tabula_engine::core::runner::round(n);
-            let balanced = if summary.games.is_multiple_of(orders) { "" } else { " (not a whole number of times)" };
+            let balanced =
+                if summary.games.is_multiple_of(orders) { "" } else { " (not a whole number of times)" };
             format!("seats balanced over every order of play, {orders} games a round{balanced}")
         }
     };
