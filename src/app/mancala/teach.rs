@@ -11,7 +11,7 @@ use std::time::Duration;
 use bevy::prelude::*;
 use tabula_engine::mancala::solver::teach::{OVERLAY_NODES, default_dir};
 use tabula_engine::mancala::solver::{
-    MoveMargin, Preparation, Shared, Stage, Teacher, needs_preparing, prepare, started,
+    MoveMargin, Preparation, Shared, Stage, Teacher, needs_preparing, prepare, shipped_margins, started,
 };
 use tabula_engine::mancala::{Mancala, MancalaLevel, Sow};
 use tabula_engine::{Game, Player};
@@ -29,8 +29,9 @@ pub enum PitMargins {
     #[default]
     Off,
     /// The teacher of a big board is being made ready (once, kept in the
-    /// data folder): how far, and the start's moves proven so far.
-    Preparing { line: String, proven: Vec<MoveMargin> },
+    /// data folder): how far, and the moves proven so far (the start's, or
+    /// all of a position in the book the game ships: `whole`).
+    Preparing { line: String, proven: Vec<MoveMargin>, whole: bool },
     /// The teacher is still at it, for so many seconds now; the moves
     /// proven so far.
     Working { seconds: u64, proven: Vec<MoveMargin> },
@@ -43,7 +44,10 @@ pub enum PitMargins {
 impl PitMargins {
     /// The moves whose margin is the largest: the best moves.
     pub fn best(&self) -> Vec<Sow> {
-        let PitMargins::Proven(moves) = self else { return Vec::new() };
+        let (PitMargins::Proven(moves) | PitMargins::Preparing { proven: moves, whole: true, .. }) = self
+        else {
+            return Vec::new();
+        };
         let top = moves.iter().map(|m| m.margin).max();
         moves.iter().filter(|m| Some(m.margin) == top).map(|m| m.sow).collect()
     }
@@ -195,8 +199,12 @@ pub(super) fn work_out_margins(
         return;
     }
     let now = if let Some(prep) = lessons.preparation(&session.level) {
-        let proven = start_proven(&prep, &session.level, &board);
-        PitMargins::Preparing { line: preparing_line(&prep), proven }
+        // The opening is in the book the game ships: shown at once.
+        let (proven, whole) = match shipped_margins(&session.level, &board) {
+            Some(all) => (all, true),
+            None => (start_proven(&prep, &session.level, &board), false),
+        };
+        PitMargins::Preparing { line: preparing_line(&prep), proven, whole }
     } else {
         let teacher = lessons.teacher(&session.level);
         match lessons.known(&board) {
@@ -280,7 +288,7 @@ pub(super) fn label_margins(
     let known = if busy.0 == 0 { margins.known() } else { &[] };
     let top = known.iter().map(|m| m.margin).max();
     // Best only once every move is proven: an early one may be beaten.
-    let settled = matches!(*margins, PitMargins::Proven(_));
+    let settled = !margins.best().is_empty();
     for (label, mut text, mut color, mut visibility) in &mut labels {
         let shown = known.iter().find(|m| board.pit_cell(m.sow.side, m.sow.pit) == label.0);
         let Some(m) = shown else {

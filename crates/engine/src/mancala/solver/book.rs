@@ -9,14 +9,20 @@
 //! (a little-endian `i16`), which is what the pits alone decide. A record
 //! cut short (the process killed while writing) ends the reading; a file
 //! with another header is neither read nor written.
+//!
+//! The game ships a book in the same format for the boards whose first
+//! positions take a minute each to prove (Kalah (6,4)): every position of
+//! their first plies, proven once by `examples/opening_book.rs`, so that a
+//! first game's opening is answered at once, before any preparation.
 
 use std::collections::HashMap;
 use std::fs::{File, OpenOptions};
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
+use std::sync::{Mutex, OnceLock};
 
 use super::board::{Pits, Rules};
+use crate::mancala::Capture;
 
 /// The first line of a margins file, naming its format.
 const HEADER: &[u8] = b"tabula kalah margins 1\n";
@@ -39,18 +45,38 @@ pub fn book_path(dir: &Path, rules: Rules) -> PathBuf {
     dir.join(rules.tag()).join("teacher.margins")
 }
 
+/// The book the game ships for `rules`' boards, in the file format.
+fn shipped_bytes(rules: Rules) -> &'static [u8] {
+    match (rules.pits, rules.capture, rules.sweep) {
+        (6, Capture::Standard, true) => include_bytes!("../../../data/kalah/6-standard-sweep.margins"),
+        _ => &[],
+    }
+}
+
+/// The margins the game ships for `rules`' boards, read once.
+pub(super) fn shipped(rules: Rules) -> &'static HashMap<Pits, Margins> {
+    static SHIPPED: OnceLock<Mutex<HashMap<Rules, &'static HashMap<Pits, Margins>>>> = OnceLock::new();
+    let mut all = SHIPPED.get_or_init(Default::default).lock().unwrap_or_else(|e| e.into_inner());
+    all.entry(rules).or_insert_with(|| {
+        let bytes = shipped_bytes(rules);
+        let known = bytes.strip_prefix(HEADER).map(records).unwrap_or_default();
+        Box::leak(Box::new(known))
+    })
+}
+
 impl Book {
-    /// The book kept at `path`, read if it is there. A file of another
-    /// format is left alone: nothing read from it, nothing added to it.
-    pub(super) fn open(path: PathBuf) -> Book {
-        let mut book = Book { known: Mutex::default(), path: Some(path.clone()) };
+    /// The book kept at `path` for `rules`, read if it is there, over the
+    /// one the game ships. A file of another format is left alone: nothing
+    /// read from it, nothing added to it.
+    pub(super) fn open(path: PathBuf, rules: Rules) -> Book {
+        let mut book = Book { known: Mutex::new(shipped(rules).clone()), path: Some(path.clone()) };
         let Ok(mut file) = File::open(&path) else { return book };
         let mut bytes = Vec::new();
         if file.read_to_end(&mut bytes).is_err() || !bytes.starts_with(HEADER) {
             book.path = None;
             return book;
         }
-        book.known = Mutex::new(records(&bytes[HEADER.len()..]));
+        book.known.get_mut().unwrap_or_else(|e| e.into_inner()).extend(records(&bytes[HEADER.len()..]));
         book
     }
 
@@ -115,6 +141,9 @@ fn records(mut bytes: &[u8]) -> HashMap<Pits, Margins> {
 mod tests {
     use super::*;
 
+    /// Rules the game ships no book for.
+    const BARE: Rules = Rules { pits: 4, capture: Capture::Standard, sweep: true };
+
     fn pits(first: u8) -> Pits {
         let mut p = [0u8; 32];
         p[0] = first;
@@ -127,17 +156,17 @@ mod tests {
         let dir = std::env::temp_dir().join(format!("tabula-book-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
         let path = dir.join("6-standard-sweep").join("teacher.margins");
-        let book = Book::open(path.clone());
+        let book = Book::open(path.clone(), BARE);
         book.put(pits(1), vec![(0, 4), (1, -300)]);
         book.put(pits(2), vec![(1, 7)]);
-        let again = Book::open(path.clone());
+        let again = Book::open(path.clone(), BARE);
         assert_eq!(again.get(&pits(1)), Some(vec![(0, 4), (1, -300)]));
         assert_eq!(again.get(&pits(2)), Some(vec![(1, 7)]));
         // The process killed in the middle of a record: the rest is kept.
         let mut bytes = std::fs::read(&path).unwrap();
         bytes.truncate(bytes.len() - 2);
         std::fs::write(&path, &bytes).unwrap();
-        let cut = Book::open(path.clone());
+        let cut = Book::open(path.clone(), BARE);
         assert_eq!(cut.get(&pits(1)), Some(vec![(0, 4), (1, -300)]));
         assert_eq!(cut.get(&pits(2)), None);
         std::fs::remove_dir_all(&dir).unwrap();
@@ -150,7 +179,7 @@ mod tests {
         let path = dir.join("teacher.margins");
         let foreign = b"tabula kalah margins 0\nwhatever".to_vec();
         std::fs::write(&path, &foreign).unwrap();
-        let book = Book::open(path.clone());
+        let book = Book::open(path.clone(), BARE);
         assert_eq!(book.get(&pits(1)), None);
         book.put(pits(1), vec![(0, 4)]);
         assert_eq!(book.get(&pits(1)), Some(vec![(0, 4)]), "it serves this process");

@@ -26,7 +26,7 @@ pub use board::{Pits, Rules};
 pub use endgame::{Endgame, TierError};
 pub use prepare::{Preparation, Stage, needs_preparing, prepare, started};
 pub use search::{Searcher, Shared, Table};
-pub use teach::{MoveMargin, Teacher};
+pub use teach::{MoveMargin, Teacher, shipped_margins};
 
 use super::{Mancala, MancalaLevel};
 use crate::core::Game;

@@ -148,8 +148,44 @@ fn book(rules: Rules, dir: &Path) -> Arc<Book> {
     let mut books = BOOKS.get_or_init(Default::default).lock().unwrap_or_else(|e| e.into_inner());
     books
         .entry((rules, dir.to_owned()))
-        .or_insert_with(|| Arc::new(Book::open(book_path(dir, rules))))
+        .or_insert_with(|| Arc::new(Book::open(book_path(dir, rules), rules)))
         .clone()
+}
+
+/// `board` as the solver sees it for `level`'s rules: its pits from the
+/// mover's side, the mover's lead in the stores, and the rules; `None`
+/// for a game over or a board of other rules.
+fn position_of(level: &MancalaLevel, board: &Mancala) -> Option<(Pits, i32, Rules)> {
+    if board.outcome().is_some() || super::check_level(level).is_err() {
+        return None;
+    }
+    let rules = Rules::of(level);
+    if board.pits() != rules.pits as usize
+        || board.capture_rule() != rules.capture
+        || board.sweeps() != rules.sweep
+    {
+        return None;
+    }
+    let (pits, made) = Pits::of(board);
+    Some((pits, made, rules))
+}
+
+/// Every move's margin of `board` from the book the game ships (a big
+/// board's first plies), if it holds the position: at once, with no
+/// databases and no preparation, for the overlay while one runs.
+pub fn shipped_margins(level: &MancalaLevel, board: &Mancala) -> Option<Vec<MoveMargin>> {
+    let (pits, made, rules) = position_of(level, board)?;
+    let side = board.current_player().0;
+    Some(from_book(super::book::shipped(rules).get(&pits)?, made, side))
+}
+
+/// A book's margins (less the stores' difference) as the moves of `side`,
+/// who leads the stores by `made`.
+fn from_book(known: &[(u8, i16)], made: i32, side: u8) -> Vec<MoveMargin> {
+    known
+        .iter()
+        .map(|&(pit, rest)| MoveMargin { sow: Sow { side, pit }, margin: made + rest as i32 })
+        .collect()
 }
 
 /// What a preparation made serves every teacher of `rules` made after.
@@ -223,7 +259,14 @@ impl Teacher {
     ) -> Option<Vec<MoveMargin>> {
         let (pits, made, rules) = self.position(board)?;
         let side = board.current_player().0;
-        if let Some(moves) = self.start_margins(board).or_else(|| self.booked(&pits, made, side)) {
+        if let Some(moves) = self.start_margins(board) {
+            // Kept in the book too: the book the game ships then holds the
+            // start, for the overlay while a preparation runs.
+            self.book.put(pits, moves.iter().map(|m| (m.sow.pit, (m.margin - made) as i16)).collect());
+            moves.iter().for_each(|m| heard(*m));
+            return Some(moves);
+        }
+        if let Some(moves) = self.booked(&pits, made, side) {
             moves.iter().for_each(|m| heard(*m));
             return Some(moves);
         }
@@ -270,13 +313,7 @@ impl Teacher {
 
     /// The margins of a position proven before, from the book.
     fn booked(&self, pits: &Pits, made: i32, side: u8) -> Option<Vec<MoveMargin>> {
-        let known = self.book.get(pits)?;
-        Some(
-            known
-                .iter()
-                .map(|&(pit, rest)| MoveMargin { sow: Sow { side, pit }, margin: made + rest as i32 })
-                .collect(),
-        )
+        Some(from_book(&self.book.get(pits)?, made, side))
     }
 
     /// A best move and its proven margin, within the budget: one exact
@@ -336,18 +373,7 @@ impl Teacher {
     /// The position in the solver's terms (its pits, the mover's store
     /// lead, the rules), if this teacher can prove it at all.
     fn position(&self, board: &Mancala) -> Option<(Pits, i32, Rules)> {
-        if board.outcome().is_some() || super::check_level(&self.level).is_err() {
-            return None;
-        }
-        let rules = Rules::of(&self.level);
-        if board.pits() != rules.pits as usize
-            || board.capture_rule() != rules.capture
-            || board.sweeps() != rules.sweep
-        {
-            return None;
-        }
-        let (pits, made) = Pits::of(board);
-        Some((pits, made, rules))
+        position_of(&self.level, board)
     }
 
     /// The start's margins from a finished solve that proved every first

@@ -335,3 +335,38 @@ fn a_best_move_is_one_of_the_moves_with_the_top_margin() {
         }
     }
 }
+
+/// The book the game ships for Kalah (6,4) holds every position of the
+/// first two plies, and its start is the solve's (docs/solver.md: +8,
+/// every first move's exact margin).
+#[test]
+fn the_shipped_book_answers_the_first_plies_of_kalah_6_4() {
+    let path = crate::manifest_dir().join("../../levels/mancala/kalah-6-4.ron");
+    let file = crate::level::load(&path).unwrap();
+    let lvl = file.get::<Mancala>().unwrap().clone();
+    let start = Mancala::new(&lvl, 0).unwrap();
+    let margins: Vec<i32> = shipped_margins(&lvl, &start).unwrap().iter().map(|m| m.margin).collect();
+    assert_eq!(margins, [-14, -10, 8, -2, -8, 4]);
+    let mut layer = vec![start];
+    for ply in 0..=2 {
+        let mut next = Vec::new();
+        for board in layer {
+            if board.outcome().is_some() {
+                continue;
+            }
+            let known = shipped_margins(&lvl, &board).unwrap_or_else(|| panic!("ply {ply}: {board:?}"));
+            let mut moves = Vec::new();
+            board.legal_moves(board.current_player(), &mut moves);
+            assert_eq!(known.iter().map(|m| m.sow).collect::<Vec<_>>(), moves, "ply {ply}");
+            for mv in moves {
+                let mut after = board;
+                after.play(mv).unwrap();
+                next.push(after);
+            }
+        }
+        layer = next;
+    }
+    // Another capture rule has no book shipped.
+    let empty = MancalaLevel { capture: Capture::Empty, ..lvl };
+    assert_eq!(shipped_margins(&empty, &Mancala::new(&empty, 0).unwrap()), None);
+}
