@@ -411,14 +411,7 @@ fn play_moves<G: AgentRegistry>(
             agents[agent].choose(seat, &game.observe(Some(seat)), rng)
         }
         .ok_or_else(|| (agent, Some("found no move in a running game".into())))?;
-        game.apply(seat, mv).map_err(|e| (agent, Some(format!("played {mv}, refused: {e}"))))?;
-        plies += 1;
-        if plies > bound {
-            return Err((agent, None));
-        }
-        if let Some(moves) = moves.as_deref_mut() {
-            moves.push(mv);
-        }
+        play(game, (seat, agent), mv, (&mut plies, bound), moves.as_deref_mut())?;
         if !G::INTERJECTIONS {
             continue;
         }
@@ -431,17 +424,31 @@ fn play_moves<G: AgentRegistry>(
             }
             let agent = seat_agent(other.index());
             let Some(mv) = agents[agent].interject(other, &game.observe(Some(other)), rng) else { continue };
-            game.apply(other, mv).map_err(|e| (agent, Some(format!("played {mv}, refused: {e}"))))?;
-            plies += 1;
-            if plies > bound {
-                return Err((agent, None));
-            }
-            if let Some(moves) = moves.as_deref_mut() {
-                moves.push(mv);
-            }
+            play(game, (other, agent), mv, (&mut plies, bound), moves.as_deref_mut())?;
         }
     }
     Ok(plies)
+}
+
+/// `mv` by `seat`, chosen by `agent`: applied, counted against the bound,
+/// and kept in `moves` when given.
+#[inline]
+fn play<G: AgentRegistry>(
+    game: &mut G,
+    (seat, agent): (super::Player, usize),
+    mv: G::Move,
+    (plies, bound): (&mut u64, u64),
+    moves: Option<&mut Vec<G::Move>>,
+) -> Result<(), Fault> {
+    game.apply(seat, mv).map_err(|e| (agent, Some(format!("played {mv}, refused: {e}"))))?;
+    *plies += 1;
+    if *plies > bound {
+        return Err((agent, None));
+    }
+    if let Some(moves) = moves {
+        moves.push(mv);
+    }
+    Ok(())
 }
 
 #[cfg(test)]

@@ -108,9 +108,15 @@ const STRONG: f64 = 0.9;
 /// How often the newcomer heads home; otherwise it tries something.
 const NEWCOMER_PLAN: f64 = 0.5;
 
-/// A person's slip on the Robot board: the robot the plan would move (or
-/// the player's first) turns a quarter the wrong way, and the move is lost.
-fn wrong_turn(seat: Player, board: &Robots, planned: RobotMove, rng: &mut GameRng) -> Option<RobotMove> {
+/// A slip of the robot the plan would move (or the player's first): one of
+/// its legal moves other than the plan that `kind` accepts, at random.
+fn slip(
+    seat: Player,
+    board: &Robots,
+    planned: RobotMove,
+    rng: &mut GameRng,
+    kind: impl Fn(RobotMove, char) -> bool,
+) -> Option<RobotMove> {
     let robot = match planned {
         RobotMove::Step { robot, .. }
         | RobotMove::Forward { robot, .. }
@@ -119,38 +125,28 @@ fn wrong_turn(seat: Player, board: &Robots, planned: RobotMove, rng: &mut GameRn
     };
     let mut moves = Vec::new();
     Game::legal_moves(board, seat, &mut moves);
-    let turns: Vec<RobotMove> = moves
-        .into_iter()
-        .filter(|&m| {
-            matches!(m, RobotMove::Rotate { robot: r, quarters: 1 | 3 } if r == robot) && m != planned
-        })
-        .collect();
-    (!turns.is_empty()).then(|| turns[rand::Rng::random_range(rng, 0..turns.len())])
+    moves.retain(|&m| m != planned && kind(m, robot));
+    (!moves.is_empty()).then(|| moves[rand::Rng::random_range(rng, 0..moves.len())])
+}
+
+/// A person's slip on the Robot board: the robot turns a quarter the wrong
+/// way, and the move is lost.
+fn wrong_turn(seat: Player, board: &Robots, planned: RobotMove, rng: &mut GameRng) -> Option<RobotMove> {
+    slip(
+        seat,
+        board,
+        planned,
+        rng,
+        |m, robot| matches!(m, RobotMove::Rotate { robot: r, quarters: 1 | 3 } if r == robot),
+    )
 }
 
 /// A beginner's slip: the robot sets off somewhere its plan does not go
 /// (a walk or step, so it is seen to move and try), turning the wrong way
 /// only where no walk is open.
 fn wrong_way(seat: Player, board: &Robots, planned: RobotMove, rng: &mut GameRng) -> Option<RobotMove> {
-    let robot = match planned {
-        RobotMove::Step { robot, .. }
-        | RobotMove::Forward { robot, .. }
-        | RobotMove::Rotate { robot, .. } => robot,
-        _ => board.robots().iter().find(|r| r.player == seat)?.id,
-    };
-    let mut moves = Vec::new();
-    Game::legal_moves(board, seat, &mut moves);
-    let walks: Vec<RobotMove> = moves
-        .into_iter()
-        .filter(|&m| {
-            m != planned
-                && matches!(m, RobotMove::Step { robot: r, .. } | RobotMove::Forward { robot: r, .. } if r == robot)
-        })
-        .collect();
-    if walks.is_empty() {
-        return wrong_turn(seat, board, planned, rng);
-    }
-    Some(walks[rand::Rng::random_range(rng, 0..walks.len())])
+    let walks = |m, robot| matches!(m, RobotMove::Step { robot: r, .. } | RobotMove::Forward { robot: r, .. } if r == robot);
+    slip(seat, board, planned, rng, walks).or_else(|| wrong_turn(seat, board, planned, rng))
 }
 
 /// A newcomer trying things: any step, walk or turn of its robots.
