@@ -38,12 +38,15 @@ pub(super) fn teach_priority(
     let offered = (!session.online).then_some(RussianBank::NAME);
     let shown = teaching.shown_for(RussianBank::NAME) && session.outcome().is_none() && !session.replay;
     let plies = session.moves.len();
-    if lesson.plies != Some(plies) {
-        let table = session.view().0.clone();
-        // Only a single move on keeps the table before it: an undo or a
-        // jump through the log has none to compare with.
-        lesson.before = if lesson.plies.map(|n| n + 1) == Some(plies) { lesson.now.take() } else { None };
-        lesson.now = Some(table);
+    if session.is_changed() {
+        // Only a single move on keeps the table before it: an undo, a jump
+        // through the log or a new deal has none to compare with.
+        let next = lesson.plies.map(|n| n + 1) == Some(plies);
+        let now = Some(session.view().0.clone());
+        if lesson.now != now {
+            lesson.before = if next { lesson.now.take() } else { None };
+            lesson.now = now;
+        }
         lesson.plies = Some(plies);
     } else if lesson.shown == shown {
         return;
