@@ -38,6 +38,7 @@ pub(super) fn teach_priority(
     let offered = (!session.online).then_some(RussianBank::NAME);
     let shown = teaching.shown_for(RussianBank::NAME) && session.outcome().is_none() && !session.replay;
     let plies = session.moves.len();
+    let mut moved = false;
     if session.is_changed() {
         // Only a single move on keeps the table before it: an undo, a jump
         // through the log or a new deal has none to compare with.
@@ -46,9 +47,12 @@ pub(super) fn teach_priority(
         if lesson.now != now {
             lesson.before = if next { lesson.now.take() } else { None };
             lesson.now = now;
+            moved = true;
         }
         lesson.plies = Some(plies);
-    } else if lesson.shown == shown {
+    }
+    // Worked out only when the table or the overlay changes, not each frame.
+    if !moved && lesson.shown == shown {
         return;
     }
     lesson.shown = shown;
