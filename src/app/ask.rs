@@ -10,8 +10,7 @@ use bevy::prelude::*;
 use bevy::window::WindowCloseRequested;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 
-use super::online::{OnlineRequest, OnlineTable};
-use super::session::{GameInProgress, SessionRequest};
+use super::session::{GameInProgress, SessionKind, SessionRequest};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Question {
@@ -88,7 +87,6 @@ struct Answers<'w> {
     requests: MessageWriter<'w, SessionRequest>,
     exit: MessageWriter<'w, AppExit>,
     open: MessageWriter<'w, OpenReplays>,
-    online: MessageWriter<'w, OnlineRequest>,
     editor: MessageWriter<'w, LeaveEditor>,
 }
 
@@ -108,7 +106,7 @@ fn answer_by_key(mut keys: ResMut<ButtonInput<KeyCode>>, mut asking: ResMut<Aski
 }
 
 fn answer_yes(question: Question, answers: &mut Answers) {
-    let Answers { requests, exit, open, online, editor } = answers;
+    let Answers { requests, exit, open, editor } = answers;
     match question {
         Question::LeaveGame => {
             requests.write(SessionRequest::BackToMenu);
@@ -117,7 +115,7 @@ fn answer_yes(question: Question, answers: &mut Answers) {
             open.write(OpenReplays);
         }
         Question::Resign => {
-            online.write(OnlineRequest::Resign);
+            requests.write(SessionRequest::Resign);
         }
         Question::LeaveEditor => {
             editor.write(LeaveEditor { save: true });
@@ -145,11 +143,11 @@ fn ask_before_closing(
     }
 }
 
-/// A question and its yes, in words. At a server's table the game goes on
+/// A question and its yes, in words. A game played elsewhere goes on
 /// without this window: leaving loses nothing.
-fn words(question: Question, in_progress: bool, at_a_server: bool) -> (&'static str, &'static str) {
+fn words(question: Question, in_progress: bool, here: bool) -> (&'static str, &'static str) {
     match question {
-        Question::LeaveGame if at_a_server => (
+        Question::LeaveGame if !here => (
             "Leave the table? The game goes on at the server: come back to your seat from the menu's Games in progress.",
             "Leave (Enter)",
         ),
@@ -167,7 +165,7 @@ fn words(question: Question, in_progress: bool, at_a_server: bool) -> (&'static 
         Question::LeaveEditor => {
             ("Leave the editor? This level has edits that are not saved.", "Save and leave (Enter)")
         }
-        Question::Quit if at_a_server && in_progress => (
+        Question::Quit if !here && in_progress => (
             "Quit tabula? The game goes on at the server: come back to your seat from the menu.",
             "Quit (Enter)",
         ),
@@ -181,10 +179,10 @@ fn ask(
     mut asking: ResMut<Asking>,
     in_progress: Res<GameInProgress>,
     mut answers: Answers,
-    table: Option<Res<OnlineTable>>,
+    kind: Res<SessionKind>,
 ) -> Result {
     let Some(question) = asking.0 else { return Ok(()) };
-    let (text, yes) = words(question, in_progress.0, table.is_some());
+    let (text, yes) = words(question, in_progress.0, kind.plays_here());
     let ctx = contexts.ctx_mut()?;
     let mut answer = None;
     egui::Modal::new(egui::Id::new("ask")).show(ctx, |ui| {
@@ -232,11 +230,11 @@ mod tests {
 
     #[test]
     fn leaving_a_servers_table_says_the_game_goes_on_there() {
-        let (here, _) = words(Question::LeaveGame, true, false);
+        let (here, _) = words(Question::LeaveGame, true, true);
         assert!(here.contains("moves are lost"), "{here}");
-        let (online, _) = words(Question::LeaveGame, true, true);
+        let (online, _) = words(Question::LeaveGame, true, false);
         assert!(online.contains("goes on at the server") && !online.contains("lost"), "{online}");
-        let (quit, _) = words(Question::Quit, true, true);
+        let (quit, _) = words(Question::Quit, true, false);
         assert!(!quit.contains("lost"), "{quit}");
     }
 }

@@ -7,9 +7,8 @@ use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
 
 use super::ask::{Asking, OpenReplays};
 use super::lesson::LessonPanel;
-use super::online::OnlineTable;
 use super::screen::Screen;
-use super::session::{GameInProgress, ReplaysFolder, SessionRequest, StatusLine, newest_first};
+use super::session::{GameInProgress, ReplaysFolder, SessionKind, SessionRequest, StatusLine, newest_first};
 use super::settings::Settings;
 use super::teach::Teaching;
 
@@ -49,7 +48,7 @@ fn game_keys(
     mut asking: ResMut<Asking>,
     in_progress: Res<GameInProgress>,
     mut open: MessageWriter<OpenReplays>,
-    (mut status, online): (ResMut<StatusLine>, Option<Res<OnlineTable>>),
+    (mut status, kind): (ResMut<StatusLine>, Res<SessionKind>),
 ) {
     let ctrl = keys.any_pressed([KeyCode::ControlLeft, KeyCode::ControlRight]);
     let pressed = |k: KeyCode| keys.just_pressed(k);
@@ -89,7 +88,7 @@ fn game_keys(
     if pressed(KeyCode::KeyT) {
         match teaching.offered {
             Some(_) => teaching.toggle(),
-            None => status.error(no_teaching(online.is_some())),
+            None => status.error(kind.no_teaching()),
         }
     }
     if pressed(KeyCode::KeyM) {
@@ -101,15 +100,6 @@ fn game_keys(
     }
     if pressed(KeyCode::BracketLeft) {
         settings.ai_moves_per_second = (settings.ai_moves_per_second / 1.5).max(0.25);
-    }
-}
-
-/// Why T shows nothing here.
-fn no_teaching(at_a_server: bool) -> &'static str {
-    if at_a_server {
-        "No teaching at a server's table: it would help one side (T teaches in games played here)"
-    } else {
-        "This game's board does not teach: T shows what each move is worth where a game can tell"
     }
 }
 

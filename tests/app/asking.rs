@@ -132,10 +132,10 @@ fn o_over_a_game_under_way_asks_before_the_replays_open() {
 struct Resigned(usize);
 
 fn count_resignations(
-    mut asked: MessageReader<tabula::app::online::OnlineRequest>,
+    mut asked: MessageReader<tabula::app::session::SessionRequest>,
     mut resigned: ResMut<Resigned>,
 ) {
-    resigned.0 += asked.read().filter(|r| **r == tabula::app::online::OnlineRequest::Resign).count();
+    resigned.0 += asked.read().filter(|r| matches!(r, tabula::app::session::SessionRequest::Resign)).count();
 }
 
 /// Resign (at a server's table) asks first: Esc takes it back, Enter resigns.

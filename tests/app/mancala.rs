@@ -1,6 +1,6 @@
 use super::*;
 use tabula::app::mancala::{BestRing, Cell, MarginLabel, PitChoice, PitMargins, STORE_WINNER, Stone};
-use tabula::app::session::MovePreview;
+use tabula::app::session::{MovePreview, SessionKind};
 use tabula::app::settings::Settings;
 use tabula::app::teach::{MoveMarks, Teaching};
 use tabula_engine::core::rng_from_seed;
@@ -137,7 +137,7 @@ fn a_mancala_replay_steps_both_ways_and_the_stones_follow() {
 
     app.world_mut().write_message(SessionRequest::OpenReplay(path));
     frames(&mut app, 3);
-    assert!(board(&app).replay);
+    assert_eq!(board(&app).kind, SessionKind::Replay);
     assert_eq!((board(&app).moves.len(), board(&app).redo.len()), (0, 3));
     assert_eq!(stones_per_cell(&mut app), board(&app).game.cells());
     for step in 1..=3 {
@@ -328,12 +328,12 @@ fn teaching_gives_each_pit_its_proven_margin_and_rings_the_best() {
         assert!(app.world().resource::<MovePreview>().0.contains("the last of"));
     }
     // At a server's table the overlay is not offered, even when on.
-    app.world_mut().resource_mut::<Session<Mancala>>().online = true;
+    app.world_mut().resource_mut::<Session<Mancala>>().kind = SessionKind::AtServer;
     frames(&mut app, 2);
     assert_eq!(app.world().resource::<Teaching>().offered, None);
     assert_eq!(*app.world().resource::<PitMargins>(), PitMargins::Off);
     assert_eq!(ringed(&mut app), Vec::<usize>::new());
-    app.world_mut().resource_mut::<Session<Mancala>>().online = false;
+    app.world_mut().resource_mut::<Session<Mancala>>().kind = SessionKind::Local;
     frames(&mut app, 2);
     assert_eq!(ringed(&mut app), best, "back at a table of its own");
     // Turned off, nothing is ringed and the preview says no margin.

@@ -6,6 +6,7 @@ use std::collections::HashMap;
 
 use tabula::app::levels::reload::LevelReloaded;
 use tabula::app::nim::{NimChoice, NimLesson, STONE_WINNING};
+use tabula::app::session::SessionKind;
 use tabula::app::teach::Teaching;
 
 #[test]
@@ -180,7 +181,7 @@ fn replays_save_open_and_step_both_ways() {
 
     app.world_mut().write_message(SessionRequest::OpenReplay(path));
     frames(&mut app, 3);
-    assert!(session(&app).replay);
+    assert_eq!(session(&app).kind, SessionKind::Replay);
     assert_eq!(session(&app).seats[1].name, "Bob");
     assert_eq!(session(&app).seats[0].controller.label(), "human");
     assert_eq!(session(&app).seats[1].controller.label(), "random", "the seat's agent as saved");

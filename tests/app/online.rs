@@ -15,7 +15,7 @@ use serde_json::Value;
 use tabula::app::game::WindowGame;
 use tabula::app::online::host::Hosting;
 use tabula::app::online::seats_file::{self, SeatsFile};
-use tabula::app::online::{OnlineRequest, OnlineTable, Seek, ServerSaid};
+use tabula::app::online::{OnlineTable, Seek, ServerSaid};
 use tabula_engine::core::{Agent, GameRng, rng_from_seed};
 use tabula_server::protocol::CreateTable;
 

@@ -8,6 +8,7 @@ use tabula::app::online::host::Hosting;
 use tabula::app::online::seats_file::{self, SeatsFile};
 use tabula::app::online::start::{GoOnline, HostFolder, create_request};
 use tabula::app::online::{OnlineTable, Seek};
+use tabula::app::session::SessionKind;
 use tabula_server::protocol::CreateTable;
 
 use super::online::run_until;
@@ -25,7 +26,9 @@ fn window(dir: &Path, name: &str) -> App {
 }
 
 fn at_table(app: &App) -> bool {
-    app.world().get_resource::<Session<Nim>>().is_some_and(|s| s.online)
+    app.world()
+        .get_resource::<Session<Nim>>()
+        .is_some_and(|s| matches!(s.kind, SessionKind::AtServer | SessionKind::Watching))
 }
 
 fn go(app: &mut App, asked: GoOnline) {

@@ -10,7 +10,7 @@
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use tabula::app::game::WindowGame;
-use tabula::app::session::Watch;
+use tabula::app::session::{SessionKind, Watch};
 use tabula_engine::mancala::Mancala;
 use tabula_engine::robots::Robots;
 use tabula_engine::russian_bank::RussianBank;
@@ -38,7 +38,7 @@ struct Standing {
 fn standing(app: &App) -> Option<Standing> {
     fn of<G: WindowGame>(app: &App) -> Option<Standing> {
         let s = app.world().get_resource::<Session<G>>()?;
-        Some(Standing { played: s.moves.len(), ahead: s.redo.len(), replay: s.replay })
+        Some(Standing { played: s.moves.len(), ahead: s.redo.len(), replay: s.kind == SessionKind::Replay })
     }
     of::<Nim>(app)
         .or_else(|| of::<Mancala>(app))

@@ -2,7 +2,7 @@
 //! the browser lists the latest first; saving again says where it went.
 
 use super::*;
-use tabula::app::session::{ReplaysFolder, newest_first};
+use tabula::app::session::{ReplaysFolder, SessionKind, newest_first};
 use tabula::app::settings::Settings;
 
 fn replays(app: &App) -> Vec<PathBuf> {
@@ -33,7 +33,7 @@ fn a_finished_game_is_saved_once_and_opens_as_its_replay() {
     // The file is the game: opened, it replays both moves.
     app.world_mut().write_message(SessionRequest::OpenReplay(saved[0].clone()));
     frames(&mut app, 3);
-    assert!(session(&app).replay);
+    assert_eq!(session(&app).kind, SessionKind::Replay);
     assert_eq!(session(&app).redo.len(), 2);
 }
 

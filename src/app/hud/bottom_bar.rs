@@ -44,7 +44,7 @@ pub(super) fn bottom_bar<G: WindowGame>(
 /// The keys for what is going on: a replay, a person playing, or agents
 /// watched.
 fn controls<G: WindowGame>(session: &Session<G>) -> Controls {
-    if session.replay {
+    if session.kind.steps_through() {
         let keys =
             [key("Space", "play/pause"), key(".", "step forward"), key(",", "step back"), key("Esc", "menu")];
         return Controls::new("Click a move in the log to go to it.", &keys);
@@ -52,8 +52,8 @@ fn controls<G: WindowGame>(session: &Session<G>) -> Controls {
     if session.outcome().is_some() {
         return ended_controls(session);
     }
-    if session.online {
-        return online_controls(session);
+    if !session.kind.plays_here() {
+        return table_controls(session);
     }
     let deal: &[Key] = if session.deals { &[key("Shift+F2", "restart this deal")] } else { &[] };
     if session.has_human() {
@@ -84,12 +84,14 @@ fn controls<G: WindowGame>(session: &Session<G>) -> Controls {
     }
 }
 
-/// At a server's table: the board's keys for a seat, and what undo and
-/// play again mean there; a spectator only watches.
-fn online_controls<G: WindowGame>(session: &Session<G>) -> Controls {
+/// A game played elsewhere: the board's keys for a seat, and what undo
+/// and play again mean there; a spectator only watches.
+fn table_controls<G: WindowGame>(session: &Session<G>) -> Controls {
     let common = [key("L", "lesson"), key("M", "mute"), key("Esc", "menu")];
     if session.has_human() {
-        G::controls(&session.level).and(&[key("U", "ask to take back"), key("F2", "rematch")]).and(&common)
+        G::controls(&session.level)
+            .and(&[key("U", session.kind.undo()), key("F2", session.kind.again())])
+            .and(&common)
     } else {
         Controls::new("Watching the table: the moves come as they are played.", &common)
     }
@@ -97,8 +99,8 @@ fn online_controls<G: WindowGame>(session: &Session<G>) -> Controls {
 
 /// After the end: no more play, only what comes next.
 fn ended_controls<G: WindowGame>(session: &Session<G>) -> Controls {
-    if session.online {
-        let again: &[Key] = if session.has_human() { &[key("F2", "rematch")] } else { &[] };
+    if !session.kind.plays_here() {
+        let again: &[Key] = if session.has_human() { &[key("F2", session.kind.again())] } else { &[] };
         return Controls::new("The game is over.", again)
             .and(&[key("O", "open a replay"), key("Esc", "menu")]);
     }

@@ -43,7 +43,7 @@ fn band<G: WindowGame>(
     headline: &Headline,
     requests: &mut MessageWriter<SessionRequest>,
 ) -> Option<f32> {
-    if session.outcome().is_none() || (session.replay && !session.redo.is_empty()) {
+    if session.outcome().is_none() || (session.kind.steps_through() && !session.redo.is_empty()) {
         return None;
     }
     let frame = egui::Frame::side_top_panel(root.style())
@@ -62,17 +62,18 @@ fn band<G: WindowGame>(
             ui.label(format!("after {} moves", session.moves.len()));
         });
         ui.horizontal(|ui| {
-            // At a server's table, again means a rematch the others accept;
-            // the server keeps the replay.
-            let again = if session.online { "Rematch (F2)" } else { "Play again (F2)" };
+            // Played elsewhere, again means a rematch the others accept,
+            // and the replay is kept there.
+            let here = session.kind.plays_here();
+            let again = if here { "Play again (F2)" } else { "Rematch (F2)" };
             // A spectator has no seat to play again with.
-            let seated = !session.online || session.has_human();
+            let seated = here || session.has_human();
             if seated && ui.button(egui::RichText::new(again).size(16.0)).clicked() {
                 requests.write(SessionRequest::PlayAgain);
             }
             let saved = session.saved_as().and_then(|p| p.file_name()).map(|n| n.to_string_lossy());
             if saved.is_none()
-                && !session.online
+                && here
                 && ui.button(egui::RichText::new("Save replay (Ctrl+S)").size(16.0)).clicked()
             {
                 requests.write(SessionRequest::SaveReplay);

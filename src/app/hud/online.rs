@@ -10,7 +10,7 @@ use tabula_engine::Player;
 use crate::app::ask::{Asking, Question};
 use crate::app::game::WindowGame;
 use crate::app::online::host::Hosting;
-use crate::app::online::{OnlineRequest, OnlineTable, clock_text};
+use crate::app::online::{OnlineTable, clock_text};
 use crate::app::session::{Session, SessionRequest};
 use crate::app::theme::palette::{ERROR_COLOR, OK_COLOR, PAUSED_COLOR};
 use crate::app::theme::widgets::status_light;
@@ -72,11 +72,10 @@ pub(super) fn game_buttons<G: WindowGame>(
     online: &OnlineTable,
     session: &Session<G>,
     requests: &mut MessageWriter<SessionRequest>,
-    answers: &mut MessageWriter<OnlineRequest>,
     asking: &mut Asking,
 ) {
     ui.heading("Game");
-    take_back_question(ui, online, session, answers);
+    take_back_question(ui, online, session, requests);
     let seated = online.seat.is_some();
     let over = session.outcome().is_some();
     // A spectator only watches.
@@ -110,7 +109,7 @@ fn take_back_question<G: WindowGame>(
     ui: &mut egui::Ui,
     online: &OnlineTable,
     session: &Session<G>,
-    answers: &mut MessageWriter<OnlineRequest>,
+    answers: &mut MessageWriter<SessionRequest>,
 ) {
     let Some((by, to_ply)) = online.take_back else { return };
     let what = taken_back(session.moves.len(), to_ply);
@@ -123,10 +122,10 @@ fn take_back_question<G: WindowGame>(
         if online.seat.is_some() {
             ui.horizontal(|ui| {
                 if ui.button("Accept").clicked() {
-                    answers.write(OnlineRequest::AnswerTakeBack(true));
+                    answers.write(SessionRequest::AnswerTakeBack(true));
                 }
                 if ui.button("Decline").clicked() {
-                    answers.write(OnlineRequest::AnswerTakeBack(false));
+                    answers.write(SessionRequest::AnswerTakeBack(false));
                 }
             });
         }

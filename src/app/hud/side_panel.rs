@@ -16,7 +16,6 @@ use crate::app::game::WindowGame;
 use crate::app::lesson::{LessonPanel, lesson};
 use crate::app::levels::reload::LevelWatch;
 use crate::app::move_log::move_log;
-use crate::app::online::OnlineRequest;
 use crate::app::session::{GameInProgress, Session, SessionRequest, Watch};
 use crate::app::settings::Settings;
 use crate::app::teach::{MoveMarks, Teaching};
@@ -40,7 +39,6 @@ pub(super) struct SideControls<'w, 's, G: WindowGame> {
     marks: Res<'w, MoveMarks>,
     clues: Local<'s, Clues>,
     table: Table<'w>,
-    answers: MessageWriter<'w, OnlineRequest>,
 }
 
 /// After the top and bottom bars: the right of what they leave.
@@ -110,9 +108,9 @@ impl<G: WindowGame> SideControls<'_, '_, G> {
     }
 
     fn section(&mut self, ui: &mut egui::Ui, section: Section) {
-        // At a server's table the moves come as they are played: nothing
-        // to pause, and the server keeps the replay.
-        let online = self.session.online;
+        // Played elsewhere, the moves come as they are played: nothing to
+        // pause, and the replay is kept there.
+        let here = self.session.kind.plays_here();
         match section {
             // Beside the board, first in the panel, never over the board.
             Section::LevelProblem => level_problem(ui, &self.level_watch),
@@ -121,11 +119,11 @@ impl<G: WindowGame> SideControls<'_, '_, G> {
                 self.game_buttons(ui);
                 ui.separator();
             }
-            Section::Watch if !online => {
+            Section::Watch if here => {
                 watch_controls(ui, &self.session, &self.watch, &mut self.settings, &mut self.requests);
                 ui.separator();
             }
-            Section::Replays if !online => {
+            Section::Replays if here => {
                 self.replays(ui);
                 ui.separator();
             }
@@ -146,14 +144,7 @@ impl<G: WindowGame> SideControls<'_, '_, G> {
 
     fn game_buttons(&mut self, ui: &mut egui::Ui) {
         if let Some(online) = &self.table.online {
-            return game_buttons(
-                ui,
-                online,
-                &self.session,
-                &mut self.requests,
-                &mut self.answers,
-                &mut self.asking,
-            );
+            return game_buttons(ui, online, &self.session, &mut self.requests, &mut self.asking);
         }
         ui.heading("Game");
         ui.horizontal(|ui| {
@@ -230,11 +221,8 @@ impl<G: WindowGame> SideControls<'_, '_, G> {
                 };
                 ui.label(egui::RichText::new(hint).weak());
             }
-            None if self.session.online => {
-                ui.label("The table's, from the server");
-            }
             None => {
-                ui.label("Built in (from a replay)");
+                ui.label(self.session.kind.level_source());
             }
         }
     }

@@ -77,7 +77,7 @@ impl<G: WindowGame> TurnFacts<'_, G> {
             ui.separator();
             ui.label(egui::RichText::new("Paused").color(PAUSED_COLOR).strong().size(18.0));
         }
-        if session.replay {
+        if session.kind.steps_through() {
             ui.separator();
             ui.label(format!(
                 "Replay: move {} of {}",
@@ -100,7 +100,11 @@ impl<G: WindowGame> TurnFacts<'_, G> {
             }
             (None, Some(to_move)) => {
                 let who = session.name_of(to_move);
-                let extra = if session.is_human(to_move) && !session.replay { ", your move" } else { "" };
+                let extra = if session.is_human(to_move) && !session.kind.steps_through() {
+                    ", your move"
+                } else {
+                    ""
+                };
                 egui::RichText::new(format!("{who} to move{extra}"))
                     .color(seat_color32(to_move.index()))
                     .strong()
@@ -132,7 +136,7 @@ impl<G: WindowGame> TurnFacts<'_, G> {
         let notes = self.agents.as_ref().map(|a| a.notes()).unwrap_or_default();
         // A game with an agent keeps the line for its notes from the start,
         // so the board does not move down when the first note comes.
-        if !session.online && session.seats.iter().any(|s| s.controller != Controller::Human) {
+        if session.kind.plays_here() && session.seats.iter().any(|s| s.controller != Controller::Human) {
             ui.horizontal_wrapped(|ui| {
                 ui.label(egui::RichText::new(" ").weak());
                 for (i, note) in notes.iter().enumerate() {

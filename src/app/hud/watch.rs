@@ -27,7 +27,7 @@ pub(super) fn watch_controls<G: WindowGame>(
             requests.write(SessionRequest::Step);
         }
     });
-    if session.replay && ui.button("Step back (,)").clicked() {
+    if session.kind.steps_through() && ui.button("Step back (,)").clicked() {
         requests.write(SessionRequest::Undo);
     }
     // Two decimals: a logarithmic slider dragged lands on 0.5926.
@@ -59,7 +59,7 @@ pub(super) fn paused_band<G: WindowGame>(
     let frame = egui::Frame::side_top_panel(root.style()).inner_margin(egui::Margin::symmetric(16, 8));
     let band = egui::Panel::bottom("paused").frame(frame).resizable(false).show(root, |ui| {
         ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
-            let text = if session.replay {
+            let text = if session.kind.steps_through() {
                 "Paused: Space plays, . steps"
             } else {
                 "Paused: Space goes on, . plays one move"

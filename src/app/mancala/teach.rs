@@ -170,8 +170,7 @@ pub(super) fn work_out_margins(
     mut margins: ResMut<PitMargins>,
     mut status: ResMut<StatusLine>,
 ) {
-    // Not at a table on a game server: it would teach one side there.
-    let offered = (!session.online).then_some(Mancala::NAME);
+    let offered = session.kind.may_teach().then_some(Mancala::NAME);
     if teaching.offered != offered {
         teaching.offered = offered;
     }

@@ -50,7 +50,7 @@ pub(super) fn work_out_takes(
     mut teaching: ResMut<Teaching>,
     mut lesson: ResMut<NimLesson>,
 ) {
-    let offered = (!session.online).then_some(Nim::NAME);
+    let offered = session.kind.may_teach().then_some(Nim::NAME);
     if teaching.offered != offered {
         teaching.offered = offered;
     }

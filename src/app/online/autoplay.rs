@@ -48,7 +48,7 @@ fn autoplay<G: WindowGame>(
         // Chosen again, from the position as it now is.
         auto.sent = None;
     }
-    let Some(me) = session.human_to_move().filter(|_| session.online) else { return };
+    let Some(me) = session.human_to_move().filter(|_| session.kind.at_server()) else { return };
     next.ask();
     // The game begins once every seat is taken.
     if !online.is_some_and(|o| o.up && o.all_seated()) {

@@ -15,7 +15,7 @@ use tabula_server::protocol::{
 };
 
 use super::seats_file::{self, KeptSeat, SeatsFile};
-use super::{OnlineRequest, OnlineTable, Seek, ServerSaid};
+use super::{OnlineTable, Seek, ServerSaid};
 use crate::app::session::{SessionRequest, StatusLine, WindowGames};
 
 /// Reads what the connection brought since the last frame.
@@ -293,11 +293,10 @@ fn begin_from_state(world: &mut World, state: &TableState) {
 }
 
 /// The game screen's requests at a server's table: undo asks to take
-/// back, play again asks for a rematch; the online panels' answers.
+/// back, play again asks for a rematch; resigning and answering a take-back.
 pub(super) fn requests(
     online: Option<ResMut<OnlineTable>>,
     mut session_requests: MessageReader<SessionRequest>,
-    mut online_requests: MessageReader<OnlineRequest>,
     mut status: ResMut<StatusLine>,
 ) {
     let Some(mut online) = online else { return };
@@ -321,21 +320,14 @@ pub(super) fn requests(
             SessionRequest::SaveReplay => {
                 status.info("A game at a server's table is saved when it ends: O lists it then");
             }
-            _ => {}
-        }
-    }
-    for request in online_requests.read() {
-        match request {
-            OnlineRequest::AnswerTakeBack(accept) => {
+            SessionRequest::AnswerTakeBack(accept) => {
                 let accept = *accept;
                 online.ask_at_table(|table, seat| Request::Answer { table, accept, seat });
             }
-            OnlineRequest::Resign => {
+            SessionRequest::Resign => {
                 online.ask_at_table(|table, seat| Request::Resign { table, seat });
             }
-            OnlineRequest::Rematch => {
-                online.ask_at_table(|table, seat| Request::Rematch { table, seat });
-            }
+            _ => {}
         }
     }
 }

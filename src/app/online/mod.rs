@@ -225,18 +225,8 @@ pub enum ServerSaid {
     Replay { text: String, by_hand: bool },
 }
 
-/// What the online panels ask of the table.
-#[derive(Message, Clone, Debug, PartialEq)]
-pub enum OnlineRequest {
-    /// Answer the take-back another seat asked for.
-    AnswerTakeBack(bool),
-    Resign,
-    Rematch,
-}
-
 pub(super) fn plugin(app: &mut App) {
     app.add_message::<ServerSaid>()
-        .add_message::<OnlineRequest>()
         .init_resource::<seats_file::SeatsFile>()
         .add_systems(Update, link::read_link.before(SessionSet::Requests))
         .add_systems(Update, link::requests.in_set(SessionSet::Requests))

@@ -68,7 +68,7 @@ pub fn begin<G: WindowGame>(world: &mut World, state: &TableState) -> Result<(),
         .collect();
     let mut session = Session::<G>::online(level, &seen, seats, past);
     if let Some(was) = world.get_resource::<Session<G>>()
-        && was.online
+        && was.kind.at_server()
         && was.moves == session.moves
         && was.game == session.game
     {
@@ -87,10 +87,8 @@ pub fn begin<G: WindowGame>(world: &mut World, state: &TableState) -> Result<(),
     if let Some(ended) = &state.result {
         session.called = Some(outcome_of(ended));
     }
-    world.insert_resource(Agents::<G>::nobody(session.seats.len()));
-    world.insert_resource(session);
-    world.insert_resource(Watch::default());
-    world.insert_resource(Headline(None));
+    let agents = Agents::<G>::nobody(session.seats.len());
+    crate::app::session::install(world, session, agents, Watch::default());
     world.write_message(BoardReset);
     world.resource_mut::<StatusLine>().info(match me {
         Some(p) => format!("At the table, in seat {}", p.0 + 1),
@@ -116,7 +114,7 @@ fn send_moves<G: WindowGame>(
     online: Option<ResMut<OnlineTable>>,
     mut status: ResMut<StatusLine>,
 ) {
-    let Some(mut online) = online.filter(|_| session.online) else { return };
+    let Some(mut online) = online.filter(|_| session.kind.at_server()) else { return };
     for request in requests.read() {
         if !online.up {
             status.error("Not connected: the move was not sent (reconnecting…)");
@@ -140,7 +138,7 @@ fn hear<G: WindowGame>(
     mut refused: MessageWriter<MoveRefused>,
     mut ended: MessageWriter<GameEnded>,
 ) {
-    if !session.online {
+    if !session.kind.at_server() {
         return;
     }
     for message in said.read() {
@@ -193,7 +191,7 @@ fn keep_replay<G: WindowGame>(
 ) {
     for message in said.read() {
         let ServerSaid::Replay { text, by_hand } = message else { continue };
-        if !session.online || !(*by_hand || settings.save_finished_games) {
+        if !session.kind.at_server() || !(*by_hand || settings.save_finished_games) {
             continue;
         }
         // Ctrl+S again after the game was kept: the same game, not a copy.

@@ -68,7 +68,7 @@ pub(super) fn mark_reasoning(
     if !(reset || session.is_changed() || shade.is_changed()) || !session.game.homes_hidden() {
         return;
     }
-    let over = session.outcome().is_some() || session.replay;
+    let over = session.outcome().is_some() || session.kind.steps_through();
     for entity in &old {
         commands.entity(entity).despawn();
     }
@@ -120,7 +120,10 @@ pub(super) fn mark_reasoning(
 /// Whether the person at the window may ask for their homes' shading now:
 /// homes hidden, the game on, a person playing.
 fn may_shade(session: &Session<Robots>) -> bool {
-    session.game.homes_hidden() && session.outcome().is_none() && !session.replay && session.has_human()
+    session.game.homes_hidden()
+        && session.outcome().is_none()
+        && !session.kind.steps_through()
+        && session.has_human()
 }
 
 /// H turns the shading of the player's own homes on and off.

@@ -32,15 +32,16 @@ pub(super) fn table_buttons(
     // Above the status line; at the end, above the band that says who won,
     // however tall it is (a match's headline, a rematch's buttons).
     let lift = below.0 + LIFT;
-    let mine = me(&session).filter(|_| !session.replay && table.outcome().is_none());
+    let mine = me(&session).filter(|_| !session.kind.steps_through() && table.outcome().is_none());
     // Stop is offered whenever it is the other's turn, breach or not:
     // noticing one is the player's skill.
     let stop_by = stopper(&session);
-    // At a server's table the next deal is a rematch (the end band's).
-    let next_deal = table.outcome().is_some() && !session.replay && !session.online;
-    let score = !session.online || last_stop.shown(session.moves.len()).is_some();
+    // Where the game is not played here, the next deal is a rematch (the
+    // end band's).
+    let next_deal = table.outcome().is_some() && session.kind.moves_here();
+    let score = session.kind.plays_here() || last_stop.shown(session.moves.len()).is_some();
     if !(score || mine.is_some() || stop_by.is_some() || next_deal) {
-        // Nothing to say or do here (a spectator at a server's table).
+        // Nothing to say or do here (a spectator, a game played elsewhere).
         return Ok(());
     }
     egui::Area::new("russian-bank-table".into())
@@ -75,9 +76,9 @@ fn match_score(
 ) {
     let target = session.level.match_points;
     let points = bank_match.points();
-    // A server plays one deal a table (a rematch is the next): no match
-    // is kept there, so no score is shown that would stay at nothing.
-    if !session.online {
+    // A game played elsewhere is one deal (a rematch is the next): no
+    // match is kept for it, so no score is shown that would stay at nothing.
+    if session.kind.plays_here() {
         ui.label(
             egui::RichText::new(format!(
                 "Match to {target}: {} {} · {} {}",
@@ -89,7 +90,7 @@ fn match_score(
             .strong(),
         );
     }
-    if let Some(winner) = bank_match.winner(target).filter(|_| !session.online) {
+    if let Some(winner) = bank_match.winner(target).filter(|_| session.kind.plays_here()) {
         ui.label(
             egui::RichText::new(format!("{} wins the match", session.name_of(winner)))
                 .color(crate::app::board::seat_color32(winner.index()))

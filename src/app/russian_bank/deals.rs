@@ -69,7 +69,7 @@ pub(super) fn tally_match(
             let (won, other) = (points[winner.index()], points[1 - winner.index()]);
             headline.0 = Some(format!("{} wins the match {won} to {other}", session.name_of(winner)));
         }
-        if !session.has_human() && !session.replay && !session.online && !decided {
+        if !session.has_human() && session.kind.moves_here() && !decided {
             bank_match.next_deal_in = Some(NEXT_DEAL_PAUSE);
         }
     }

@@ -205,7 +205,7 @@ pub(super) fn handle_keys(
     let ctrl = keys.any_pressed([KeyCode::ControlLeft, KeyCode::ControlRight]);
     // F: the agent to move finishes its turn quickly, with or without a
     // person at the table.
-    if keys.just_pressed(KeyCode::KeyF) && session.outcome().is_none() && !session.replay {
+    if keys.just_pressed(KeyCode::KeyF) && session.outcome().is_none() && !session.kind.steps_through() {
         watch.hurry = !session.is_human(session.game.current_player());
     }
     let Some(me) = me(&session) else { return };
@@ -224,7 +224,7 @@ pub(super) fn handle_keys(
         let by = if mv == BankMove::Stop { stopper(&session).unwrap_or(me) } else { me };
         requests.write(RequestMove { by, mv });
     }
-    if keys.just_pressed(KeyCode::KeyN) && session.outcome().is_some() && !session.online {
+    if keys.just_pressed(KeyCode::KeyN) && session.outcome().is_some() && session.kind.plays_here() {
         next_deal.write(SessionRequest::Start(Box::new(next_deal_plan(&session, &bank_match))));
     }
 }
@@ -233,8 +233,8 @@ pub(super) fn handle_keys(
 /// the Stop rule.
 pub(super) fn stopper(session: &Session<RussianBank>) -> Option<Player> {
     // Nothing to stop once the game is over, by the rules or called off the
-    // board (a resignation, a flag at a server's table), nor in a replay.
-    if !session.level.stop_rule || session.outcome().is_some() || session.replay {
+    // board (a resignation, a flag on the clock), nor in a replay.
+    if !session.level.stop_rule || session.outcome().is_some() || session.kind.steps_through() {
         return None;
     }
     let to_move = session.game.current_player();
@@ -291,8 +291,9 @@ pub(super) fn describe_choice(
     let view = session.view();
     let table = &view.0;
     let text = match (me(&session), choice.chosen) {
-        // At a server's table, again is a rematch (the end band's).
-        _ if table.outcome().is_some() && session.online => String::new(),
+        // Where the game is not played here, again is a rematch (the end
+        // band's).
+        _ if table.outcome().is_some() && !session.kind.plays_here() => String::new(),
         _ if table.outcome().is_some() => "N deals again".to_owned(),
         (Some(me), Some((from, _))) => {
             let card = table.source_card(me, from).map(|c| c.name()).unwrap_or_default();

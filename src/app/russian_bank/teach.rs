@@ -35,8 +35,9 @@ pub(super) fn teach_priority(
     mut lesson: ResMut<BankLesson>,
     agents: Option<ResMut<Agents<RussianBank>>>,
 ) {
-    let offered = (!session.online).then_some(RussianBank::NAME);
-    let shown = teaching.shown_for(RussianBank::NAME) && session.outcome().is_none() && !session.replay;
+    let offered = session.kind.may_teach().then_some(RussianBank::NAME);
+    let shown =
+        teaching.shown_for(RussianBank::NAME) && session.outcome().is_none() && !session.kind.steps_through();
     let plies = session.moves.len();
     let mut moved = false;
     if session.is_changed() {

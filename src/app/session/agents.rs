@@ -136,7 +136,7 @@ pub(super) fn run_agents<G: WindowGame>(
     let Some(to_move) = agents.due else { return };
     let Some(Some(agent)) = agents.seats.get(to_move.index()) else { return };
     // Paused, one move (.) or the rest of the turn (F) may still be asked for.
-    if session.replay || (watch.paused && !watch.step && !watch.hurry) {
+    if session.kind.steps_through() || (watch.paused && !watch.step && !watch.hurry) {
         return;
     }
     // An agent is to move: frames go on through its pause and the board's.

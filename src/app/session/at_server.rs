@@ -3,7 +3,7 @@
 
 use tabula_engine::Player;
 
-use super::{SeatSetup, Session};
+use super::{Controller, SeatSetup, Session, SessionKind};
 use crate::app::game::WindowGame;
 
 impl<G: WindowGame> Session<G> {
@@ -18,27 +18,15 @@ impl<G: WindowGame> Session<G> {
         past: Vec<(Player, G::Move, String)>,
     ) -> Self {
         let game = G::from_view(seen);
-        let (movers, moves): (Vec<Player>, Vec<G::Move>) = past.iter().map(|(p, mv, _)| (*p, *mv)).unzip();
-        Session {
-            level_path: None,
-            level_name: tabula_engine::core::Level::name(&level).to_owned(),
-            level,
-            seed: 0,
-            seats,
-            start: game.clone(),
-            game,
-            moves,
-            movers,
-            redo: Vec::new(),
-            said: past.into_iter().map(|(_, _, says)| says).collect(),
-            replay: false,
-            barrier: 0,
-            barrier_reason: "",
-            deals: false,
-            saved: None,
-            online: true,
-            called: None,
+        let seated = seats.iter().any(|s| s.controller == Controller::Human);
+        let kind = if seated { SessionKind::AtServer } else { SessionKind::Watching };
+        let mut session = Session::open(kind, level, seats, game);
+        for (by, mv, says) in past {
+            session.movers.push(by);
+            session.moves.push(mv);
+            session.said.push(says);
         }
+        session
     }
 
     /// A move a game server played, heard with its words (said from the

@@ -3,7 +3,7 @@
 
 use tabula_engine::core::derive_seed;
 
-use super::Session;
+use super::{Session, SessionKind};
 use crate::app::game::WindowGame;
 
 impl<G: WindowGame> Session<G> {
@@ -35,7 +35,9 @@ impl<G: WindowGame> Session<G> {
         self.movers.clear();
         self.redo.clear();
         self.said.clear();
-        self.replay = false;
+        if self.kind.steps_through() {
+            self.kind = SessionKind::Local;
+        }
         self.barrier = 0;
         self.game = self.start.clone();
     }
@@ -64,7 +66,7 @@ impl<G: WindowGame> Session<G> {
     /// that showed what was hidden (outside replays), forward along the
     /// moves taken back. Returns whether the position changed.
     pub fn go_to(&mut self, n: usize) -> bool {
-        let floor = if self.replay { 0 } else { self.barrier };
+        let floor = if self.kind.steps_through() { 0 } else { self.barrier };
         let before = self.moves.len();
         while self.moves.len() > n.max(floor) {
             let Some(mv) = self.moves.pop() else { break };
@@ -86,12 +88,12 @@ impl<G: WindowGame> Session<G> {
     /// Returns whether anything was undone.
     pub fn undo(&mut self) -> bool {
         let mut undone = false;
-        while self.replay || self.moves.len() > self.barrier {
+        while self.kind.steps_through() || self.moves.len() > self.barrier {
             let Some(mv) = self.moves.pop() else { break };
             self.redo.push(mv);
             undone = true;
             self.rebuild();
-            if self.replay || !self.has_human() || self.is_human(self.game.current_player()) {
+            if self.kind.steps_through() || !self.has_human() || self.is_human(self.game.current_player()) {
                 break;
             }
         }

@@ -71,6 +71,11 @@ pub enum SessionRequest {
     BackToMenu,
     /// Step back or forward to just after move n of the log (0: the start).
     GoTo(usize),
+    /// Give the game up: offered where it is played elsewhere, whose
+    /// keeper ends it (a game played here has nobody to concede to).
+    Resign,
+    /// Accept or decline the take-back another seat asked for.
+    AnswerTakeBack(bool),
 }
 
 /// The turn passed: `to` is now to move, or nobody once the game is over.

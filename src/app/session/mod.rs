@@ -8,13 +8,15 @@
 //! the panels ask of it, `status` what the board and the panels share
 //! about it, `moves` the engine's answer to a request, `turns`
 //! whose turn it is, `history` restarts, undo and stepping through the
-//! moves, `agents` the seats an agent plays, `at_server` a session at a
+//! moves, `agents` the seats an agent plays, `kind` what kind of session
+//! it is and what that lets the screens offer, `at_server` a session at a
 //! game server's table, `replays` saving
 //! and stepping through replays, `words` the moves in words for the log.
 
 mod agents;
 mod at_server;
 mod history;
+mod kind;
 mod messages;
 mod moves;
 mod replays;
@@ -36,10 +38,12 @@ use super::game::{ActiveGame, WindowGame};
 use super::screen::Screen;
 
 pub use agents::Agents;
+pub use kind::SessionKind;
 pub use messages::*;
 pub use replays::{ReplaysFolder, newest_first, plan_from_replay, replays_dir, save_heard_replay};
 pub use start::begin;
-pub(crate) use start::begin_game;
+pub use start::{WindowEntry, WindowGames};
+pub(crate) use start::{begin_game, install};
 pub use status::{BoardBusy, GameInProgress, Headline, MovePreview, StatusLine, Watch};
 pub use turns::{MoveChoice, Turn, choice_expires};
 
@@ -126,8 +130,9 @@ pub struct Session<G: WindowGame> {
     /// nearest first) in words, as said when it was played: a move's words
     /// may name what only the position before it shows (a card's face).
     said: Vec<String>,
-    /// Stepping through a replay: no new moves are taken.
-    pub replay: bool,
+    /// Played here, a replay stepped through, or a server's table: what
+    /// the screens may offer depends on it, and only on it.
+    pub kind: SessionKind,
     /// Moves that undo may not take back: the last one showed what had been
     /// hidden, and taking it back would let a player see it and choose again.
     pub barrier: usize,
@@ -140,9 +145,6 @@ pub struct Session<G: WindowGame> {
     /// game again says where it is; any other (a new deal, another line of
     /// moves) is saved anew.
     pub saved: Option<(SavedGame<G>, PathBuf)>,
-    /// A table on a game server: `game` is what this screen's seat sees,
-    /// and only the server plays moves (`online` does).
-    pub online: bool,
     /// How a game ended off the board, as a game server called it (a
     /// resignation, a flag): the rules alone would play on.
     pub called: Option<Outcome>,
@@ -180,26 +182,39 @@ impl<G: WindowGame> Session<G> {
         // whether its start depends on the seed.
         let other = G::new(&level, plan.seed ^ 0x9e37_79b9_7f4a_7c15).map_err(|e| e.message)?;
         let deals = format!("{game:?}") != format!("{other:?}");
-        Ok(Session {
-            level_path: plan.level_path.clone(),
-            level_name: plan.level.name().to_owned(),
+        let kind = if plan.replay.is_some() { SessionKind::Replay } else { SessionKind::Local };
+        let mut session = Session::open(kind, level, plan.seats.clone(), game);
+        session.level_path = plan.level_path.clone();
+        session.level_name = plan.level.name().to_owned();
+        session.seed = plan.seed;
+        session.redo = redo;
+        session.said = said;
+        session.deals = deals;
+        Ok(session)
+    }
+
+    /// The one way every kind of session begins: `game` at its start, no
+    /// move played, nothing saved; the constructors fill in the rest.
+    fn open(kind: SessionKind, level: G::Level, seats: Vec<SeatSetup>, game: G) -> Self {
+        Session {
+            level_path: None,
+            level_name: tabula_engine::core::Level::name(&level).to_owned(),
             level,
-            seed: plan.seed,
-            seats: plan.seats.clone(),
+            seed: 0,
+            seats,
             start: game.clone(),
             game,
             moves: Vec::new(),
             movers: Vec::new(),
-            redo,
-            said,
-            replay: plan.replay.is_some(),
+            redo: Vec::new(),
+            said: Vec::new(),
+            kind,
             barrier: 0,
             barrier_reason: "",
-            deals,
+            deals: false,
             saved: None,
-            online: false,
             called: None,
-        })
+        }
     }
 
     /// The game before its first move.
@@ -223,7 +238,7 @@ impl<G: WindowGame> Session<G> {
     /// The seat whose screen this is: the human to move, else the only
     /// human, else nobody's (a spectator, as when watching or replaying).
     pub fn screen_seat(&self) -> Option<Player> {
-        if self.replay {
+        if self.kind.steps_through() {
             return None;
         }
         // Asked several times a frame: no list is built.
@@ -248,7 +263,7 @@ impl<G: WindowGame> Session<G> {
     /// game is over).
     pub fn human_to_move(&self) -> Option<Player> {
         let to_move = self.game.current_player();
-        (!self.replay && self.outcome().is_none() && self.is_human(to_move)).then_some(to_move)
+        (!self.kind.steps_through() && self.outcome().is_none() && self.is_human(to_move)).then_some(to_move)
     }
 
     /// Who a request from the board is made for: the human to move, else the
@@ -278,23 +293,6 @@ impl<G: WindowGame> Session<G> {
     }
 }
 
-/// The games the window shows, by name, with how to start a session of one.
-#[derive(Resource, Default)]
-pub struct WindowGames(pub Vec<WindowEntry>);
-
-pub struct WindowEntry {
-    pub name: &'static str,
-    pub begin: fn(&mut World, SessionPlan) -> Result<(), String>,
-    /// Starts a session on a game server's table from its `state` message.
-    pub begin_online: fn(&mut World, &tabula_server::protocol::TableState) -> Result<(), String>,
-}
-
-impl WindowGames {
-    pub fn find(&self, name: &str) -> Option<&WindowEntry> {
-        self.0.iter().find(|e| e.name == name)
-    }
-}
-
 pub(super) fn plugin(app: &mut App) {
     app.world_mut().get_resource_or_init::<ReplaysFolder>();
     app.init_resource::<Watch>()
@@ -303,6 +301,7 @@ pub(super) fn plugin(app: &mut App) {
         .init_resource::<MovePreview>()
         .init_resource::<Headline>()
         .init_resource::<GameInProgress>()
+        .init_resource::<SessionKind>()
         .add_message::<MoveRefused>()
         .add_message::<MovePlayed>()
         .add_message::<GameEnded>()
@@ -354,6 +353,10 @@ pub(crate) fn game_plugin<G: WindowGame>(app: &mut App) {
                 .before(SessionSet::View)
                 .run_if(resource_exists::<Session<G>>),
         )
+        .add_systems(
+            Update,
+            kind::keep_kind::<G>.in_set(SessionSet::View).run_if(resource_exists::<Session<G>>),
+        )
         .add_systems(OnExit(ActiveGame::of::<G>()), end_session::<G>);
 }
 
@@ -361,19 +364,22 @@ pub(crate) fn game_plugin<G: WindowGame>(app: &mut App) {
 /// requests and moves are the server's to answer: `online`).
 fn played_here<G: WindowGame>(session: Option<Res<Session<G>>>) -> bool {
     // Asked even where the systems' own condition (a session) fails.
-    session.is_some_and(|s| !s.online)
+    session.is_some_and(|s| s.kind.plays_here())
 }
 
 /// Leaving a game's board ends its session.
 fn end_session<G: WindowGame>(mut commands: Commands, mut in_progress: ResMut<GameInProgress>) {
+    commands.insert_resource(SessionKind::default());
     commands.remove_resource::<Session<G>>();
     commands.remove_resource::<Agents<G>>();
     in_progress.0 = false;
 }
 
 fn mark_in_progress<G: WindowGame>(session: Res<Session<G>>, mut in_progress: ResMut<GameInProgress>) {
-    let now =
-        session.has_human() && !session.replay && !session.moves.is_empty() && session.outcome().is_none();
+    let now = session.has_human()
+        && !session.kind.steps_through()
+        && !session.moves.is_empty()
+        && session.outcome().is_none();
     in_progress.set_if_neq(GameInProgress(now));
 }
 

@@ -63,7 +63,7 @@ pub(super) fn apply_moves<G: WindowGame>(
                     ended.write(GameEnded { outcome, text });
                     save_finished(&mut session, &settings, &folder, &mut status);
                 } else if G::INTERJECTIONS
-                    && !session.replay
+                    && !session.kind.steps_through()
                     && let Some(interjection) = interjection(&session, &agents)
                 {
                     // Before anything else: the chance is right after the move.

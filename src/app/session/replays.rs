@@ -180,7 +180,7 @@ pub(super) fn save_finished<G: WindowGame>(
     folder: &ReplaysFolder,
     status: &mut StatusLine,
 ) {
-    if session.replay || !settings.save_finished_games {
+    if session.kind.steps_through() || !settings.save_finished_games {
         return;
     }
     match save_replay(session, &folder.0) {
@@ -203,7 +203,7 @@ pub(super) fn step_replay<G: WindowGame>(
     mut requests: MessageWriter<RequestMove<G>>,
     mut next: ResMut<NextFrame>,
 ) {
-    if !session.replay || busy.0 > 0 {
+    if !session.kind.steps_through() || busy.0 > 0 {
         return;
     }
     let Some(&mv) = session.redo.last() else { return };
@@ -297,7 +297,7 @@ mod tests {
         assert!(session.redo.is_empty());
         assert_eq!(session.game.piles(), &[2, 2]);
         session.restart();
-        assert!(session.moves.is_empty() && !session.replay);
+        assert!(session.moves.is_empty() && !session.kind.steps_through());
         assert_eq!(session.game.piles(), &[2, 3]);
     }
 }

@@ -9,8 +9,8 @@ use tabula_engine::core::{derive_seed, rng_from_seed};
 use super::agents::Agents;
 use super::replays::{ReplaysFolder, plan_from_replay, save_replay};
 use super::{
-    BoardReset, Controller, RequestMove, Session, SessionPlan, SessionRequest, SessionStarted, StatusLine,
-    Watch, WindowGames,
+    BoardReset, Controller, Headline, RequestMove, Session, SessionPlan, SessionRequest, SessionStarted,
+    StatusLine, Watch,
 };
 use crate::app::game::{ActiveGame, WindowGame};
 use crate::app::screen::{BackTo, Screen};
@@ -39,14 +39,14 @@ pub(crate) fn begin_game<G: WindowGame>(world: &mut World, plan: SessionPlan) ->
     for seat in &session.seats {
         seats.push(match &seat.controller {
             // A replay's agents are named, not run: it takes no new moves.
-            _ if session.replay => None,
+            _ if session.kind.steps_through() => None,
             Controller::Human | Controller::Online => None,
             Controller::Agent(spec) => {
                 Some(Arc::new(Mutex::new(G::build_agent(spec).map_err(|e| e.to_string())?)))
             }
         });
     }
-    let replay = session.replay;
+    let replay = session.kind.steps_through();
     // A lesson whose agent moves first waits for the person to read it:
     // its first moves would be over before the text was.
     let first = session.game.current_player();
@@ -61,11 +61,9 @@ pub(crate) fn begin_game<G: WindowGame>(world: &mut World, plan: SessionPlan) ->
     } else {
         "New game".to_owned()
     };
-    world.insert_resource(Agents::<G>::new(seats, rng_from_seed(derive_seed(plan.seed, 1))));
-    world.insert_resource(session);
-    world.insert_resource(Watch { paused: replay || read_first, ..default() });
+    let agents = Agents::<G>::new(seats, rng_from_seed(derive_seed(plan.seed, 1)));
+    super::install(world, session, agents, Watch { paused: replay || read_first, ..default() });
     world.resource_mut::<StatusLine>().info(status);
-    world.insert_resource(super::Headline(None));
     // The menu opens on this level next time (written with the settings).
     if !replay
         && plan.level_path.is_some()
@@ -203,5 +201,38 @@ fn save_asked<G: WindowGame>(session: &mut Session<G>, status: &mut StatusLine, 
             }
             Err(e) => status.error(format!("Cannot save the replay: {e}")),
         },
+    }
+}
+
+/// A session begins: the one place where it and what every screen reads
+/// of it (its kind, its agents, the pace, a clear headline) are put in
+/// place, whatever its kind.
+pub(crate) fn install<G: WindowGame>(
+    world: &mut World,
+    session: Session<G>,
+    agents: Agents<G>,
+    watch: Watch,
+) {
+    world.insert_resource(session.kind);
+    world.insert_resource(agents);
+    world.insert_resource(session);
+    world.insert_resource(watch);
+    world.insert_resource(Headline(None));
+}
+
+/// The games the window shows, by name, with how to start a session of one.
+#[derive(Resource, Default)]
+pub struct WindowGames(pub Vec<WindowEntry>);
+
+pub struct WindowEntry {
+    pub name: &'static str,
+    pub begin: fn(&mut World, SessionPlan) -> Result<(), String>,
+    /// Starts a session on a game server's table from its `state` message.
+    pub begin_online: fn(&mut World, &tabula_server::protocol::TableState) -> Result<(), String>,
+}
+
+impl WindowGames {
+    pub fn find(&self, name: &str) -> Option<&WindowEntry> {
+        self.0.iter().find(|e| e.name == name)
     }
 }

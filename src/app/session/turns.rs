@@ -25,7 +25,7 @@ pub(super) fn announce_turn<G: WindowGame>(
     mut changed: MessageWriter<TurnChanged>,
 ) {
     let to = session.outcome().is_none().then(|| session.game.current_player());
-    let person = to.is_some_and(|p| session.is_human(p)) && !session.replay;
+    let person = to.is_some_and(|p| session.is_human(p)) && !session.kind.steps_through();
     if (turn.to_move, turn.person) != (to, person) {
         changed.write(TurnChanged { to, person });
     }

@@ -83,7 +83,7 @@ fn a_spectator_follows_the_table_into_its_rematch() {
     let mut hands = [Hand::<Nim>::new("random", 1), Hand::<Nim>::new("random", 2)];
     play_on(&mut [&mut ann, &mut bob, &mut cy], &mut hands, nim_board, |_| false);
     for app in [&mut ann, &mut bob] {
-        app.world_mut().write_message(OnlineRequest::Rematch);
+        app.world_mut().write_message(SessionRequest::PlayAgain);
     }
     run_until(&mut [&mut ann, &mut bob, &mut cy], "every window at the rematch's table", |a| {
         let new = online(a[0]).table.clone();

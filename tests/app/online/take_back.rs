@@ -38,7 +38,7 @@ fn a_take_back_declined_changes_nothing_and_accepted_takes_both_windows_back() {
     ann.world_mut().write_message(SessionRequest::Undo);
     run_until(&mut [&mut ann, &mut bob], "Bob asked to take a move back", |a| take_back(a[1]).is_some());
     assert_eq!(take_back(&bob), Some((Player::ONE, to_ply)));
-    bob.world_mut().write_message(OnlineRequest::AnswerTakeBack(false));
+    bob.world_mut().write_message(SessionRequest::AnswerTakeBack(false));
     run_until(&mut [&mut ann, &mut bob], "the take-back declined", |a| {
         a.iter().all(|app| take_back(app).is_none())
     });
@@ -53,7 +53,7 @@ fn a_take_back_declined_changes_nothing_and_accepted_takes_both_windows_back() {
     // Asked again and accepted.
     ann.world_mut().write_message(SessionRequest::Undo);
     run_until(&mut [&mut ann, &mut bob], "Bob asked again", |a| take_back(a[1]).is_some());
-    bob.world_mut().write_message(OnlineRequest::AnswerTakeBack(true));
+    bob.world_mut().write_message(SessionRequest::AnswerTakeBack(true));
     run_until(&mut [&mut ann, &mut bob], "both windows taken back", |a| {
         a.iter().all(|app| plies::<Mancala>(app) == to_ply && take_back(app).is_none())
     });
