@@ -56,10 +56,11 @@ fn band<G: WindowGame>(
             if let Some(headline) = &headline.0 {
                 ui.label(egui::RichText::new(headline).size(24.0).strong());
             }
-            let text = G::outcome_text(&session.view(), &session.names());
-            let size = if headline.0.is_some() { 17.0 } else { 24.0 };
-            ui.label(egui::RichText::new(text).size(size).strong());
-            ui.label(format!("after {} moves", session.moves.len()));
+            if let Some(text) = rules_text(session, headline) {
+                let size = if headline.0.is_some() { 17.0 } else { 24.0 };
+                ui.label(egui::RichText::new(text).size(size).strong());
+            }
+            ui.label(after_moves(session.moves.len()));
         });
         ui.horizontal(|ui| {
             // Played elsewhere, again means a rematch the others accept,
@@ -91,11 +92,38 @@ fn band<G: WindowGame>(
     Some(band.response.rect.height())
 }
 
+/// The game's result in its rules' words. An end called off the board (a
+/// resignation, a flag) is said by the headline alone: the rules would
+/// read a game that is not over as a draw.
+fn rules_text<G: WindowGame>(session: &Session<G>, headline: &Headline) -> Option<String> {
+    (session.game.outcome().is_some() || headline.0.is_none())
+        .then(|| G::outcome_text(&session.view(), &session.names()))
+}
+
+/// How long the game was, in words.
+fn after_moves(n: usize) -> String {
+    if n == 1 { "after 1 move".to_owned() } else { format!("after {n} moves") }
+}
+
 #[cfg(test)]
 mod tests {
 
+    use tabula_engine::{Outcome, Player};
+
     use super::*;
     use crate::app::theme::widgets::root_ui_over;
+
+    #[test]
+    fn a_resignation_is_said_by_its_headline_not_read_as_a_draw() {
+        let mut session = super::super::nim_session(&[3, 4]);
+        session.called = Some(Outcome::Win(Player::ONE));
+        let headline = Headline(Some("Bob resigned: Ann wins".into()));
+        assert_eq!(rules_text(&session, &headline), None);
+        let mut over = super::super::nim_session(&[1]);
+        over.game.play(tabula_engine::nim::Take { pile: 0, count: 1 }).unwrap();
+        assert!(rules_text(&over, &headline).is_some(), "a deal over by its rules says so beside the match");
+        assert_eq!((after_moves(1), after_moves(2)), ("after 1 move".to_owned(), "after 2 moves".to_owned()));
+    }
 
     /// Paused is said in the room kept under the board, which the board is
     /// fitted above: it covers no piece however the board is drawn.
