@@ -18,12 +18,6 @@ use source::{code, is_test_file, root, rust_files, without_tests};
 const KNOWING: [&str; 5] =
     ["src/app/online/", "src/app/session/", "src/app/menu/", "src/app/mod.rs", "src/app/registry.rs"];
 
-/// Files that still name online play, to be rid of it: the list only
-/// shrinks. The top bar and the side panel draw a server's table (its
-/// seats' clocks, the take-back asked, Resign) from `hud/online.rs`.
-const NOT_YET: [&str; 4] =
-    ["src/app/hud/mod.rs", "src/app/hud/online.rs", "src/app/hud/side_panel.rs", "src/app/hud/top_bar.rs"];
-
 /// The words of `code` that name online play: an identifier with "online"
 /// in it, or the server's crate or session kinds.
 fn online_words(code: &str) -> Vec<String> {
@@ -64,14 +58,12 @@ fn naming_files(root: &Path) -> Vec<(String, Vec<String>)> {
 #[test]
 fn no_game_folder_or_panel_knows_online_play_exists() {
     let naming = naming_files(&root());
-    let new: Vec<_> = naming.iter().filter(|(f, _)| !NOT_YET.contains(&f.as_str())).collect();
     assert!(
-        new.is_empty(),
+        naming.is_empty(),
         "these files name online play; ask the session's kind (`session.kind.plays_here()`, \
-         `may_teach()`, `again()`…) instead: {new:?}"
+         `may_teach()`, `again()`…), or draw what the table tells the panels (`TableNews`), \
+         instead: {naming:?}"
     );
-    let mended: Vec<_> = NOT_YET.iter().filter(|f| !naming.iter().any(|(n, _)| n == *f)).collect();
-    assert!(mended.is_empty(), "these no longer name online play: take them off NOT_YET: {mended:?}");
 }
 
 #[test]

@@ -7,9 +7,9 @@
 
 mod bottom_bar;
 mod end_band;
-mod online;
 mod room;
 mod side_panel;
+mod table;
 mod top_bar;
 mod watch;
 

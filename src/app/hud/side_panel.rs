@@ -7,8 +7,8 @@ use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;
 use bevy_egui::egui;
 
-use super::online::{Table, game_buttons};
 use super::room::PanelRoom;
+use super::table::game_buttons;
 use super::watch::watch_controls;
 use crate::app::ask::{Asking, OpenReplays};
 use crate::app::clues::{Clues, clues};
@@ -16,7 +16,7 @@ use crate::app::game::WindowGame;
 use crate::app::lesson::{LessonPanel, lesson};
 use crate::app::levels::reload::LevelWatch;
 use crate::app::move_log::move_log;
-use crate::app::session::{GameInProgress, Session, SessionRequest, Watch};
+use crate::app::session::{GameInProgress, Session, SessionRequest, TableNews, Watch};
 use crate::app::settings::Settings;
 use crate::app::teach::{MoveMarks, Teaching};
 use crate::app::theme::palette::ERROR_COLOR;
@@ -38,7 +38,7 @@ pub(super) struct SideControls<'w, 's, G: WindowGame> {
     teaching: ResMut<'w, Teaching>,
     marks: Res<'w, MoveMarks>,
     clues: Local<'s, Clues>,
-    table: Table<'w>,
+    news: Res<'w, TableNews>,
 }
 
 /// After the top and bottom bars: the right of what they leave.
@@ -143,8 +143,8 @@ impl<G: WindowGame> SideControls<'_, '_, G> {
     }
 
     fn game_buttons(&mut self, ui: &mut egui::Ui) {
-        if let Some(online) = &self.table.online {
-            return game_buttons(ui, online, &self.session, &mut self.requests, &mut self.asking);
+        if !self.session.kind.plays_here() {
+            return game_buttons(ui, &self.news, &self.session, &mut self.requests, &mut self.asking);
         }
         ui.heading("Game");
         ui.horizontal(|ui| {

@@ -6,11 +6,11 @@ use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;
 use bevy_egui::egui;
 
-use super::online::Table;
 use super::room::PanelRoom;
+use super::table::table_line;
 use crate::app::board::seat_color32;
 use crate::app::game::WindowGame;
-use crate::app::session::{Agents, Controller, Headline, MovePreview, Session, Turn, Watch};
+use crate::app::session::{Agents, Controller, Headline, MovePreview, Session, TableNews, Turn, Watch};
 use crate::app::teach::Teaching;
 use crate::app::theme::palette::{PAUSED_COLOR, TEACH_COLOR};
 
@@ -24,7 +24,7 @@ pub(super) struct TurnFacts<'w, G: WindowGame> {
     preview: Res<'w, MovePreview>,
     watch: Res<'w, Watch>,
     teaching: Res<'w, Teaching>,
-    table: Table<'w>,
+    news: Res<'w, TableNews>,
 }
 
 /// The first panel of the game screen: it takes the window's top.
@@ -39,7 +39,7 @@ pub(super) fn top_bar<G: WindowGame>(mut panels: PanelRoom, facts: TurnFacts<G>)
                 ui.label(G::rules_text(&facts.session.level));
             });
             ui.horizontal_wrapped(|ui| facts.seats_and_turn(ui));
-            facts.table.connection_line(ui);
+            table_line(ui, &facts.news);
             facts.verdict(ui);
             facts.agents_notes(ui);
             ui.add_space(4.0);
@@ -59,7 +59,7 @@ impl<G: WindowGame> TurnFacts<'_, G> {
                 ui.label("vs");
             }
             // The seat to move is underlined.
-            let state = self.table.seat_label(i).unwrap_or_else(|| seat.controller.label());
+            let state = self.news.seats.get(i).cloned().unwrap_or_else(|| seat.controller.label());
             let text = format!("{} ({state})", seat.name);
             let mut name = egui::RichText::new(text).color(seat_color32(i)).strong();
             if self.turn.to_move.is_some_and(|p| p.index() == i) {
@@ -95,7 +95,7 @@ impl<G: WindowGame> TurnFacts<'_, G> {
                 self.headline.0.clone().unwrap_or_else(|| G::outcome_text(&session.view(), &session.names())),
             )
             .strong(),
-            (None, Some(_)) if self.table.waiting() => {
+            (None, Some(_)) if self.news.waiting => {
                 egui::RichText::new("Waiting for every seat to be taken").color(PAUSED_COLOR).strong()
             }
             (None, Some(to_move)) => {

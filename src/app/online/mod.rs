@@ -5,7 +5,8 @@
 //!
 //! This file holds what the window knows of its table; `link` what is said
 //! when the connection comes up and what the server's messages change,
-//! `play` a game's session at the table (moves sent, moves heard),
+//! `play` a game's session at the table (moves sent, moves heard), `news`
+//! what the table tells the panels,
 //! `seats_file` the seats kept on disk to come back to, `host` the server
 //! this window runs for a friend to join, `start` going online from the
 //! menu or the command line.
@@ -14,6 +15,7 @@
 mod autoplay;
 pub mod host;
 mod link;
+mod news;
 mod play;
 pub mod seats_file;
 pub mod start;
@@ -231,6 +233,7 @@ pub(super) fn plugin(app: &mut App) {
         .add_systems(Update, link::read_link.before(SessionSet::Requests))
         .add_systems(Update, link::requests.in_set(SessionSet::Requests))
         .add_systems(Update, keep_clocks_ticking)
+        .add_systems(Update, news::tell_the_panels.after(link::read_link))
         .add_systems(Update, host::tell_if_halted.run_if(on_timer(Duration::from_millis(500))))
         .add_systems(OnEnter(Screen::Menu), leave_table);
 }

@@ -1,6 +1,8 @@
 //! A session at a game server's table: begun from what this screen's seat
-//! sees there, and told each move the server played.
+//! sees there, and told each move the server played; and what the keeper
+//! of such a game tells the panels (`TableNews`).
 
+use bevy::prelude::*;
 use tabula_engine::Player;
 
 use super::{Controller, SeatSetup, Session, SessionKind};
@@ -37,4 +39,46 @@ impl<G: WindowGame> Session<G> {
         self.movers.push(by);
         self.said.push(words);
     }
+}
+
+/// What the keeper of a game played elsewhere tells the panels: filled
+/// each frame by whoever keeps it (`online/`, for a server's table), and
+/// empty for a game played here. The panels draw it without knowing who
+/// keeps the game.
+#[derive(Resource, Default, Clone, Debug, PartialEq)]
+pub struct TableNews {
+    /// Beside each seat's name: its state and its clock ("you · 4:32").
+    pub seats: Vec<String>,
+    /// A seat is still open: the game has not begun.
+    pub waiting: bool,
+    /// The line under the seats; none for a game played here.
+    pub line: Option<TableLine>,
+    /// This screen's seat at the table; none for a spectator.
+    pub seat: Option<Player>,
+    /// A take-back a seat asked for, back to a ply, not yet answered.
+    pub take_back: Option<(Player, usize)>,
+    /// The seats that asked for a rematch.
+    pub rematch_asked: Vec<Player>,
+}
+
+/// The line under the seats: the connection to the table, where it is, and while
+/// a seat is open, what to send a friend.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TableLine {
+    pub connection: Connection,
+    /// The address the table is reached at.
+    pub address: String,
+    /// The table's code, once it has one.
+    pub code: Option<String>,
+    /// The address a friend joins at (the host's, seen from the network).
+    pub invite: String,
+}
+
+/// How this screen is connected to a table kept elsewhere.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Connection {
+    Up,
+    Connecting,
+    /// Lost, with why; being made again.
+    Lost(String),
 }

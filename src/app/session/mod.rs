@@ -38,6 +38,7 @@ use super::game::{ActiveGame, WindowGame};
 use super::screen::Screen;
 
 pub use agents::Agents;
+pub use at_server::{Connection, TableLine, TableNews};
 pub use kind::SessionKind;
 pub use messages::*;
 pub use replays::{ReplaysFolder, newest_first, plan_from_replay, replays_dir, save_heard_replay};
@@ -302,6 +303,7 @@ pub(super) fn plugin(app: &mut App) {
         .init_resource::<Headline>()
         .init_resource::<GameInProgress>()
         .init_resource::<SessionKind>()
+        .init_resource::<TableNews>()
         .add_message::<MoveRefused>()
         .add_message::<MovePlayed>()
         .add_message::<GameEnded>()
