@@ -6,7 +6,7 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 use anyhow::{Context, bail};
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 use tabula_engine::core::AgentSpec;
 use tabula_engine::core::runner::MatchConfig;
 use tabula_engine::games::{self, MatchRecord};
@@ -65,10 +65,6 @@ pub enum Command {
         #[arg(long)]
         states: bool,
     },
-    /// Prove a level's value: the first player's margin with perfect play
-    /// and the best first moves, with endgame databases and checkpoints
-    /// kept in the data folder (docs/solver.md; sowing games only).
-    Solve(crate::app::SolveArgs),
     /// Count the move sequences of each length up to the depth from the start.
     Perft {
         level: PathBuf,
@@ -224,10 +220,6 @@ impl Command {
                 Command::Match { level: named(level)?, seats, games, seed, jobs, out }
             }
             Command::Perft { level, depth, divide } => Command::Perft { level: named(level)?, depth, divide },
-            Command::Solve(mut args) => {
-                args.level = named(args.level)?;
-                Command::Solve(args)
-            }
             Command::Edit { level } => Command::Edit { level: named(level.clone()).unwrap_or(level) },
             Command::Check { levels } => {
                 Command::Check { levels: levels.into_iter().map(named).collect::<anyhow::Result<_>>()? }
@@ -235,6 +227,20 @@ impl Command {
             other => other,
         })
     }
+}
+
+/// The command line as given: a command of the tabula's own, or one a game
+/// adds through the catalog (`tabula solve`), which the command line
+/// offers without naming its game.
+pub fn run_args() -> anyhow::Result<ExitCode> {
+    let commands = games::commands();
+    let matches = commands.iter().fold(Cli::command(), |cli, c| cli.subcommand((c.command)())).get_matches();
+    if let Some((name, args)) = matches.subcommand()
+        && let Some(command) = commands.iter().find(|c| c.name() == name)
+    {
+        return games::run_command(command, args);
+    }
+    run(Cli::from_arg_matches(&matches)?)
 }
 
 pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
@@ -251,7 +257,6 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Some(Command::Replay { replay, states }) => run_replay(&replay, states),
         Some(Command::Serve(args)) => crate::network::serve(args),
         Some(Command::Bot(args)) => crate::network::bot(args),
-        Some(Command::Solve(args)) => crate::app::solve(args),
         Some(Command::Perft { level, depth, divide }) => perft(&level, depth, divide),
         Some(Command::Generate { game, options }) => generate(&game, &options),
         Some(Command::Fmt { paths, check }) => fmt_levels(&paths, check),

@@ -3,13 +3,10 @@
 
 use std::process::ExitCode;
 
-use clap::Parser;
-
 fn main() -> ExitCode {
     #[cfg(feature = "dev")]
     tabula::app::dev_tools::process_started();
-    let cli = tabula::cli::Cli::parse();
-    match tabula::cli::run(cli) {
+    match tabula::cli::run_args() {
         Ok(code) => code,
         Err(e) => {
             eprintln!("error: {e:#}");

@@ -49,9 +49,6 @@ const START_WINDOW: UVec2 = UVec2::new(1280, 800);
 const BACKGROUND: Color = Color::srgb(0.11, 0.13, 0.12);
 
 /// The games the window plays: one line a game, its plugin in its folder.
-/// `tabula solve`: the command line's solver, which only Mancala has.
-pub use mancala::solve::{SolveArgs, run as solve};
-
 pub const GAMES: &[fn(&mut App)] = &[nim::plugin, mancala::plugin, robots::plugin, russian_bank::plugin];
 
 /// Why the window could not open on this machine's display, said before

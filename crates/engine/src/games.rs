@@ -464,3 +464,50 @@ pub fn live_agent(game: &str, spec: &AgentSpec) -> Result<Box<dyn crate::live::L
     })?;
     entry.live_agent(spec)
 }
+
+/// Every command the games add to the command line, in the catalog's order.
+#[cfg(feature = "commands")]
+pub fn commands() -> Vec<crate::core::GameCommand> {
+    struct Commands(Vec<crate::core::GameCommand>);
+    impl Catalog for Commands {
+        fn add<G: Registered>(&mut self) {}
+        fn add_command(&mut self, command: crate::core::GameCommand) {
+            self.0.push(command);
+        }
+    }
+    let mut found = Commands(Vec::new());
+    catalog::builtin(&mut found);
+    found.0
+}
+
+/// Runs a game's command: its level found (a path, or a level's name) and
+/// loaded, then the command on it.
+#[cfg(feature = "commands")]
+pub fn run_command(
+    command: &crate::core::GameCommand,
+    matches: &clap::ArgMatches,
+) -> anyhow::Result<std::process::ExitCode> {
+    let given = matches
+        .get_one::<std::path::PathBuf>(command.level)
+        .ok_or_else(|| anyhow::anyhow!("`tabula {}` needs a level", command.name()))?;
+    let path = crate::shipped::level_file(given).map_err(anyhow::Error::msg)?;
+    let file = crate::level::load(&path)?;
+    let level = crate::core::GivenLevel { path: &path, game: file.game().name(), level: file.as_any() };
+    (command.run)(matches, level)
+}
+
+#[cfg(all(test, feature = "commands"))]
+mod tests {
+    #[test]
+    fn every_command_has_a_name_of_its_own_and_help() {
+        let commands = super::commands();
+        let mut names: Vec<String> = commands.iter().map(|c| c.name()).collect();
+        assert!(names.contains(&"solve".to_owned()), "{names:?}");
+        for command in &commands {
+            assert!((command.command)().get_about().is_some(), "{} has no help", command.name());
+        }
+        names.sort();
+        names.dedup();
+        assert_eq!(names.len(), commands.len(), "two commands share a name");
+    }
+}

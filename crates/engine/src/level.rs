@@ -167,6 +167,11 @@ impl LevelFile {
         self.kind.name()
     }
 
+    /// The level as its game's type, to be downcast by one that knows it.
+    pub fn as_any(&self) -> &dyn Any {
+        (*self.level).as_any()
+    }
+
     /// The level itself, if it is one of game `G`'s.
     pub fn get<G: Game>(&self) -> Option<&G::Level> {
         (*self.level).as_any().downcast_ref::<G::Level>()

@@ -16,7 +16,6 @@ mod form;
 mod input;
 mod picture;
 mod review;
-pub mod solve;
 mod spawn;
 mod teach;
 

@@ -3,6 +3,8 @@
 //! seeded randomness, perft and the match runner.
 
 pub mod agent;
+#[cfg(feature = "commands")]
+mod command;
 pub mod conformance;
 pub mod dirs;
 pub mod history;
@@ -20,6 +22,8 @@ pub use agent::{
     Agent, AgentError, AgentInfo, AgentRegistry, AgentSpec, DEFAULT_DIFFICULTY, DIFFICULTIES, Erring,
     Mistake, NEWCOMER, RandomAgent,
 };
+#[cfg(feature = "commands")]
+pub use command::{GameCommand, GivenLevel};
 pub use dirs::{config_dir, data_dir};
 pub use rng::{GameRng, derive_seed, rng_from_seed};
 

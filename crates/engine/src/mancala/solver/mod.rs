@@ -8,6 +8,8 @@
 
 pub mod board;
 mod book;
+#[cfg(feature = "commands")]
+pub mod command;
 pub mod endgame;
 pub mod prepare;
 pub mod search;

@@ -1,5 +1,6 @@
 //! `tabula solve`: a Mancala level's value with perfect play, proven by the
-//! endgame databases and the search of `tabula_engine::mancala::solver`.
+//! endgame databases and the search of the solver beside it. The game adds
+//! it to the command line through the catalog (`core::GameCommand`).
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -7,54 +8,71 @@ use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, bail};
+use clap::{Args, FromArgMatches};
 use indicatif::{ProgressBar, ProgressStyle};
-use tabula_engine::level;
-use tabula_engine::mancala::solver::{self, Config, Progress, Rules, Shared, SolveError};
-use tabula_engine::mancala::{Mancala, MancalaLevel};
+
+use crate::core::{GameCommand, GivenLevel};
+use crate::mancala::MancalaLevel;
+use crate::mancala::solver::{self, Config, Progress, Rules, Shared, SolveError};
+
+/// `tabula solve`, as the catalog lists it.
+pub const SOLVE: GameCommand = GameCommand { command, level: "level", run: run_matched };
+
+/// The subcommand: its help is the command line's.
+fn command() -> clap::Command {
+    SolveArgs::augment_args(clap::Command::new("solve").about(
+        "Prove a level's value: the first player's margin with perfect play and the best first moves, \
+         with endgame databases and checkpoints kept in the data folder (docs/solver.md; sowing games only)",
+    ))
+}
+
+fn run_matched(matches: &clap::ArgMatches, given: GivenLevel) -> anyhow::Result<ExitCode> {
+    let mut args = SolveArgs::from_arg_matches(matches)?;
+    args.level = given.path.to_owned();
+    let Some(lvl) = given.level.downcast_ref::<MancalaLevel>() else {
+        bail!(
+            "{}: `tabula solve` proves Mancala levels; this is a {} level",
+            args.level.display(),
+            given.game
+        );
+    };
+    run(args, lvl.clone())
+}
 
 #[derive(clap::Args, Debug)]
-pub struct SolveArgs {
+struct SolveArgs {
     /// A Mancala level.
-    pub level: PathBuf,
+    level: PathBuf,
     /// Threads for the databases and the search (default: every core).
     #[arg(long)]
-    pub threads: Option<usize>,
+    threads: Option<usize>,
     /// Build endgame databases up to this many stones left in the pits
     /// (default: as many as fit the memory budget).
     #[arg(long)]
-    pub tiers: Option<u32>,
+    tiers: Option<u32>,
     /// Memory for the databases and the search's table, in MiB (default:
     /// half the machine's memory).
     #[arg(long)]
-    pub memory: Option<u64>,
+    memory: Option<u64>,
     /// Where databases, checkpoints and results are kept (default: the data
     /// folder's `kalah/`).
     #[arg(long)]
-    pub dir: Option<PathBuf>,
+    dir: Option<PathBuf>,
     /// Prove the exact margin of every first move (by default only the
     /// best's, and that the others are worse).
     #[arg(long)]
-    pub every_move: bool,
+    every_move: bool,
     /// Seconds between checkpoints of the search.
     #[arg(long, default_value_t = 60.0)]
-    pub checkpoint_every: f64,
+    checkpoint_every: f64,
     /// A guess at the first player's margin: every first move is first
     /// tested against it. It orders the work only; the value printed is
     /// proven whatever the guess.
     #[arg(long, allow_hyphen_values = true)]
-    pub guess: Option<i32>,
+    guess: Option<i32>,
 }
 
-pub fn run(args: SolveArgs) -> anyhow::Result<ExitCode> {
-    let file = level::load(&args.level)?;
-    let Some(lvl) = file.get::<Mancala>() else {
-        bail!(
-            "{}: `tabula solve` proves Mancala levels; this is a {} level",
-            args.level.display(),
-            file.game().name()
-        );
-    };
-    let lvl: MancalaLevel = lvl.clone();
+fn run(args: SolveArgs, lvl: MancalaLevel) -> anyhow::Result<ExitCode> {
     solver::check_level(&lvl).map_err(|e| anyhow::anyhow!("{}: {e}", args.level.display()))?;
     let (config, plan) = configure(&args, &lvl)?;
     let dir = config.dir.clone().expect("a folder");
@@ -129,7 +147,7 @@ fn configure(args: &SolveArgs, lvl: &MancalaLevel) -> anyhow::Result<(Config, so
             memory >> 20
         );
     }
-    let dir = args.dir.clone().unwrap_or_else(|| crate::app::settings::data_dir().join("kalah"));
+    let dir = args.dir.clone().unwrap_or_else(solver::teach::default_dir);
     let config = Config {
         threads,
         table_bits: plan.table_bits,
