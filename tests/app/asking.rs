@@ -174,3 +174,24 @@ fn t_teaches_where_the_board_can_and_says_why_not_elsewhere() {
     assert!(!app.world().resource::<Teaching>().on, "nothing to turn on");
     assert!(status(&app).contains("does not teach"), "said why: {}", status(&app));
 }
+
+/// While the list of keys covers the board, the other's agent waits: its
+/// move (a slip to Stop, say) would be made unseen behind it.
+#[test]
+fn the_agents_wait_while_the_keys_are_listed() {
+    let dir = temp_dir("help-agents-wait");
+    let mut app = headless(&dir);
+    app.add_plugins(bevy::input::InputPlugin)
+        .init_resource::<bevy_egui::input::EguiWantsInput>()
+        .add_plugins((tabula::app::controls::plugin, tabula::app::help::plugin, tabula::app::ask::plugin));
+    let seats = vec![seat("Ann", None), seat("Bob", Some("random"))];
+    start(&mut app, nim_level(&[3, 4, 5], Ending::Normal), None, seats);
+    request(&mut app, 0, 0, 1);
+    press(&mut app, &[KeyCode::F1]);
+    assert!(app.world().resource::<ScreenKeys>().open);
+    // Far longer than the agent's pause (FRAME is the frame's time).
+    frames(&mut app, 600);
+    assert_eq!(session(&app).moves.len(), 1, "Bob moved behind the list of keys");
+    press(&mut app, &[KeyCode::F1]);
+    wait_for(&mut app, "Bob's move once the list is closed", |app| session(app).moves.len() == 2);
+}

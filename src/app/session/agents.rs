@@ -11,6 +11,7 @@ use tabula_engine::{Game, Player};
 use super::{BoardBusy, BoardReset, MovePlayed, RequestMove, Session, StatusLine, Turn, TurnChanged, Watch};
 use crate::app::frames::NextFrame;
 use crate::app::game::WindowGame;
+use crate::app::help::ScreenKeys;
 use crate::app::settings::Settings;
 
 /// A pause after a human move before the AI answers, so it can be followed.
@@ -109,7 +110,7 @@ pub(super) fn run_agents<G: WindowGame>(
     session: Res<Session<G>>,
     mut agents: ResMut<Agents<G>>,
     mut watch: ResMut<Watch>,
-    busy: Res<BoardBusy>,
+    (busy, keys): (Res<BoardBusy>, Option<Res<ScreenKeys>>),
     settings: Res<Settings>,
     mut requests: MessageWriter<RequestMove<G>>,
     mut status: ResMut<StatusLine>,
@@ -117,7 +118,12 @@ pub(super) fn run_agents<G: WindowGame>(
 ) {
     let agents = &mut *agents;
     agents.cooldown -= time.delta_secs();
-    agents.still = if busy.0 > 0 { 0.0 } else { agents.still + time.delta_secs() };
+    // While the person reads the list of keys (F1) over the board, the
+    // game waits for them as it does for an animation: a move made behind
+    // it, a slip to Stop among them, would go unseen.
+    let reading = keys.is_some_and(|k| k.open);
+    let busy = busy.0 > 0 || reading;
+    agents.still = if busy { 0.0 } else { agents.still + time.delta_secs() };
     if let Some((seat, task)) = agents.thinking.as_mut() {
         // Frames go on while it thinks, so its answer is taken at once.
         next.ask();
@@ -144,7 +150,7 @@ pub(super) fn run_agents<G: WindowGame>(
     // The game's pause, at the default speed, lasts as the speed shortens it.
     let pause = G::AGENT_PAUSE * PAUSE_SPEED / settings.ai_moves_per_second.max(0.1);
     let waiting = agents.cooldown > 0.0 || agents.still < pause + agents.hold;
-    if busy.0 > 0 || (waiting && !watch.hurry) {
+    if busy || (waiting && !watch.hurry) {
         return;
     }
     watch.step = false;
