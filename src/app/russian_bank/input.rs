@@ -201,6 +201,7 @@ pub(super) fn handle_keys(
     mut next_deal: MessageWriter<SessionRequest>,
     bank_match: Res<BankMatch>,
     mut watch: ResMut<Watch>,
+    mut status: ResMut<StatusLine>,
 ) {
     let ctrl = keys.any_pressed([KeyCode::ControlLeft, KeyCode::ControlRight]);
     // F: the agent to move finishes its turn quickly, with or without a
@@ -220,9 +221,15 @@ pub(super) fn handle_keys(
     } else {
         None
     };
-    if let Some(mv) = mv {
-        let by = if mv == BankMove::Stop { stopper(&session).unwrap_or(me) } else { me };
-        requests.write(RequestMove { by, mv });
+    match mv {
+        Some(BankMove::Stop) if !session.redo.is_empty() => {
+            status.error("Stop! catches a slip as it is made, not at a move stepped back to in the log");
+        }
+        Some(mv) => {
+            let by = if mv == BankMove::Stop { stopper(&session).unwrap_or(me) } else { me };
+            requests.write(RequestMove { by, mv });
+        }
+        None => {}
     }
     if keys.just_pressed(KeyCode::KeyN) && session.outcome().is_some() && session.kind.plays_here() {
         next_deal.write(SessionRequest::Start(Box::new(next_deal_plan(&session, &bank_match))));
@@ -233,8 +240,13 @@ pub(super) fn handle_keys(
 /// the Stop rule.
 pub(super) fn stopper(session: &Session<RussianBank>) -> Option<Player> {
     // Nothing to stop once the game is over, by the rules or called off the
-    // board (a resignation, a flag on the clock), nor in a replay.
-    if !session.level.stop_rule || session.outcome().is_some() || session.kind.steps_through() {
+    // board (a resignation, a flag on the clock), nor in a replay, nor at a
+    // move stepped back to in the log: a slip seen later is not caught.
+    if !session.level.stop_rule
+        || session.outcome().is_some()
+        || session.kind.steps_through()
+        || !session.redo.is_empty()
+    {
         return None;
     }
     let to_move = session.game.current_player();
@@ -334,6 +346,12 @@ mod tests {
         let mut session =
             Session::<RussianBank>::new(&plan, level.get::<RussianBank>().unwrap().clone()).unwrap();
         assert!(stopper(&session).is_some(), "the other's turn: Stop! is offered");
+        // Stepped back through the log to a past move: the moves after it
+        // are still ahead, and a slip there is not caught by going back.
+        let mut past =
+            Session::<RussianBank>::new(&plan, level.get::<RussianBank>().unwrap().clone()).unwrap();
+        past.redo.push(BankMove::TurnHand);
+        assert_eq!(stopper(&past), None, "no Stop! at a move stepped back to");
         session.called = Some(Outcome::Win(Player::ONE));
         assert_eq!(stopper(&session), None, "a game resigned at a server's table: no Stop! after the end");
     }

@@ -79,7 +79,13 @@ fn say(session: &Session<RussianBank>, table: &RussianBank, before: Option<&Russ
         let first = before
             .and_then(|b| b.priority_now(by).map(|(_, keep)| format!(", but {} came first", named(b, &keep))))
             .unwrap_or_default();
+        // At a move stepped back to in the log, the slip is told, not
+        // offered to catch: the moves after it were played.
+        let looking_back = !session.redo.is_empty();
         return match (session.is_human(by), session.is_human(catcher)) {
+            (false, true) if looking_back => {
+                (format!("{} broke priority here ({played}){first}", session.name_of(by)), false)
+            }
             // A slip that ended the slipper's turn may still be stopped,
             // before the catcher's first move.
             (false, true) if table.current_player() == catcher => (
