@@ -5,7 +5,7 @@
 
 use bevy::prelude::*;
 use tabula_engine::Game;
-use tabula_engine::russian_bank::{BankMove, Priority, RussianBank, Target, opponent};
+use tabula_engine::russian_bank::{BankMove, Priority, RussianBank, Source, Target, opponent};
 
 use crate::app::session::{Agents, Session};
 use crate::app::teach::{TeachNote, Teaching};
@@ -77,7 +77,10 @@ fn say(session: &Session<RussianBank>, table: &RussianBank, before: Option<&Russ
         let catcher = opponent(by);
         let played = before.map_or_else(|| breach.mv.to_string(), |b| b.words_for(&breach.mv));
         let first = before
-            .and_then(|b| b.priority_now(by).map(|(_, keep)| format!(", but {} came first", named(b, &keep))))
+            .and_then(|b| {
+                b.priority_now(by)
+                    .map(|(rule, keep)| format!(", but {} came first", named(b, &asked(rule, keep))))
+            })
             .unwrap_or_default();
         // At a move stepped back to in the log, the slip is told, not
         // offered to catch: the moves after it were played.
@@ -135,6 +138,18 @@ fn say(session: &Session<RussianBank>, table: &RussianBank, before: Option<&Russ
     }
 }
 
+/// Of the moves that keep priority, those the rule asks for: a reserve
+/// card's before the hand is turned (any other move keeps that rule too,
+/// but is not what should have come first).
+fn asked(rule: Priority, keep: Vec<BankMove>) -> Vec<BankMove> {
+    match rule {
+        Priority::ReserveBeforeHand => {
+            keep.into_iter().filter(|mv| matches!(mv, BankMove::Play { from: Source::Reserve, .. })).collect()
+        }
+        Priority::ReserveToFoundation | Priority::ToFoundation => keep,
+    }
+}
+
 /// Up to `NAMED` moves in words, "or" between them; a card that may go up
 /// to several foundations is named once ("A♠ reserve to a foundation").
 fn named(table: &RussianBank, moves: &[BankMove]) -> String {
@@ -175,4 +190,18 @@ fn notes() -> Vec<TeachNote> {
     .into_iter()
     .map(TeachNote::line)
     .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_hand_turned_too_soon_names_the_reserve_s_moves_only() {
+        let reserve = BankMove::Play { from: Source::Reserve, to: Target::Tableau(3) };
+        let tableau = BankMove::Play { from: Source::Tableau(1), to: Target::Tableau(5) };
+        let keep = vec![reserve, tableau];
+        assert_eq!(asked(Priority::ReserveBeforeHand, keep.clone()), [reserve]);
+        assert_eq!(asked(Priority::ToFoundation, keep.clone()), keep);
+    }
 }
