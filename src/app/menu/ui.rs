@@ -225,7 +225,10 @@ fn levels_column(ui: &mut egui::Ui, menu: &mut Menu) {
     let list_height = list_height(ui.available_height(), details, pitch);
     let shown_id = ui.id().with("level scrolled to");
     let shown = ui.data(|d| d.get_temp::<usize>(shown_id));
-    egui::ScrollArea::vertical().id_salt("levels").max_height(list_height).show(ui, |ui| {
+    // As wide as its column, so that a long name is not cut by the bar.
+    let list =
+        egui::ScrollArea::vertical().id_salt("levels").max_height(list_height).auto_shrink([false, true]);
+    list.show(ui, |ui| {
         // Lessons, games, large boards, then the seeds' own test positions,
         // folded away from what people play unless one of them is chosen;
         // then the player's own levels, then files that cannot be read.
