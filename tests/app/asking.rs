@@ -7,12 +7,17 @@ use tabula::app::help::ScreenKeys;
 use tabula::app::session::GameInProgress;
 
 fn with_keys(name: &str) -> App {
+    seated_with_keys(name, vec![seat("Ann", None), seat("Bob", None)])
+}
+
+/// A game of Nim on 3-4-5 with the game screen's keys, F1's list and the
+/// questions, `seats` at the table.
+fn seated_with_keys(name: &str, seats: Vec<SeatSetup>) -> App {
     let dir = temp_dir(name);
     let mut app = headless(&dir);
     app.add_plugins(bevy::input::InputPlugin)
         .init_resource::<bevy_egui::input::EguiWantsInput>()
         .add_plugins((tabula::app::controls::plugin, tabula::app::help::plugin, tabula::app::ask::plugin));
-    let seats = vec![seat("Ann", None), seat("Bob", None)];
     start(&mut app, nim_level(&[3, 4, 5], Ending::Misere), None, seats);
     app
 }
@@ -179,13 +184,7 @@ fn t_teaches_where_the_board_can_and_says_why_not_elsewhere() {
 /// move (a slip to Stop, say) would be made unseen behind it.
 #[test]
 fn the_agents_wait_while_the_keys_are_listed() {
-    let dir = temp_dir("help-agents-wait");
-    let mut app = headless(&dir);
-    app.add_plugins(bevy::input::InputPlugin)
-        .init_resource::<bevy_egui::input::EguiWantsInput>()
-        .add_plugins((tabula::app::controls::plugin, tabula::app::help::plugin, tabula::app::ask::plugin));
-    let seats = vec![seat("Ann", None), seat("Bob", Some("random"))];
-    start(&mut app, nim_level(&[3, 4, 5], Ending::Normal), None, seats);
+    let mut app = seated_with_keys("help-agents-wait", vec![seat("Ann", None), seat("Bob", Some("random"))]);
     request(&mut app, 0, 0, 1);
     press(&mut app, &[KeyCode::F1]);
     assert!(app.world().resource::<ScreenKeys>().open);
