@@ -510,6 +510,37 @@ fn teaching_names_the_others_slip_and_holds_her_for_the_stop() {
 
 /// F while paused plays the rest of the other's turn, quickly, and the
 /// game is still paused when the turn comes to the person.
+/// A fast-forward (F) stops at a slip while teaching: hurried, Mary's next
+/// move would come at once and the slip go by unseen (a stranger missed
+/// two that way).
+#[test]
+fn teaching_ends_a_fast_forward_at_the_others_slip() {
+    let dir = temp_dir("rb-teach-hurry");
+    let mut app = headless(&dir);
+    let (file, path) = level("00-priority-and-stop.ron");
+    let lesson = tabula_engine::russian_bank::ai::LESSON_OPPONENT;
+    start(&mut app, file, Some(path), vec![seat("John", None), seat("Mary", Some(lesson))]);
+    app.world_mut().resource_mut::<tabula::app::teach::Teaching>().on = true;
+    frames(&mut app, 2);
+    app.world_mut().resource_mut::<Watch>().hurry = true;
+    let mut waited = 0;
+    while game(&app).breach().is_none() {
+        assert!(waited < 3000 && game(&app).turn() == Player::TWO, "Mary slips in her first turn");
+        frames(&mut app, 1);
+        std::thread::sleep(Duration::from_millis(1));
+        waited += 1;
+    }
+    frames(&mut app, 1);
+    assert!(!app.world().resource::<Watch>().hurry, "the slip ends the fast-forward");
+    let plies = moves(&app).len();
+    for _ in 0..80 {
+        frames(&mut app, 1);
+        std::thread::sleep(Duration::from_millis(1));
+    }
+    assert_eq!(moves(&app).len(), plies, "Mary waits for the Stop");
+    assert!(teach_line(&app).ends_with("Press S to stop Mary!"), "{}", teach_line(&app));
+}
+
 #[test]
 fn f_while_paused_plays_the_others_turn_out() {
     let dir = temp_dir("rb-paused-f");
