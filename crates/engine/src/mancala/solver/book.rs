@@ -40,11 +40,6 @@ pub(super) struct Book {
     path: Option<PathBuf>,
 }
 
-/// Where the margins of `rules` are kept under `dir`.
-pub fn book_path(dir: &Path, rules: Rules) -> PathBuf {
-    dir.join(rules.tag()).join("teacher.margins")
-}
-
 /// The book the game ships for `rules`' boards, in the file format.
 fn shipped_bytes(rules: Rules) -> &'static [u8] {
     match (rules.pits, rules.capture, rules.sweep) {

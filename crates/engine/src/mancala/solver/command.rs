@@ -91,10 +91,15 @@ fn run(args: SolveArgs, lvl: MancalaLevel) -> anyhow::Result<ExitCode> {
         if lvl.sweep { "final sweep" } else { "no final sweep" }
     );
     println!("  {}", plan.words());
-    if let Some(done) = solver::finished(&dir, &lvl) {
-        println!("  solved before ({}):", dir.display());
-        print_solution(&done);
-        return Ok(ExitCode::SUCCESS);
+    match solver::kept_result(&dir, &lvl) {
+        Ok(Some(done)) => {
+            println!("  solved before ({}):", dir.display());
+            print_solution(&done);
+            return Ok(ExitCode::SUCCESS);
+        }
+        Ok(None) => {}
+        // Proven again, and kept in this tabula's format.
+        Err(refused) => eprintln!("  left aside: {refused}"),
     }
     let started = Instant::now();
     let bar = ProgressBar::new(0);
@@ -253,6 +258,7 @@ fn report(bar: &ProgressBar, last: &Mutex<Instant>, p: Progress) {
         Progress::Checkpointed { path } => {
             bar.set_message(format!("checkpoint written: {}", path.display()));
         }
+        Progress::LeftAside { why } => say(bar, format!("  left aside: {why}")),
     }
 }
 

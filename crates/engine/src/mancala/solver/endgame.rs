@@ -177,7 +177,7 @@ impl Endgame {
     /// leaves the old state or the new, never half a tier).
     pub fn save_top(&self, dir: &Path) -> Result<PathBuf, TierError> {
         let k = self.top();
-        let path = tier_path(dir, self.rules, k);
+        let path = super::files::tier(dir, self.rules, k);
         let io = |source| TierError::Io { path: path.clone(), error: source };
         fs::create_dir_all(path.parent().unwrap_or(dir)).map_err(io)?;
         let tmp = path.with_extension("tmp");
@@ -193,7 +193,7 @@ impl Endgame {
     /// Loads the next tier from `dir` if it is there; `Ok(false)` if not.
     pub fn load_next(&mut self, dir: &Path) -> Result<bool, TierError> {
         let k = self.top() + 1;
-        let path = tier_path(dir, self.rules, k);
+        let path = super::files::tier(dir, self.rules, k);
         let mut file = match fs::File::open(&path) {
             Ok(f) => f,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(false),
@@ -219,11 +219,6 @@ impl Endgame {
 fn sides(pits: &Pits, n: usize) -> (i32, i32) {
     let sum = |s: &[u8]| s.iter().map(|&c| c as i32).sum::<i32>();
     (sum(&pits.0[..n]), sum(&pits.0[n..2 * n]))
-}
-
-/// Where the tier of `stones` stones of `rules` is kept under `dir`.
-pub fn tier_path(dir: &Path, rules: Rules, stones: u32) -> PathBuf {
-    dir.join(rules.tag()).join(format!("tier-{stones:03}.db"))
 }
 
 /// The header: magic, format version, pits, capture, sweep, stones, count.

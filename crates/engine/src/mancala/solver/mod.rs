@@ -11,6 +11,7 @@ mod book;
 #[cfg(feature = "commands")]
 pub mod command;
 pub mod endgame;
+pub mod files;
 pub mod prepare;
 pub mod search;
 pub mod teach;
@@ -77,12 +78,36 @@ impl FirstMove {
 /// What a solve tells while it runs.
 #[derive(Clone, Debug)]
 pub enum Progress {
-    TierLoaded { stones: u32, positions: u64 },
-    TierBuilding { stones: u32, done: u64, positions: u64 },
-    TierBuilt { stones: u32, positions: u64, seconds: f64 },
-    Resumed { checkpoint: PathBuf, moves_proven: usize },
-    Searching { nodes: u64, moves: Vec<FirstMove> },
-    Checkpointed { path: PathBuf },
+    TierLoaded {
+        stones: u32,
+        positions: u64,
+    },
+    TierBuilding {
+        stones: u32,
+        done: u64,
+        positions: u64,
+    },
+    TierBuilt {
+        stones: u32,
+        positions: u64,
+        seconds: f64,
+    },
+    Resumed {
+        checkpoint: PathBuf,
+        moves_proven: usize,
+    },
+    Searching {
+        nodes: u64,
+        moves: Vec<FirstMove>,
+    },
+    Checkpointed {
+        path: PathBuf,
+    },
+    /// A kept file was not loaded (another format, another program's), and
+    /// why; the work it held is done again.
+    LeftAside {
+        why: String,
+    },
 }
 
 /// The proven result of a level's start.
@@ -242,21 +267,16 @@ pub fn databases(
     Ok(endgame)
 }
 
-/// Where the checkpoint and the result of a solve of `level` are kept.
-fn solve_paths(dir: &Path, level: &MancalaLevel) -> (PathBuf, PathBuf, PathBuf) {
-    let base = dir.join(Rules::of(level).tag());
-    let name = format!("{}x{}", level.pits, level.stones);
-    (
-        base.join(format!("solve-{name}.checkpoint.ron")),
-        base.join(format!("solve-{name}.table")),
-        base.join(format!("solved-{name}.ron")),
-    )
+/// A finished solve of `level` kept under `dir`, if there is one (a result
+/// of an older format, or a foreign file, is none: the solve is made again).
+pub fn finished(dir: &Path, level: &MancalaLevel) -> Option<Solution> {
+    kept_result(dir, level).ok().flatten()
 }
 
-/// A finished solve of `level` kept under `dir`, if there is one.
-pub fn finished(dir: &Path, level: &MancalaLevel) -> Option<Solution> {
-    let (_, _, done) = solve_paths(dir, level);
-    ron::from_str(&std::fs::read_to_string(done).ok()?).ok()
+/// The finished solve kept under `dir`, none, or why the file there was
+/// refused.
+pub fn kept_result(dir: &Path, level: &MancalaLevel) -> Result<Option<Solution>, files::Refused> {
+    files::read_kept(&files::solve(dir, level).result, files::RESULT)
 }
 
 /// Proves the value of `level`'s start: every first move's exact margin.
@@ -285,7 +305,7 @@ pub fn solve_with(
     let (pits, _) = Pits::of(&start);
     let rules = Rules::of(level);
     let stones = pits.stones(rules.pits as usize);
-    let paths = config.dir.as_ref().map(|dir| solve_paths(dir, level));
+    let paths = config.dir.as_ref().map(|dir| files::solve(dir, level));
     let io = |path: &Path| {
         let path = path.to_owned();
         move |error| SolveError::Io { path, error }
@@ -298,18 +318,20 @@ pub fn solve_with(
         .map(|pit| FirstMove { pit, lower: -(stones as i32), upper: stones as i32 })
         .collect();
     let (mut nodes_before, mut seconds_before) = (0, 0.0);
-    if let Some((checkpoint, table_path, _)) = &paths
-        && let Ok(text) = std::fs::read_to_string(checkpoint)
-        && let Ok(kept) = ron::from_str::<Checkpoint>(&text)
+    if let Some(files) = &paths
+        && let Some(kept) = kept_checkpoint(&files.checkpoint, report)
         && kept.moves.iter().map(|m| m.pit).eq(moves.iter().map(|m| m.pit))
     {
         moves = kept.moves;
         nodes_before = kept.nodes;
         seconds_before = kept.search_seconds;
-        // A table of another size is left aside: the proven moves still count.
-        let _ = table.load(table_path);
+        // A table of another size or format is left aside: the proven moves
+        // still count.
+        if let Err(refused) = table.load(&files.table) {
+            report(Progress::LeftAside { why: refused.to_string() });
+        }
         let moves_proven = moves.iter().filter(|m| m.exact().is_some()).count();
-        report(Progress::Resumed { checkpoint: checkpoint.clone(), moves_proven });
+        report(Progress::Resumed { checkpoint: files.checkpoint.clone(), moves_proven });
     }
 
     let started = Instant::now();
@@ -331,18 +353,17 @@ pub fn solve_with(
     let passes = [AtomicUsize::new(0), AtomicUsize::new(0)];
     let between = Barrier::new(threads);
     let checkpoint = |moves: &[FirstMove]| -> Result<(), SolveError> {
-        let Some((checkpoint, table_path, _)) = &paths else { return Ok(()) };
-        std::fs::create_dir_all(checkpoint.parent().expect("a folder")).map_err(io(checkpoint))?;
-        table.save(table_path).map_err(io(table_path))?;
+        let Some(files) = &paths else { return Ok(()) };
+        std::fs::create_dir_all(files.checkpoint.parent().expect("a folder"))
+            .map_err(io(&files.checkpoint))?;
+        table.save(&files.table).map_err(io(&files.table))?;
         let kept = Checkpoint {
             moves: moves.to_vec(),
             nodes: nodes_before + shared.nodes.load(Ordering::Relaxed),
             search_seconds: seconds_before + started.elapsed().as_secs_f64(),
         };
-        let tmp = checkpoint.with_extension("tmp");
-        std::fs::write(&tmp, ron::to_string(&kept).expect("plain data")).map_err(io(&tmp))?;
-        std::fs::rename(&tmp, checkpoint).map_err(io(checkpoint))?;
-        report(Progress::Checkpointed { path: checkpoint.clone() });
+        files::write_kept(&files.checkpoint, files::CHECKPOINT, &kept).map_err(io(&files.checkpoint))?;
+        report(Progress::Checkpointed { path: files.checkpoint.clone() });
         Ok(())
     };
 
@@ -474,12 +495,21 @@ pub fn solve_with(
         nodes: nodes_before + shared.nodes.load(Ordering::Relaxed),
         search_seconds: seconds_before + started.elapsed().as_secs_f64(),
     };
-    if let Some((checkpoint, table_path, done)) = &paths {
-        // The folder may not exist yet: a board solved without databases.
-        std::fs::create_dir_all(done.parent().expect("a folder")).map_err(io(done))?;
-        std::fs::write(done, ron::to_string(&solution).expect("plain data")).map_err(io(done))?;
-        let _ = std::fs::remove_file(checkpoint);
-        let _ = std::fs::remove_file(table_path);
+    if let Some(files) = &paths {
+        // The folder may not exist yet (a board solved without databases):
+        // writing makes it.
+        files::write_kept(&files.result, files::RESULT, &solution).map_err(io(&files.result))?;
+        let _ = std::fs::remove_file(&files.checkpoint);
+        let _ = std::fs::remove_file(&files.table);
     }
     Ok(solution)
+}
+
+/// The checkpoint kept at `path`, if there is one this tabula reads; one
+/// refused is said (`Progress::LeftAside`) and the solve starts afresh.
+fn kept_checkpoint(path: &Path, report: &(dyn Fn(Progress) + Sync)) -> Option<Checkpoint> {
+    files::read_kept(path, files::CHECKPOINT).unwrap_or_else(|refused| {
+        report(Progress::LeftAside { why: refused.to_string() });
+        None
+    })
 }

@@ -13,9 +13,9 @@ use std::sync::{Arc, Condvar, Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
 use super::board::Rules;
-use super::endgame::tier_path;
+use super::files;
 use super::search::{Shared, Table};
-use super::teach::{Teacher, table_path, teaching_memory};
+use super::teach::{Teacher, teaching_memory};
 use super::{Config, FirstMove, Plan, Progress, SolveError};
 use crate::core::Game;
 use crate::mancala::{Mancala, MancalaLevel, Sow};
@@ -54,7 +54,7 @@ pub fn needs_preparing(level: &MancalaLevel, dir: &Path) -> bool {
         return false;
     }
     let solved = || super::finished(dir, level).is_some_and(|s| s.moves.iter().all(|m| m.exact().is_some()));
-    !tier_path(dir, Rules::of(level), plan.tiers).exists() || (proves_start(level, &plan) && !solved())
+    !files::tier(dir, Rules::of(level), plan.tiers).exists() || (proves_start(level, &plan) && !solved())
 }
 
 /// What a preparation is doing.
@@ -215,10 +215,10 @@ pub(super) fn build(
             prep.set(Stage::Databases { stones, tiers, done: positions, positions })
         }
         Progress::Searching { moves, .. } => prep.set(Stage::Start { moves }),
-        Progress::Resumed { .. } | Progress::Checkpointed { .. } => {}
+        Progress::Resumed { .. } | Progress::Checkpointed { .. } | Progress::LeftAside { .. } => {}
     };
     let endgame = Arc::new(super::databases(rules, &config, &report)?);
-    let path = table_path(dir, rules);
+    let path = files::teacher_table(dir, rules);
     let table = Arc::new(Table::read(&path).unwrap_or_else(|_| Table::new(plan.table_bits)));
     let unsolved = || super::finished(dir, level).is_none_or(|s| s.moves.iter().any(|m| m.exact().is_none()));
     if proves_start(level, plan) && unsolved() {

@@ -15,6 +15,7 @@ use std::sync::atomic::{AtomicBool, AtomicU8, AtomicU64, Ordering};
 
 use super::board::{Pits, Rules, Sowing};
 use super::endgame::Endgame;
+use super::files::{self, Refused};
 
 const NO_PIT: u8 = 0xFF;
 /// Nodes a thread counts before it adds them to the shared count and looks
@@ -126,11 +127,12 @@ impl Table {
         bucket[into][0].store(key ^ data, Ordering::Relaxed);
     }
 
-    /// Writes the table to `path` (through a temporary file).
+    /// Writes the table to `path` (through a temporary file), after the
+    /// header that says what it is (`files`).
     pub fn save(&self, path: &Path) -> std::io::Result<()> {
         let tmp = path.with_extension("tmp");
         let mut file = std::io::BufWriter::with_capacity(1 << 20, fs::File::create(&tmp)?);
-        file.write_all(&(self.slots.len() as u64).to_le_bytes())?;
+        file.write_all(&files::table_header(self.slots.len() as u64))?;
         for slot in self.slots.iter() {
             file.write_all(&slot[0].load(Ordering::Relaxed).to_le_bytes())?;
             file.write_all(&slot[1].load(Ordering::Relaxed).to_le_bytes())?;
@@ -140,32 +142,35 @@ impl Table {
         fs::rename(tmp, path)
     }
 
-    /// A table of the size `save` wrote to `path`, holding what it wrote.
-    pub fn read(path: &Path) -> std::io::Result<Table> {
-        let mut word = [0u8; 8];
-        fs::File::open(path)?.read_exact(&mut word)?;
-        let slots = u64::from_le_bytes(word);
+    /// A table of the size `save` wrote to `path`, holding what it wrote;
+    /// an old or foreign file is refused, by its name.
+    pub fn read(path: &Path) -> Result<Table, Refused> {
+        let io = |error| Refused::Io { path: path.to_owned(), error };
+        let slots = files::read_table_header(&mut fs::File::open(path).map_err(io)?, path)?;
         if !slots.is_power_of_two() || !(16..=1 << 36).contains(&slots) {
-            return Err(std::io::Error::other(format!("{}: not a table of proven bounds", path.display())));
+            return Err(Refused::Foreign { path: path.to_owned(), what: "a table of a size tabula makes" });
         }
         let table = Table::new(slots.trailing_zeros());
         table.load(path)?;
         Ok(table)
     }
 
-    /// Reads back what `save` wrote into a table of the same size; false if
-    /// the file is of another size (then nothing is loaded).
-    pub fn load(&self, path: &Path) -> std::io::Result<bool> {
-        let mut file = std::io::BufReader::with_capacity(1 << 20, fs::File::open(path)?);
-        let mut word = [0u8; 8];
-        file.read_exact(&mut word)?;
-        if u64::from_le_bytes(word) != self.slots.len() as u64 {
+    /// Reads back what `save` wrote into a table of the same size; `Ok(false)`
+    /// if the file is of another size (then nothing is loaded), refused if it
+    /// is not such a table.
+    pub fn load(&self, path: &Path) -> Result<bool, Refused> {
+        let io = |error| Refused::Io { path: path.to_owned(), error };
+        let mut file = std::io::BufReader::with_capacity(1 << 20, fs::File::open(path).map_err(io)?);
+        if files::read_table_header(&mut file, path)? != self.slots.len() as u64 {
             return Ok(false);
         }
+        let mut word = [0u8; 8];
+        // Cut short, it is what was read so far: bounds stay true.
+        let short = |_| Refused::Foreign { path: path.to_owned(), what: "a whole table of proven bounds" };
         for slot in self.slots.iter() {
-            file.read_exact(&mut word)?;
+            file.read_exact(&mut word).map_err(short)?;
             slot[0].store(u64::from_le_bytes(word), Ordering::Relaxed);
-            file.read_exact(&mut word)?;
+            file.read_exact(&mut word).map_err(short)?;
             slot[1].store(u64::from_le_bytes(word), Ordering::Relaxed);
         }
         Ok(true)

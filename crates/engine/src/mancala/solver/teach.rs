@@ -12,8 +12,10 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
 
 use super::board::{Pits, Rules};
-use super::book::{Book, book_path};
+use super::book::Book;
 use super::endgame::Endgame;
+use super::files;
+pub use super::files::default_dir;
 use super::search::{Searcher, Shared, Table};
 use super::{Config, Solution};
 use crate::core::Game;
@@ -64,23 +66,10 @@ impl std::fmt::Debug for Teacher {
     }
 }
 
-/// Where `tabula solve` keeps databases and results unless told otherwise:
-/// `kalah/` in the data folder (`$TABULA_DATA_DIR`, else
-/// `$XDG_DATA_HOME/tabula`, else `~/.local/share/tabula`).
-pub fn default_dir() -> PathBuf {
-    crate::core::data_dir().join("kalah")
-}
-
 /// Memory a teacher may use: a quarter of the machine's, within 512 MiB
 /// and 4 GiB (a game runs beside it).
 pub fn teaching_memory() -> u64 {
     (super::machine_memory() / 4).clamp(512 << 20, 4 << 30)
-}
-
-/// Where a teacher's table of bounds is kept: one a set of rules, since
-/// its bounds are true of the positions whatever level they came from.
-pub fn table_path(dir: &Path, rules: Rules) -> PathBuf {
-    dir.join(rules.tag()).join("teacher.table")
 }
 
 /// The tiers a teacher builds in memory for a board of `pits` pits a side.
@@ -134,7 +123,9 @@ fn databases(rules: Rules, dir: &Path, want: u32) -> (Arc<Endgame>, Arc<Table>) 
     }
     let table = match loaded.remove(&key) {
         Some((_, table)) => table,
-        None => Arc::new(Table::read(&table_path(dir, rules)).unwrap_or_else(|_| Table::new(TABLE_BITS))),
+        None => Arc::new(
+            Table::read(&files::teacher_table(dir, rules)).unwrap_or_else(|_| Table::new(TABLE_BITS)),
+        ),
     };
     let kept = (Arc::new(endgame), table);
     loaded.insert(key, kept.clone());
@@ -148,7 +139,7 @@ fn book(rules: Rules, dir: &Path) -> Arc<Book> {
     let mut books = BOOKS.get_or_init(Default::default).lock().unwrap_or_else(|e| e.into_inner());
     books
         .entry((rules, dir.to_owned()))
-        .or_insert_with(|| Arc::new(Book::open(book_path(dir, rules), rules)))
+        .or_insert_with(|| Arc::new(Book::open(files::book(dir, rules), rules)))
         .clone()
 }
 

@@ -228,11 +228,11 @@ fn a_prepared_teacher_keeps_what_it_built_for_the_next_start() {
     let prep = prepare::Preparation::new(&plan);
     prepare::build(&lvl, &dir, &plan, &prep).unwrap();
     let rules = Rules::of(&lvl);
-    assert!(endgame::tier_path(&dir, rules, tiers).exists(), "the top tier is kept");
+    assert!(super::files::tier(&dir, rules, tiers).exists(), "the top tier is kept");
     let solved = finished(&dir, &lvl).expect("the proof of the start is kept");
     assert_eq!(solved.value, 2, "Kalah (6,3) with standard capture: +2 (docs/solver.md)");
     assert!(solved.moves.iter().all(|m| m.exact().is_some()), "every first move is proven exactly");
-    assert_eq!(Table::read(&teach::table_path(&dir, rules)).unwrap().bytes(), 16 << 18);
+    assert_eq!(Table::read(&super::files::teacher_table(&dir, rules)).unwrap().bytes(), 16 << 18);
     // Another folder with the same files: what a later start of tabula finds.
     let later = dir.with_extension("later");
     let _ = std::fs::remove_dir_all(&later);
@@ -277,10 +277,10 @@ fn a_position_proven_once_is_answered_at_once_in_a_later_run() {
     }
     let proven = teacher.move_margins(&board).unwrap();
     let rules = Rules::of(&lvl);
-    let file = super::book::book_path(&dir, rules);
+    let file = super::files::book(&dir, rules);
     assert!(file.exists(), "kept in {}", file.display());
     std::fs::create_dir_all(later.join(rules.tag())).unwrap();
-    std::fs::copy(&file, super::book::book_path(&later, rules)).unwrap();
+    std::fs::copy(&file, super::files::book(&later, rules)).unwrap();
     let mut again = Teacher::with_dir(&lvl, &later);
     again.budget = 1;
     assert_eq!(again.move_margins(&board), Some(proven.clone()), "answered from the file");
