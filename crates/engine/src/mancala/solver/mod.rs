@@ -13,14 +13,13 @@ pub mod command;
 pub mod endgame;
 pub mod files;
 pub mod prepare;
+mod root;
 pub mod search;
 pub mod teach;
 #[cfg(test)]
 mod tests;
 
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicI32, AtomicUsize, Ordering};
-use std::sync::{Barrier, Mutex};
 use std::time::{Duration, Instant};
 
 use serde::{Deserialize, Serialize};
@@ -31,8 +30,7 @@ pub use prepare::{Preparation, Stage, needs_preparing, prepare, started};
 pub use search::{Searcher, Shared, Table};
 pub use teach::{MoveMargin, Teacher, shipped_margins};
 
-use super::{Mancala, MancalaLevel};
-use crate::core::Game;
+use super::MancalaLevel;
 
 /// Plies of the quick search that gives MTD(f) its first guess.
 const GUESS_DEPTH: u32 = 10;
@@ -142,14 +140,6 @@ pub enum SolveError {
     Io { path: PathBuf, error: std::io::Error },
     #[error("stopped")]
     Stopped,
-}
-
-/// What a checkpoint keeps besides the table.
-#[derive(Clone, Debug, Serialize, Deserialize)]
-struct Checkpoint {
-    moves: Vec<FirstMove>,
-    nodes: u64,
-    search_seconds: f64,
 }
 
 /// How a solve of a level will use its memory.
@@ -300,216 +290,5 @@ pub fn solve_with(
     shared: &Shared,
     report: &(dyn Fn(Progress) + Sync),
 ) -> Result<Solution, SolveError> {
-    check_level(level)?;
-    let start = Mancala::new(level, 0).map_err(|e| SolveError::Beyond(e.to_string()))?;
-    let (pits, _) = Pits::of(&start);
-    let rules = Rules::of(level);
-    let stones = pits.stones(rules.pits as usize);
-    let paths = config.dir.as_ref().map(|dir| files::solve(dir, level));
-    let io = |path: &Path| {
-        let path = path.to_owned();
-        move |error| SolveError::Io { path, error }
-    };
-
-    // Every first move, and what a checkpoint already proved of them.
-    let mut moves: Vec<FirstMove> = pits
-        .playable_pits(rules.pits as usize)
-        .into_iter()
-        .map(|pit| FirstMove { pit, lower: -(stones as i32), upper: stones as i32 })
-        .collect();
-    let (mut nodes_before, mut seconds_before) = (0, 0.0);
-    if let Some(files) = &paths
-        && let Some(kept) = kept_checkpoint(&files.checkpoint, report)
-        && kept.moves.iter().map(|m| m.pit).eq(moves.iter().map(|m| m.pit))
-    {
-        moves = kept.moves;
-        nodes_before = kept.nodes;
-        seconds_before = kept.search_seconds;
-        // A table of another size or format is left aside: the proven moves
-        // still count.
-        if let Err(refused) = table.load(&files.table) {
-            report(Progress::LeftAside { why: refused.to_string() });
-        }
-        let moves_proven = moves.iter().filter(|m| m.exact().is_some()).count();
-        report(Progress::Resumed { checkpoint: files.checkpoint.clone(), moves_proven });
-    }
-
-    let started = Instant::now();
-    let mut order: Vec<usize> = (0..moves.len()).collect();
-    order.sort_by_key(|&i| pits.likely_best(rules, moves[i].pit));
-    let moves = Mutex::new(moves);
-    // The best exact margin so far: a move shown not to reach it is done.
-    let best = AtomicI32::new(i32::MIN);
-    for m in moves.lock().expect("moves").iter() {
-        if let Some(v) = m.exact() {
-            best.fetch_max(v, Ordering::Relaxed);
-        }
-    }
-    let count = moves.lock().expect("moves").len();
-    let finished_threads = AtomicUsize::new(0);
-    let threads = config.threads.clamp(1, count.max(1));
-    // A first pass tests against the guess; a second, once every thread is
-    // done with the first, proves what the guess left open.
-    let passes = [AtomicUsize::new(0), AtomicUsize::new(0)];
-    let between = Barrier::new(threads);
-    let checkpoint = |moves: &[FirstMove]| -> Result<(), SolveError> {
-        let Some(files) = &paths else { return Ok(()) };
-        std::fs::create_dir_all(files.checkpoint.parent().expect("a folder"))
-            .map_err(io(&files.checkpoint))?;
-        table.save(&files.table).map_err(io(&files.table))?;
-        let kept = Checkpoint {
-            moves: moves.to_vec(),
-            nodes: nodes_before + shared.nodes.load(Ordering::Relaxed),
-            search_seconds: seconds_before + started.elapsed().as_secs_f64(),
-        };
-        files::write_kept(&files.checkpoint, files::CHECKPOINT, &kept).map_err(io(&files.checkpoint))?;
-        report(Progress::Checkpointed { path: files.checkpoint.clone() });
-        Ok(())
-    };
-
-    // Threads on each first move now.
-    let on: Vec<AtomicUsize> = (0..count).map(|_| AtomicUsize::new(0)).collect();
-    // Whether a first move still needs work in a pass with this guess.
-    let open = |i: usize, guess: Option<i32>| {
-        let mv = moves.lock().expect("moves")[i];
-        let floor = Some(best.load(Ordering::Relaxed)).filter(|&f| f != i32::MIN);
-        let target = floor.or(guess).filter(|_| !config.every_move);
-        mv.exact().is_none() && floor.or(target).is_none_or(|t| mv.upper >= t)
-    };
-    // One first move: a test against the best margin proven so far (or the
-    // guess), then, if it reaches that, its exact margin. `None`: stopped.
-    let prove_move = |searcher: &mut Searcher<'_>, i: usize, guess: Option<i32>| -> Option<()> {
-        if !open(i, guess) {
-            return Some(());
-        }
-        let mv = moves.lock().expect("moves")[i];
-        let floor = Some(best.load(Ordering::Relaxed)).filter(|&f| f != i32::MIN);
-        let mut child = pits;
-        let fx = child.sow(rules, mv.pit as usize);
-        // The margin is the first player's: the mover's gain, then the
-        // child's value for whoever moves there.
-        let sign = if fx.extra_turn { 1 } else { -1 };
-        let left = stones - fx.gain as u32;
-        let mut heard = |lower: i32, upper: i32| {
-            let (lo, hi) = if sign > 0 { (lower, upper) } else { (-upper, -lower) };
-            let mut moves = moves.lock().expect("moves");
-            moves[i].lower = moves[i].lower.max(fx.gain + lo);
-            moves[i].upper = moves[i].upper.min(fx.gain + hi);
-        };
-        let value = if fx.ended {
-            fx.gain
-        } else {
-            // `open` said it may reach the target; a test says whether.
-            if let Some(target) = floor.or(guess)
-                && !config.every_move
-                && mv.lower < target
-            {
-                let gamma = if sign > 0 { target - fx.gain } else { fx.gain - target + 1 };
-                if searcher.test(&child, left, gamma, &mut heard)? != (sign > 0) {
-                    return Some(());
-                }
-            }
-            // MTD(f) from the nearest proven bound, else the guess, else a
-            // quick estimate.
-            let mv = moves.lock().expect("moves")[i];
-            let start = if mv.lower > -(stones as i32) {
-                Some(mv.lower)
-            } else if mv.upper < stones as i32 {
-                Some(mv.upper)
-            } else {
-                guess
-            };
-            let child_guess = match start {
-                Some(margin) => sign * (margin - fx.gain),
-                None => {
-                    let wide = left as i32 + 1;
-                    searcher.estimate(&child, left, GUESS_DEPTH, -wide, wide)
-                }
-            };
-            fx.gain + sign * searcher.value(&child, left, child_guess, &mut heard)?
-        };
-        let mut moves = moves.lock().expect("moves");
-        moves[i].lower = value;
-        moves[i].upper = value;
-        best.fetch_max(value, Ordering::Relaxed);
-        Some(())
-    };
-
-    std::thread::scope(|scope| -> Result<(), SolveError> {
-        for _ in 0..threads {
-            scope.spawn(|| {
-                let mut searcher = Searcher::new(endgame, table, shared);
-                for (pass, next) in passes.iter().enumerate() {
-                    if pass > 0 {
-                        between.wait();
-                    }
-                    let guess = if pass == 0 { config.guess } else { None };
-                    while let Some(i) = (!shared.stopped()).then(|| next.fetch_add(1, Ordering::Relaxed)) {
-                        // Likely best first, so that a floor is soon known:
-                        // extra turns, then the pits nearest the store. Once
-                        // every move is taken, a thread joins one still open.
-                        let joined = || {
-                            order
-                                .iter()
-                                .copied()
-                                .find(|&m| on[m].load(Ordering::Relaxed) > 0 && open(m, guess))
-                        };
-                        let Some(i) = order.get(i).copied().or_else(joined) else { break };
-                        on[i].fetch_add(1, Ordering::Relaxed);
-                        let proven = prove_move(&mut searcher, i, guess);
-                        on[i].fetch_sub(1, Ordering::Relaxed);
-                        if proven.is_none() {
-                            break;
-                        }
-                    }
-                }
-                finished_threads.fetch_add(1, Ordering::Relaxed);
-            });
-        }
-        let mut saved = Instant::now();
-        while finished_threads.load(Ordering::Relaxed) < threads {
-            std::thread::sleep(Duration::from_millis(100));
-            let now = moves.lock().expect("moves").clone();
-            report(Progress::Searching {
-                nodes: nodes_before + shared.nodes.load(Ordering::Relaxed),
-                moves: now.clone(),
-            });
-            if saved.elapsed() >= config.checkpoint_every {
-                checkpoint(&now)?;
-                saved = Instant::now();
-            }
-        }
-        Ok(())
-    })?;
-
-    let moves = moves.into_inner().expect("moves");
-    let value = moves.iter().filter_map(FirstMove::exact).max();
-    let settled = |m: &FirstMove| m.exact().is_some() || value.is_some_and(|v| m.upper < v);
-    let Some(value) = value.filter(|_| !shared.stopped() && moves.iter().all(settled)) else {
-        checkpoint(&moves)?;
-        return Err(SolveError::Stopped);
-    };
-    let solution = Solution {
-        value,
-        moves,
-        nodes: nodes_before + shared.nodes.load(Ordering::Relaxed),
-        search_seconds: seconds_before + started.elapsed().as_secs_f64(),
-    };
-    if let Some(files) = &paths {
-        // The folder may not exist yet (a board solved without databases):
-        // writing makes it.
-        files::write_kept(&files.result, files::RESULT, &solution).map_err(io(&files.result))?;
-        let _ = std::fs::remove_file(&files.checkpoint);
-        let _ = std::fs::remove_file(&files.table);
-    }
-    Ok(solution)
-}
-
-/// The checkpoint kept at `path`, if there is one this tabula reads; one
-/// refused is said (`Progress::LeftAside`) and the solve starts afresh.
-fn kept_checkpoint(path: &Path, report: &(dyn Fn(Progress) + Sync)) -> Option<Checkpoint> {
-    files::read_kept(path, files::CHECKPOINT).unwrap_or_else(|refused| {
-        report(Progress::LeftAside { why: refused.to_string() });
-        None
-    })
+    root::RootSearch::open(level, (endgame, table), config, shared, report)?.prove()
 }

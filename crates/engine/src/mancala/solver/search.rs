@@ -376,30 +376,52 @@ impl<'a> Searcher<'a> {
         if upper <= alpha {
             return upper;
         }
-        let mut alpha = alpha.max(lower);
-        let beta = beta.min(upper);
-        let alpha_in = alpha;
+        let window = (alpha.max(lower), beta.min(upper));
         let before = self.searched;
-
         let (children, count) = self.children(pits, stones, hint);
-        // Enhanced transposition cut-off: a child whose value the databases
-        // or the table already bound may refute this node without a search.
-        for child in &children[..count] {
-            let floor = self.known_floor(child);
-            if floor >= beta {
-                let known = Known { lower: floor, upper, best: child.pit, work: 0 };
-                self.table.store(key, known);
-                return floor;
-            }
+        let children = &children[..count];
+        if let Some(floor) = self.refuted(key, children, window.1, upper) {
+            return floor;
         }
         let big = stones >= self.top + BUSY_ABOVE;
         if big {
             self.table.busy_slot(key).fetch_add(1, Ordering::Relaxed);
         }
+        let best = self.best_child(children, window, big);
+        if big {
+            self.table.busy_slot(key).fetch_sub(1, Ordering::Relaxed);
+        }
+        if self.shared.stopped() {
+            return 0;
+        }
+        self.remember(key, best, window, (lower, upper), before);
+        best.0
+    }
+
+    /// Enhanced transposition cut-off: a child whose value the databases or
+    /// the table already bound may refute this node without a search (the
+    /// refutation is stored, and is the node's value).
+    #[inline(always)]
+    fn refuted(&mut self, key: u64, children: &[Child], beta: i32, upper: i32) -> Option<i32> {
+        for child in children {
+            let floor = self.known_floor(child);
+            if floor >= beta {
+                let known = Known { lower: floor, upper, best: child.pit, work: 0 };
+                self.table.store(key, known);
+                return Some(floor);
+            }
+        }
+        None
+    }
+
+    /// The best child's value and pit within the window (fail-soft). The
+    /// first child at once; each other one only if no other thread is below
+    /// it now (on a `big` node), else once the rest are done.
+    #[inline(always)]
+    fn best_child(&mut self, children: &[Child], (mut alpha, beta): (i32, i32), big: bool) -> (i32, u8) {
+        let count = children.len();
         let mut best = i32::MIN;
         let mut best_pit = NO_PIT;
-        // The first child at once; each other one only if no other thread
-        // is below it now, else once the rest are done.
         let mut visit = [0u8; 32];
         for (c, slot) in visit[..count].iter_mut().enumerate() {
             *slot = c as u8;
@@ -440,15 +462,24 @@ impl<'a> Searcher<'a> {
                 }
             }
         }
-        if big {
-            self.table.busy_slot(key).fetch_sub(1, Ordering::Relaxed);
-        }
-        if self.shared.stopped() {
-            return 0;
-        }
+        (best, best_pit)
+    }
+
+    /// Stores what the search of a node proved: a lower bound if it failed
+    /// high, an upper one if it failed low, else its exact value; with the
+    /// work it took (for which entry a bucket keeps).
+    #[inline(always)]
+    fn remember(
+        &self,
+        key: u64,
+        (best, best_pit): (i32, u8),
+        (alpha, beta): (i32, i32),
+        (lower, upper): (i32, i32),
+        before: u64,
+    ) {
         let (new_lower, new_upper) = if best >= beta {
             (best, upper)
-        } else if best <= alpha_in {
+        } else if best <= alpha {
             (lower, best)
         } else {
             (best, best)
@@ -459,7 +490,6 @@ impl<'a> Searcher<'a> {
             key,
             Known { lower: new_lower.max(lower), upper: new_upper.min(upper), best: best_pit, work },
         );
-        best
     }
 
     /// What is already known to be the least this child is worth to the

@@ -4,8 +4,9 @@
 use std::collections::{HashMap, HashSet};
 
 use super::*;
-use crate::core::Player;
+use crate::core::{Game, Player};
 use crate::mancala::Capture;
+use crate::mancala::Mancala;
 use crate::mancala::rules::tests::level;
 
 /// Plain negamax over the engine's own boards, remembering positions met
