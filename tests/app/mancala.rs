@@ -165,7 +165,7 @@ fn an_agent_plays_mancala_in_the_window() {
         &mut app,
         kalah(3, 2, Capture::None, false),
         None,
-        vec![seat("Ann", Some("solve")), seat("Bob", Some("greedy"))],
+        vec![seat("Ann", Some("perfect")), seat("Bob", Some("greedy"))],
     );
     // Each store says whose it is.
     let tags: std::collections::HashMap<usize, String> = app

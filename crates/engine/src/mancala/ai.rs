@@ -18,7 +18,8 @@ const WIN: i32 = 100_000;
 const TT_BITS: u32 = 18;
 pub const DEFAULT_DEPTH: u32 = 11;
 pub const DEFAULT_PLAYOUTS: u32 = 2000;
-/// Nodes `solve` may search before it admits a board is too large.
+/// Nodes `solve_value` may search before it admits a board is too large.
+#[cfg(test)]
 const SOLVE_NODES: u64 = 30_000_000;
 
 /// The move that puts the most stones in the mover's store at once; ties go
@@ -363,41 +364,6 @@ impl Agent<Mancala> for Minimax {
     }
 }
 
-/// Exact play: searches to the end of every line. On a board too large for
-/// that it plays the deepest move it found and says so.
-pub struct Solve {
-    search: Search,
-    note: Option<String>,
-}
-
-impl Agent<Mancala> for Solve {
-    fn searches(&self) -> bool {
-        true
-    }
-
-    fn choose(&mut self, seat: Player, board: &Mancala, _rng: &mut GameRng) -> Option<Sow> {
-        if seat != board.current_player() {
-            return None;
-        }
-        self.search.node_limit = SOLVE_NODES;
-        self.search.deadline = None;
-        let (mv, value, depth, proven) = self.search.best_move(board, 255)?;
-        self.note = Some(if proven {
-            describe_proof(value)
-        } else {
-            format!(
-                "{}, looking {depth} moves ahead (not proven: the board is too large)",
-                margin_words(value, "expects")
-            )
-        });
-        Some(mv)
-    }
-
-    fn note(&self) -> Option<String> {
-        self.note.clone()
-    }
-}
-
 /// "wins by 4 with best play (proven)", from a proven value for the player
 /// to move, who is the agent: the window puts the agent's name before it
 /// ("Mary wins by 4 ...").
@@ -430,9 +396,12 @@ pub(crate) fn margin_of(value: i32) -> i32 {
     if value.abs() > WIN / 2 { value - value.signum() * WIN } else { value }
 }
 
-/// The value of the start of `level` with best play, for the player to move,
-/// if it can be proven within the solver's budget.
-pub fn solve_value(board: &Mancala) -> Option<i32> {
+/// The value of `board` with best play, for the player to move, if minimax
+/// searching every line to the end proves it within its budget: a check
+/// of minimax's proofs, and of the solver's, on small boards (the solver,
+/// `solver/`, is the one exact Mancala solver the game plays with).
+#[cfg(test)]
+pub(crate) fn solve_value(board: &Mancala) -> Option<i32> {
     let mut search = Search::new();
     search.node_limit = SOLVE_NODES;
     let (_, value, _, proven) = search.best_move(board, 255)?;
@@ -669,12 +638,6 @@ const AGENTS: &[AgentInfo] = &[
         }),
     },
     AgentInfo {
-        name: "solve",
-        plain: "plays perfectly on small boards, and knows the result",
-        about: "exact play on small boards, with the proven value",
-        param: None,
-    },
-    AgentInfo {
         name: "perfect",
         plain: "plays perfectly wherever the solver's databases reach, and says by how much it wins",
         about: "proven play from the endgame databases and solves of `tabula solve` (docs/solver.md); elsewhere a 1 s search, said to be unproven",
@@ -738,11 +701,9 @@ impl AgentRegistry for Mancala {
                 let playouts = spec.number(DEFAULT_PLAYOUTS as f64, (10.0, 100_000.0))? as u32;
                 Ok(Box::new(Mcts { playouts }))
             }
-            "solve" => {
-                spec.no_param()?;
-                Ok(Box::new(Solve { search: Search::new(), note: None }))
-            }
-            "perfect" => {
+            // `solve`, the small boards' exact search before the solver
+            // reached every board, is `perfect` now: one exact solver.
+            "perfect" | "solve" => {
                 spec.no_param()?;
                 let fallback = Minimax {
                     depth: DEFAULT_DEPTH,
@@ -800,14 +761,14 @@ mod tests {
     fn the_solver_keeps_its_proven_value_through_a_game() {
         let board = Mancala::new(&level(3, 2, Capture::None, false), 0).unwrap();
         let value = solve_value(&board).unwrap();
-        let mut solver = Mancala::build_agent(&"solve".parse().unwrap()).unwrap();
+        let mut solver = Mancala::build_agent(&"perfect".parse().unwrap()).unwrap();
         let mut rng = rng_from_seed(1);
         let mut game = board;
         solver.choose(game.current_player(), &game, &mut rng).unwrap();
         // Seed 003's board is lost by 1 for the side to move, and the note
         // says so from the agent's side.
         assert_eq!(value, -(WIN + 1));
-        assert_eq!(solver.note().unwrap(), "loses by 1 against best play (proven)");
+        assert_eq!(solver.note().unwrap(), "plays perfectly: loses by 1 from here");
         let mut deep = Mancala::build_agent(&"minimax:20".parse().unwrap()).unwrap();
         deep.choose(game.current_player(), &game, &mut rng).unwrap();
         let note = deep.note().unwrap();
@@ -820,7 +781,11 @@ mod tests {
         let diff = game.store(Player::ONE) as i32 - game.store(Player::TWO) as i32;
         let proven_diff = if value.abs() > WIN / 2 { value - value.signum() * WIN } else { value };
         assert_eq!(diff, proven_diff);
-        assert!(solver.note().unwrap().ends_with("(proven)"));
+        assert!(solver.note().unwrap().starts_with("plays perfectly"));
+        // `solve`, as older files name it, is the same agent.
+        let mut old = Mancala::build_agent(&"solve".parse().unwrap()).unwrap();
+        old.choose(board.current_player(), &board, &mut rng).unwrap();
+        assert_eq!(old.note().unwrap(), "plays perfectly: loses by 1 from here");
     }
 
     #[test]
