@@ -458,42 +458,59 @@ fn teach_line(app: &App) -> String {
     app.world().resource::<tabula::app::teach::Teaching>().verdict.clone()
 }
 
-/// With T on, the lesson opponent's slip is named with the card that
-/// should have gone up, and Mary waits for John's Stop far longer than her
-/// pause; after the Stop, John's line says what priority asks of him.
-#[test]
-fn teaching_names_the_others_slip_and_holds_her_for_the_stop() {
-    let dir = temp_dir("rb-teach");
+/// The Stop lesson with T on: John a person, Mary its slipping opponent.
+fn teaching_stop_lesson(name: &str) -> App {
+    let dir = temp_dir(name);
     let mut app = headless(&dir);
     let (file, path) = level("00-priority-and-stop.ron");
     let lesson = tabula_engine::russian_bank::ai::LESSON_OPPONENT;
     start(&mut app, file, Some(path), vec![seat("John", None), seat("Mary", Some(lesson))]);
     app.world_mut().resource_mut::<tabula::app::teach::Teaching>().on = true;
     frames(&mut app, 2);
+    app
+}
+
+/// Frames until Mary slips, in her first turn; then one for the teacher
+/// to say so.
+fn until_mary_slips(app: &mut App) {
+    let mut waited = 0;
+    while game(app).breach().is_none() {
+        assert!(waited < 3000 && game(app).turn() == Player::TWO, "Mary slips in her first turn");
+        frames(app, 1);
+        std::thread::sleep(Duration::from_millis(1));
+        waited += 1;
+    }
+    frames(app, 1);
+}
+
+/// Her pause is a second (20 frames); held for the Stop, she waits four
+/// more.
+fn assert_mary_waits(app: &mut App) {
+    let plies = moves(app).len();
+    for _ in 0..80 {
+        frames(app, 1);
+        std::thread::sleep(Duration::from_millis(1));
+    }
+    assert_eq!(moves(app).len(), plies, "Mary waits for the Stop");
+}
+
+/// With T on, the lesson opponent's slip is named with the card that
+/// should have gone up, and Mary waits for John's Stop far longer than her
+/// pause; after the Stop, John's line says what priority asks of him.
+#[test]
+fn teaching_names_the_others_slip_and_holds_her_for_the_stop() {
+    let mut app = teaching_stop_lesson("rb-teach");
     let line = teach_line(&app);
     assert!(
         line.starts_with("Mary to move: the reserve's A♠ goes up first (A♠ reserve to a foundation)"),
         "{line}"
     );
     app.world_mut().write_message(SessionRequest::TogglePause);
-    let mut waited = 0;
-    while game(&app).breach().is_none() {
-        assert!(waited < 3000 && game(&app).turn() == Player::TWO, "Mary slips in her first turn");
-        frames(&mut app, 1);
-        std::thread::sleep(Duration::from_millis(1));
-        waited += 1;
-    }
-    frames(&mut app, 1);
+    until_mary_slips(&mut app);
     let line = teach_line(&app);
     assert!(line.starts_with("Mary broke priority ("), "{line}");
     assert!(line.ends_with(", but A♠ reserve to a foundation came first. Press S to stop Mary!"), "{line}");
-    // Her pause is a second (20 frames); held, she waits four more.
-    let plies = moves(&app).len();
-    for _ in 0..80 {
-        frames(&mut app, 1);
-        std::thread::sleep(Duration::from_millis(1));
-    }
-    assert_eq!(moves(&app).len(), plies, "Mary waits for the Stop");
+    assert_mary_waits(&mut app);
     app.world_mut().write_message(RequestMove::<RussianBank> { by: Player::ONE, mv: BankMove::Stop });
     frames(&mut app, 2);
     assert!(game(&app).breach().is_none() && game(&app).turn() == Player::ONE, "stopped");
@@ -508,39 +525,21 @@ fn teaching_names_the_others_slip_and_holds_her_for_the_stop() {
     assert_eq!(teach_line(&app), "");
 }
 
-/// F while paused plays the rest of the other's turn, quickly, and the
-/// game is still paused when the turn comes to the person.
 /// A fast-forward (F) stops at a slip while teaching: hurried, Mary's next
 /// move would come at once and the slip go by unseen (a stranger missed
 /// two that way).
 #[test]
 fn teaching_ends_a_fast_forward_at_the_others_slip() {
-    let dir = temp_dir("rb-teach-hurry");
-    let mut app = headless(&dir);
-    let (file, path) = level("00-priority-and-stop.ron");
-    let lesson = tabula_engine::russian_bank::ai::LESSON_OPPONENT;
-    start(&mut app, file, Some(path), vec![seat("John", None), seat("Mary", Some(lesson))]);
-    app.world_mut().resource_mut::<tabula::app::teach::Teaching>().on = true;
-    frames(&mut app, 2);
+    let mut app = teaching_stop_lesson("rb-teach-hurry");
     app.world_mut().resource_mut::<Watch>().hurry = true;
-    let mut waited = 0;
-    while game(&app).breach().is_none() {
-        assert!(waited < 3000 && game(&app).turn() == Player::TWO, "Mary slips in her first turn");
-        frames(&mut app, 1);
-        std::thread::sleep(Duration::from_millis(1));
-        waited += 1;
-    }
-    frames(&mut app, 1);
+    until_mary_slips(&mut app);
     assert!(!app.world().resource::<Watch>().hurry, "the slip ends the fast-forward");
-    let plies = moves(&app).len();
-    for _ in 0..80 {
-        frames(&mut app, 1);
-        std::thread::sleep(Duration::from_millis(1));
-    }
-    assert_eq!(moves(&app).len(), plies, "Mary waits for the Stop");
+    assert_mary_waits(&mut app);
     assert!(teach_line(&app).ends_with("Press S to stop Mary!"), "{}", teach_line(&app));
 }
 
+/// F while paused plays the rest of the other's turn, quickly, and the
+/// game is still paused when the turn comes to the person.
 #[test]
 fn f_while_paused_plays_the_others_turn_out() {
     let dir = temp_dir("rb-paused-f");
