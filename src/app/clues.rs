@@ -25,11 +25,16 @@ pub(super) fn clues<G: WindowGame>(ui: &mut egui::Ui, session: &Res<Session<G>>,
     }
     ui.heading("Clues");
     // Held to a few lines' height, as the log is, so the newest moves
-    // below stay in view however many clues come.
-    egui::ScrollArea::vertical().id_salt("clues").max_height(CLUES_HEIGHT).show(ui, |ui| {
-        for (seat, line) in &shown.0 {
-            ui.label(egui::RichText::new(line).color(seat_color32(seat.index())));
-        }
-    });
+    // below stay in view however many clues come; that height even below
+    // the panel's fold, as the log's.
+    egui::ScrollArea::vertical()
+        .id_salt("clues")
+        .max_height(CLUES_HEIGHT)
+        .min_scrolled_height(CLUES_HEIGHT)
+        .show(ui, |ui| {
+            for (seat, line) in &shown.0 {
+                ui.label(egui::RichText::new(line).color(seat_color32(seat.index())));
+            }
+        });
     ui.separator();
 }

@@ -43,41 +43,77 @@ pub(super) fn move_log<G: WindowGame>(
     let rows = 1 + played + session.redo.len();
     let row_height = ui.text_style_height(&egui::TextStyle::Body) + ui.spacing().item_spacing.y;
     // Only the rows in view are laid out: a long game has thousands.
-    egui::ScrollArea::vertical().id_salt("move log").max_height(LOG_HEIGHT).stick_to_bottom(true).show_rows(
-        ui,
-        row_height,
-        rows,
-        |ui, range| {
-            for row in range {
-                let (text, current) = match row {
-                    0 => (egui::RichText::new("0. the start").weak(), played == 0),
-                    // Moves played, in the colour of who made them.
-                    n if n <= played => {
-                        let by = session.movers[n - 1];
-                        let line = log_line(n, session.name_of(by), &session.words(n));
-                        (egui::RichText::new(line).color(seat_color32(by.index())), n == played)
-                    }
-                    // Moves taken back, nearest first: a click plays forward to it.
-                    n => (egui::RichText::new(format!("{n}. {}", session.words(n))).weak(), false),
-                };
-                ui.horizontal(|ui| {
-                    if let Some(mark) = marks.of(row, played).filter(|_| row <= played) {
-                        ui.label(egui::RichText::new(mark).color(ERROR_COLOR).strong());
-                    }
-                    // A line too long for the panel ends in "…" (whole on
-                    // hover) rather than running past its edge.
-                    let whole = text.text().to_owned();
-                    let mut line = ui.add(egui::Button::selectable(current, text).truncate());
-                    // Only a line that may be cut short: a tooltip on
-                    // every row would cover the log.
-                    if whole.chars().count() > LONG_LINE {
-                        line = line.on_hover_text(whole);
-                    }
-                    if line.clicked() {
-                        requests.write(SessionRequest::GoTo(row));
-                    }
-                });
-            }
-        },
-    );
+    log_area().show_rows(ui, row_height, rows, |ui, range| {
+        for row in range {
+            let (text, current) = match row {
+                0 => (egui::RichText::new("0. the start").weak(), played == 0),
+                // Moves played, in the colour of who made them.
+                n if n <= played => {
+                    let by = session.movers[n - 1];
+                    let line = log_line(n, session.name_of(by), &session.words(n));
+                    (egui::RichText::new(line).color(seat_color32(by.index())), n == played)
+                }
+                // Moves taken back, nearest first: a click plays forward to it.
+                n => (egui::RichText::new(format!("{n}. {}", session.words(n))).weak(), false),
+            };
+            ui.horizontal(|ui| {
+                if let Some(mark) = marks.of(row, played).filter(|_| row <= played) {
+                    ui.label(egui::RichText::new(mark).color(ERROR_COLOR).strong());
+                }
+                // A line too long for the panel ends in "…" (whole on
+                // hover) rather than running past its edge.
+                let whole = text.text().to_owned();
+                let mut line = ui.add(egui::Button::selectable(current, text).truncate());
+                // Only a line that may be cut short: a tooltip on
+                // every row would cover the log.
+                if whole.chars().count() > LONG_LINE {
+                    line = line.on_hover_text(whole);
+                }
+                if line.clicked() {
+                    requests.write(SessionRequest::GoTo(row));
+                }
+            });
+        }
+    });
+}
+
+/// The log's scroll area: its full height even below the side panel's
+/// fold, where egui would give a nested scroll area three rows; the panel
+/// scrolls to it.
+fn log_area() -> egui::ScrollArea {
+    egui::ScrollArea::vertical()
+        .id_salt("move log")
+        .max_height(LOG_HEIGHT)
+        .min_scrolled_height(LOG_HEIGHT)
+        .stick_to_bottom(true)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::app::theme::widgets::root_ui_over;
+
+    /// A stranger saw three rows of a long log, below the fold of a panel
+    /// full of teaching notes.
+    #[test]
+    fn the_log_keeps_its_height_below_the_panel_s_fold() {
+        let ctx = egui::Context::default();
+        let window = egui::Rect::from_min_size(egui::Pos2::ZERO, egui::vec2(270.0, 400.0));
+        ctx.begin_pass(egui::RawInput { screen_rect: Some(window), ..Default::default() });
+        let mut root = root_ui_over(&ctx, egui::Id::new("test"), window);
+        let mut height = 0.0;
+        egui::ScrollArea::vertical().id_salt("panel").show(&mut root, |ui| {
+            // The sections above the log fill the panel but for a few points.
+            ui.add_space(390.0);
+            let log = log_area().show_rows(ui, 20.0, 200, |ui, range| {
+                for row in range {
+                    ui.label(format!("{row}. a move"));
+                }
+            });
+            height = log.inner_rect.height();
+        });
+        // No renderer takes the font atlas here: it is let go.
+        ctx.end_pass().textures_delta.clear();
+        assert!(height >= LOG_HEIGHT - 1.0, "the log is {height} points high");
+    }
 }
