@@ -384,14 +384,15 @@ closed() {
 }
 
 # The menu on Russian Bank's shuffled deal (the fifth level: lessons
-# first), seat 2 turned from greedy to Human; P unfolds "Play online".
+# first), seat 2 turned from Casual to Human (past Strong, Best, random,
+# greedy and lookahead: six presses of 2); P unfolds "Play online".
 window ann 0
 # Each key a while after the last: two presses of a key in one frame are
 # one (frames are slow on a busy machine), and the levels are read before
 # they are listed.
 for k in Right Right Right; do keys $k; sleep 0.6; done
 sleep 3
-for k in Down Down Down Down 2 p; do keys $k; sleep 0.6; done
+for k in Down Down Down Down 2 2 2 2 2 2 p; do keys $k; sleep 0.6; done
 sleep 1
 part online-menu-host 0
 # H hosts it: Ann's table waits for a friend.
