@@ -7,7 +7,7 @@ use bevy::prelude::*;
 use tabula_engine::Game;
 use tabula_engine::russian_bank::{BankMove, Priority, RussianBank, Source, Target, opponent};
 
-use crate::app::session::{Agents, Session, Watch};
+use crate::app::session::{Agents, Session};
 use crate::app::teach::{TeachNote, Teaching};
 
 /// Seconds the other's agent waits after its slip while teaching, on top
@@ -33,7 +33,7 @@ pub(super) fn teach_priority(
     session: Res<Session<RussianBank>>,
     mut teaching: ResMut<Teaching>,
     mut lesson: ResMut<BankLesson>,
-    (agents, mut watch): (Option<ResMut<Agents<RussianBank>>>, ResMut<Watch>),
+    agents: Option<ResMut<Agents<RussianBank>>>,
 ) {
     let offered = session.kind.may_teach().then_some(RussianBank::NAME);
     let shown =
@@ -66,11 +66,6 @@ pub(super) fn teach_priority(
     Teaching::say(&mut teaching, verdict);
     if let Some(mut agents) = agents {
         agents.hold = if held { SLIP_HELD } else { 0.0 };
-    }
-    // A slip to catch ends a fast-forward (F) too: hurried, the other's
-    // next move would come at once, and the slip go by unseen.
-    if held && watch.hurry {
-        watch.hurry = false;
     }
 }
 

@@ -150,7 +150,10 @@ pub(super) fn run_agents<G: WindowGame>(
     // The game's pause, at the default speed, lasts as the speed shortens it.
     let pause = G::AGENT_PAUSE * PAUSE_SPEED / settings.ai_moves_per_second.max(0.1);
     let waiting = agents.cooldown > 0.0 || agents.still < pause + agents.hold;
-    if busy || (waiting && !watch.hurry) {
+    // A hold is kept through a fast-forward (F) too: it is there for a
+    // person to act (a slip to Stop), which hurrying would sweep by unseen.
+    let held = agents.still < agents.hold;
+    if busy || held || (waiting && !watch.hurry) {
         return;
     }
     watch.step = false;
