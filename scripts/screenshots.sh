@@ -37,6 +37,9 @@ mkdir -p "$TABULA_CONFIG_DIR"
 printf '(ai_moves_per_second: 3.0)\n' > "$TABULA_CONFIG_DIR/settings.ron"
 
 launch() {
+  # The menu as a first-time player finds it: it otherwise opens on the
+  # game and level the last section played.
+  [ $# -eq 0 ] && printf '(ai_moves_per_second: 3.0)\n' > "$TABULA_CONFIG_DIR/settings.ron"
   "$bin" "$@" >"$work/log" 2>&1 &
   app=$!
   for _ in $(seq 100); do
@@ -68,7 +71,8 @@ if [ -z "$only" ]; then
 # 1. The menu.
 launch
 shot menu
-# 2. Watching two agents on the large level: seat 1 becomes random.
+# 2. Watching two agents on the large level: seat 1 becomes random (the
+#    first in its list), seat 2 stays Casual.
 keys Down Down Down Down 1 Return
 sleep 6
 shot nim-watch
@@ -117,7 +121,9 @@ sleep 0.5
 shot ask-leave
 quit
 
-# 6. Watching minimax against mcts on Kalah (6,6), from the menu.
+# 6. Watching Casual against Strong on Kalah (6,5), from the menu: seat 1
+#    turned from Human to Casual (past random and Beginner), seat 2 from
+#    Casual to Strong.
 launch
 keys Right Down Down Down 1 1 1 2 Return
 sleep 9
@@ -271,6 +277,7 @@ quit
 #     listed; the small arena with ten times its games run (R), caught
 #     mid-run and stopped (S, then Resume offers the rest); the Robot board
 #     arena run to its end, Weng-Lin ratings for its four-seat level too.
+#     The list: Difficulties, Robot board, Small, Small ten times.
 mkdir -p "$work/arenas"
 ln -s "$PWD/levels" "$work/levels"
 cp arenas/*.ron "$work/arenas/"
@@ -282,7 +289,7 @@ popd >/dev/null
 keys a
 sleep 1
 shot arena-list
-keys Down Down r
+keys Down Down Down r
 sleep 3
 shot arena-running
 keys s
