@@ -35,6 +35,11 @@ pub trait WindowGame: Registered {
     /// again, at the default speed (faster speeds shorten it): time to see
     /// each move land, and to answer it (a card game's Stop).
     const AGENT_PAUSE: f32 = 0.0;
+    /// Play again against an agent turns the two seats round, so that a
+    /// person moves first and second in turn, as a rematch swaps colours:
+    /// for a game where the first move weighs much and the board looks the
+    /// same from either seat.
+    const TAKES_TURNS_TO_START: bool = false;
     /// What the teaching overlay shows, as its key T says it, where the
     /// game teaches.
     const TEACHES: &'static str = "teach: what each move is worth";

@@ -88,3 +88,45 @@ fn save_after_play_again_saves_the_new_deal() {
     assert_eq!(saved.len(), 2, "the new deal, no more moves in it than the first, is saved too");
     assert!(saved.iter().any(|p| seed_of(p) == seed), "one of them holds the new deal");
 }
+
+/// Against an agent, Play again turns Nim's seats round: the person who
+/// started (and, knowing the nim-sum, won) moves second next, and first
+/// again after that. Each name keeps its controller, so the agent moves
+/// first from its own seat. Kalah keeps its seats: its board is drawn
+/// from the first seat's side.
+#[test]
+fn play_again_turns_the_seats_round_against_an_agent() {
+    let dir = temp_dir("play-again-turns");
+    let mut app = headless(&dir);
+    start(
+        &mut app,
+        nim_level(&[3, 4, 5], Ending::Normal),
+        None,
+        vec![seat("Ann", None), seat("Bob", Some("best"))],
+    );
+    play_out(&mut app, Player::ONE);
+    request_again(&mut app);
+    let names = |app: &App| session(app).seats.iter().map(|s| s.name.clone()).collect::<Vec<_>>();
+    assert_eq!(names(&app), ["Bob", "Ann"], "the seats turned round");
+    assert!(status(&app).ends_with("Bob moves first"), "said: {}", status(&app));
+    assert!(session(&app).is_human(Player::TWO) && !session(&app).is_human(Player::ONE));
+    wait_for(&mut app, "Bob's first move", |app| !session(app).moves.is_empty());
+    assert_eq!(session(&app).movers[0], Player::ONE, "Bob's agent moved from the first seat");
+    assert!(!session(&app).is_human(session(&app).movers[0]));
+    request_again(&mut app);
+    assert_eq!(names(&app), ["Ann", "Bob"], "and round again");
+
+    let level = level::load(&crate::manifest_dir().join("levels/mancala/kalah-6-4.ron")).unwrap();
+    start(&mut app, level, None, vec![seat("Ann", None), seat("Bob", Some("beginner"))]);
+    request_again(&mut app);
+    assert_eq!(app.world().resource::<Session<Mancala>>().seats[0].name, "Ann", "Kalah keeps its seats");
+
+    start(&mut app, nim_level(&[3, 4, 5], Ending::Normal), None, vec![seat("Ann", None), seat("Bob", None)]);
+    request_again(&mut app);
+    assert_eq!(names(&app), ["Ann", "Bob"], "two people keep their seats");
+}
+
+fn request_again(app: &mut App) {
+    app.world_mut().write_message(SessionRequest::PlayAgain);
+    frames(app, 3);
+}

@@ -66,7 +66,11 @@ fn band<G: WindowGame>(
             // Played elsewhere, again means a rematch the others accept,
             // and the replay is kept there.
             let here = session.kind.plays_here();
-            let again = if here { "Play again (F2)" } else { "Rematch (F2)" };
+            let again = match (here, session.turns_seats_round()) {
+                (true, true) => format!("Play again: {} starts (F2)", session.first_again()),
+                (true, false) => "Play again (F2)".to_owned(),
+                (false, _) => "Rematch (F2)".to_owned(),
+            };
             // A spectator has no seat to play again with.
             let seated = here || session.has_human();
             if seated && ui.button(egui::RichText::new(again).size(16.0)).clicked() {

@@ -188,6 +188,9 @@ pub fn plugin(app: &mut App) {
 impl WindowGame for Nim {
     const MOUSE: &'static str =
         "Click a stone to choose it and every stone to its right; click again or press Enter to take.";
+    // Whoever starts a first-player win wins it: the person starts every
+    // other game, and then needs the agent to slip.
+    const TAKES_TURNS_TO_START: bool = true;
     const KEYS: &'static [Key] = &[
         key("Up/Down", "pile"),
         key("Left/Right or digits", "how many"),

@@ -193,6 +193,8 @@ pub fn plugin(app: &mut App) {
 
 impl WindowGame for Robots {
     const MOUSE: &'static str = "Click one of your robots, then a green tile. Wheel zooms, right-drag pans.";
+    // A race: the first move is a step ahead.
+    const TAKES_TURNS_TO_START: bool = true;
     const KEYS: &'static [Key] = &[
         key("N", "next robot"),
         key("arrows", "step one tile that way (a rule A robot)"),

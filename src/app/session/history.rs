@@ -3,7 +3,7 @@
 
 use tabula_engine::core::derive_seed;
 
-use super::{Session, SessionKind};
+use super::{Controller, Session, SessionKind};
 use crate::app::game::WindowGame;
 
 impl<G: WindowGame> Session<G> {
@@ -27,6 +27,20 @@ impl<G: WindowGame> Session<G> {
             self.said.truncate(self.moves.len());
         }
         self.game = game;
+    }
+
+    /// Whether Play again turns the two seats round
+    /// (`WindowGame::TAKES_TURNS_TO_START`): in a game played here, one
+    /// person against one agent.
+    pub fn turns_seats_round(&self) -> bool {
+        let people = self.seats.iter().filter(|s| s.controller == Controller::Human).count();
+        G::TAKES_TURNS_TO_START && self.kind.plays_here() && self.seats.len() == 2 && people == 1
+    }
+
+    /// Who moves first in the game Play again starts.
+    pub fn first_again(&self) -> &str {
+        let first = if self.turns_seats_round() { self.seats.len() - 1 } else { 0 };
+        self.seats.get(first).map_or("", |s| s.name.as_str())
     }
 
     /// The game again from its start, as a game rather than a replay.

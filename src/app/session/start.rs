@@ -173,15 +173,27 @@ pub(super) fn handle_session_requests<G: WindowGame>(
                 status.info(if session.deals { "The same deal again" } else { "New game" });
                 resets.write(BoardReset);
             }
-            SessionRequest::PlayAgain => match session.play_again(super::seed_now()) {
-                Ok(()) => {
-                    agents.cancel();
-                    watch.paused = false;
-                    status.info(if session.deals { "New game, dealt anew" } else { "New game" });
-                    resets.write(BoardReset);
+            SessionRequest::PlayAgain => {
+                let turn = session.turns_seats_round();
+                match session.play_again(super::seed_now()) {
+                    Ok(()) => {
+                        agents.cancel();
+                        if turn {
+                            // Each seat's agent (or person) goes with its name.
+                            session.seats.swap(0, 1);
+                            agents.seats.swap(0, 1);
+                        }
+                        watch.paused = false;
+                        let new = if session.deals { "New game, dealt anew" } else { "New game" };
+                        match turn {
+                            true => status.info(format!("{new}: {} moves first", session.seats[0].name)),
+                            false => status.info(new),
+                        }
+                        resets.write(BoardReset);
+                    }
+                    Err(e) => status.error(format!("Cannot deal a new game: {e}")),
                 }
-                Err(e) => status.error(format!("Cannot deal a new game: {e}")),
-            },
+            }
             SessionRequest::SaveReplay => save_asked(&mut session, &mut status, &folder.0),
             _ => {}
         }

@@ -16,7 +16,7 @@ pub const AGENTS: &[AgentInfo] = &[
     AgentInfo {
         name: "beginner",
         plain: "heads home, but more often sets off the wrong way",
-        about: "the planner (the sleuth where homes are hidden) that, on six moves in ten, walks or steps its robot somewhere its plan does not go instead (a turn only where no walk is open)",
+        about: "the planner (the sleuth where homes are hidden) that, on six moves in ten, walks or steps one of its robots (any of them) somewhere its plan does not go instead (a turn only where no walk is open)",
         param: None,
     },
     AgentInfo {
@@ -141,11 +141,12 @@ fn wrong_turn(seat: Player, board: &Robots, planned: RobotMove, rng: &mut GameRn
     )
 }
 
-/// A beginner's slip: the robot sets off somewhere its plan does not go
-/// (a walk or step, so it is seen to move and try), turning the wrong way
-/// only where no walk is open.
+/// A beginner's slip: one of its robots, not only the one its plan moves,
+/// sets off somewhere the plan does not go (a walk or step, so it is seen
+/// to move and try: a beginner uses every robot it has), turning the
+/// wrong way only where no walk is open.
 fn wrong_way(seat: Player, board: &Robots, planned: RobotMove, rng: &mut GameRng) -> Option<RobotMove> {
-    let walks = |m, robot| matches!(m, RobotMove::Step { robot: r, .. } | RobotMove::Forward { robot: r, .. } if r == robot);
+    let walks = |m, _| matches!(m, RobotMove::Step { .. } | RobotMove::Forward { .. });
     slip(seat, board, planned, rng, walks).or_else(|| wrong_turn(seat, board, planned, rng))
 }
 

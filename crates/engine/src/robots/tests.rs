@@ -704,6 +704,44 @@ mod agents {
         assert!(turns * 3 < moves, "{turns} of {moves} moves were turns");
     }
 
+    /// A stranger saw the Beginner race one robot and never move its
+    /// second: its slips set off with any of its robots, so on the hidden
+    /// homes it is seen to use both.
+    #[test]
+    fn the_beginner_moves_every_robot_it_has() {
+        let file = crate::level::load(&crate::manifest_dir().join("../../levels/robots/12-hidden-homes.ron"))
+            .unwrap();
+        let level = file.get::<Robots>().unwrap();
+        let mut beginner = Robots::agent_from_str("beginner").unwrap();
+        let mut moved = std::collections::BTreeMap::new();
+        for seed in 0..6 {
+            let mut g = Robots::new(level, seed).unwrap();
+            let mut rng = rng_from_seed(seed);
+            for _ in 0..60 {
+                if g.outcome().is_some() {
+                    break;
+                }
+                let mv = beginner.choose(g.current_player(), &g, &mut rng).unwrap();
+                if let RobotMove::Step { robot, .. }
+                | RobotMove::Forward { robot, .. }
+                | RobotMove::Rotate { robot, .. } = mv
+                {
+                    *moved.entry(robot).or_insert(0) += 1;
+                }
+                play(&mut g, mv);
+            }
+        }
+        let total: u32 = moved.values().sum();
+        for robot in ['A', 'B', 'C', 'D'] {
+            let n = moved.get(&robot).copied().unwrap_or(0);
+            assert!(
+                n * 8 >= total / 2,
+                "robot {robot} moved {n} times of its player's {}: {moved:?}",
+                total / 2
+            );
+        }
+    }
+
     #[test]
     fn planner_and_scout_beat_random_and_the_planner_beats_the_scout() {
         use crate::core::runner::{MatchConfig, run_match};
