@@ -318,6 +318,17 @@ fn the_board_is_playable_by_keyboard_alone() {
     assert_eq!(session(&app).game.piles(), &[5, 2, 7]);
     press(&mut app, &[KeyCode::Enter]);
     assert_eq!(session(&app).game.piles(), &[5, 2, 7], "nor after an undo");
+
+    // Up and Down pass over an emptied pile: from pile 1, up twice comes
+    // round by pile 3 to pile 1, never to the empty pile 2.
+    start(
+        &mut app,
+        nim_level(&[5, 0, 7], Ending::Normal),
+        None,
+        vec![seat("John", None), seat("Mary", None)],
+    );
+    press(&mut app, &[KeyCode::ArrowUp, KeyCode::ArrowUp, KeyCode::Digit1, KeyCode::Enter]);
+    assert_eq!(session(&app).game.piles(), &[4, 0, 7], "said: {}", status(&app));
 }
 
 /// Whether the player to move wins, by trying every take (no rule of

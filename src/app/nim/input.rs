@@ -76,12 +76,15 @@ pub(super) fn choose_with_keys(
     let piles = view.piles();
     let n = piles.len();
     let mut moved = false;
+    // Up and Down pass over emptied piles: nothing there can be taken.
+    let step =
+        |from: usize, by: usize| (1..=n).map(|k| (from + k * by) % n).find(|&p| piles[p] > 0).unwrap_or(from);
     if keys.just_pressed(KeyCode::ArrowUp) || keys.just_pressed(KeyCode::KeyW) {
-        choice.pile = (choice.pile + n - 1) % n;
+        choice.pile = step(choice.pile, n - 1);
         moved = true;
     }
     if keys.just_pressed(KeyCode::ArrowDown) || keys.just_pressed(KeyCode::KeyS) {
-        choice.pile = (choice.pile + 1) % n;
+        choice.pile = step(choice.pile, 1);
         moved = true;
     }
     if moved {
