@@ -103,7 +103,11 @@ fn nim_stone_entities_show_every_pile_after_every_move() {
                 let take = legal[keys_rng.random_range(0..legal.len())];
                 let n = session(app).game.piles().len();
                 let at = app.world().resource::<NimChoice>().pile;
-                let mut keys = vec![KeyCode::ArrowDown; (take.pile as usize + n - at) % n];
+                // Down passes over emptied piles.
+                let piles = session(app).game.piles();
+                let ahead = (take.pile as usize + n - at) % n;
+                let downs = (1..=ahead).filter(|k| piles[(at + k) % n] > 0).count();
+                let mut keys = vec![KeyCode::ArrowDown; downs];
                 keys.extend(take.count.to_string().bytes().map(|d| match d - b'0' {
                     0 => KeyCode::Digit0,
                     1 => KeyCode::Digit1,
