@@ -173,7 +173,8 @@ fn hear<G: WindowGame>(
                     _ => message.clone(),
                 };
                 status.error(format!("Refused: {reason}"));
-                refused.write(MoveRefused { by: *by, reason });
+                let out_of_turn = *code == ErrorCode::NotYourTurn;
+                refused.write(MoveRefused { by: *by, reason, out_of_turn });
             }
         }
     }

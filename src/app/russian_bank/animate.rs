@@ -186,8 +186,8 @@ fn stop_reason(table: &RussianBank, breaker: Player, name: &str, rule: Priority)
 
 /// A Stop refused (nothing was broken), said where a Stop's reason is,
 /// so the answer stays while the other plays on: the status line's is
-/// overwritten by their next move at once. A player not to move can only
-/// ask for a Stop.
+/// overwritten by their next move at once. Of a player not to move, a
+/// refusal other than for being out of turn is a Stop's.
 pub(super) fn refused_stop(
     mut refused: MessageReader<MoveRefused>,
     session: Res<Session<RussianBank>>,
@@ -195,7 +195,7 @@ pub(super) fn refused_stop(
 ) {
     for refusal in refused.read() {
         let to_move = session.game.current_player();
-        if refusal.by != to_move && session.outcome().is_none() {
+        if refusal.by != to_move && !refusal.out_of_turn && session.outcome().is_none() {
             let other = session.name_of(to_move);
             let text = match refusal.reason.as_str() {
                 // Only the last move may be stopped (a later one lets a

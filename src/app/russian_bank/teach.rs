@@ -10,10 +10,11 @@ use tabula_engine::russian_bank::{BankMove, Priority, RussianBank, Source, Targe
 use crate::app::session::{Agents, Session};
 use crate::app::teach::{TeachNote, Teaching};
 
-/// Seconds the other's agent waits after its slip while teaching, on top
-/// of its pause: enough to read the line and press S (a stranger missed
-/// four).
-pub const SLIP_HELD: f32 = 8.0;
+/// Seconds the other's agent waits after its slip while teaching: until
+/// the person stops it (S) or turns teaching off (T). A stranger reading
+/// the line and finding S took longer than the eight seconds it once
+/// waited, and was refused a Stop the teacher had asked for.
+pub const SLIP_HELD: f32 = f32::INFINITY;
 /// Moves named in a line before "…".
 const NAMED: usize = 3;
 
@@ -100,7 +101,8 @@ fn say(session: &Session<RussianBank>, table: &RussianBank, before: Option<&Russ
             ),
             (false, true) => (
                 format!(
-                    "{} broke priority ({played}){first}. Press S to stop {}!",
+                    "{} broke priority ({played}){first}. Press S to stop {}! {} waits for it while T is on",
+                    session.name_of(by),
                     session.name_of(by),
                     session.name_of(by)
                 ),

@@ -35,6 +35,9 @@ pub struct MovePlayed {
 pub struct MoveRefused {
     pub by: Player,
     pub reason: String,
+    /// Refused because `by` may not move now: said as such, not read as a
+    /// move the rules weighed (a card game's Stop, say).
+    pub out_of_turn: bool,
 }
 
 #[derive(Message, Clone, Debug)]

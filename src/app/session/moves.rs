@@ -76,7 +76,7 @@ pub(super) fn apply_moves<G: WindowGame>(
                     None => G::refusal(&session.view(), &e),
                 };
                 status.error(format!("Refused: {reason}"));
-                refused.write(MoveRefused { by, reason });
+                refused.write(MoveRefused { by, reason, out_of_turn: e.not_your_turn().is_some() });
             }
         }
     }
