@@ -135,9 +135,11 @@ two('11-candidate-homes.ron', '11 Candidate homes',
     ['...........', '.?.......?.', '...........', '....#.?....', '...........'],
     ((0, 0), 'South'), ((10, 0), 'West'), [(3, 5), (8, 6), (5, 8)], [(2, 6), (6, 8), (9, 4)])
 two('12-hidden-homes.ron', '12 Hidden homes',
-    'Nobody sees the homes: each is one of a few tiles, drawn for every game. Stand on a ? tile and your robot learns which way its home lies, in its own frame; every hint is public. The first robot to step onto its own home wins. Press H to shade the tiles your own robots\' homes can still be on, worked out from the hints alone.',
+    'Nobody sees the homes: each game draws each robot\'s home from eight tiles, none of them marked. Stand on a ? tile and your robot learns which way its home lies, in its own frame; every hint is public. The first robot to step onto its own home wins. Press H to shade the tiles your own robots\' homes can still be on, worked out from the hints alone.',
     ['...........', '.?.......?.', '...........', '....#.?....', '...........'],
-    ((0, 0), 'South'), ((10, 0), 'West'), [(3, 5), (8, 6), (5, 8)], [(2, 6), (6, 8), (9, 4)],
+    ((0, 0), 'South'), ((10, 0), 'West'),
+    [(3, 5), (8, 6), (5, 8), (5, 9), (7, 5), (4, 9), (7, 6), (7, 9)],
+    [(2, 6), (6, 8), (9, 4), (10, 6), (8, 5), (3, 9), (4, 8), (6, 5)],
     homes='Hidden', c_at=(10, 8), d_at=(0, 8))
 two('13-fog-and-belts.ron', '13 Fog and belts',
     'Hidden homes among belts. A ride clears a robot\'s hints, but not what everyone learnt from them: the homes stay where the hints pointed. Press H to shade the tiles your own robots\' homes can still be on, worked out from the hints alone.',
