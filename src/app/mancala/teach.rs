@@ -109,14 +109,15 @@ impl Lessons {
             self.preparing = Some((level.clone(), prep));
         }
         let prep = self.preparing.as_ref()?.1.clone()?;
-        if prep.ended() {
-            // A new teacher serves from what it made; positions the old
-            // one could not prove are asked again.
+        if prep.teaches() {
+            // A new teacher serves from the databases (the start's proof
+            // goes on beside it, into the table they share); positions the
+            // old one could not prove are asked again.
             *self = Lessons { preparing: Some((level.clone(), None)), ..default() };
             return None;
         }
         let watched = prep.clone();
-        self.tick_while(move || !watched.ended());
+        self.tick_while(move || !watched.teaches());
         Some(prep)
     }
 

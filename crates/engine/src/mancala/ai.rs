@@ -434,12 +434,12 @@ impl Perfect {
                 sweep: rules.sweep,
                 move_cap: super::level::DEFAULT_MOVE_CAP,
             };
-            // A big board's teacher is made ready first, once (a minute
-            // for Kalah (6,4), kept in the data folder): until then every
-            // move would be a guess.
+            // A big board's databases are made first, once (a minute for
+            // Kalah (6,4), kept in the data folder): until then every move
+            // would be a guess. The start's proof goes on beside the game.
             let dir = super::solver::teach::default_dir();
             if super::solver::needs_preparing(&level, &dir) {
-                super::solver::prepare(&level, &dir).wait();
+                super::solver::prepare(&level, &dir).wait_to_teach();
             }
             self.teacher = Some((rules, Teacher::new(&level)));
         }

@@ -9,6 +9,7 @@
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Condvar, Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
@@ -109,6 +110,9 @@ pub struct Preparation {
     stage: Mutex<Stage>,
     changed: Condvar,
     started: Instant,
+    /// The databases are handed to the teachers: one made now proves any
+    /// position, while the start is still being proven beside it.
+    teaching: AtomicBool,
 }
 
 impl Preparation {
@@ -117,6 +121,7 @@ impl Preparation {
             stage: Mutex::new(Stage::Databases { stones: 1, tiers: plan.tiers, done: 0, positions: 1 }),
             changed: Condvar::new(),
             started: Instant::now(),
+            teaching: AtomicBool::new(false),
         }
     }
 
@@ -134,16 +139,40 @@ impl Preparation {
         matches!(self.stage(), Stage::Ready | Stage::Failed(_))
     }
 
+    /// Whether a teacher made now has the databases (or it has ended):
+    /// a person's position need not wait for the start's proof, which
+    /// goes on beside it (a stranger saw no margin for three minutes).
+    pub fn teaches(&self) -> bool {
+        self.teaching.load(Ordering::Acquire) || self.ended()
+    }
+
     /// Blocks until it has ended.
     pub fn wait(&self) {
+        self.wait_for(|stage| matches!(stage, Stage::Ready | Stage::Failed(_)));
+    }
+
+    /// Blocks until a teacher made now has the databases.
+    pub fn wait_to_teach(&self) {
+        self.wait_for(|stage| {
+            self.teaching.load(Ordering::Acquire) || matches!(stage, Stage::Ready | Stage::Failed(_))
+        });
+    }
+
+    fn wait_for(&self, done: impl Fn(&Stage) -> bool) {
         let mut stage = self.stage.lock().unwrap_or_else(|e| e.into_inner());
-        while !matches!(*stage, Stage::Ready | Stage::Failed(_)) {
+        while !done(&stage) {
             stage = self.changed.wait(stage).unwrap_or_else(|e| e.into_inner());
         }
     }
 
     fn set(&self, stage: Stage) {
         *self.stage.lock().unwrap_or_else(|e| e.into_inner()) = stage;
+        self.changed.notify_all();
+    }
+
+    fn set_teaching(&self) {
+        let _stage = self.stage.lock().unwrap_or_else(|e| e.into_inner());
+        self.teaching.store(true, Ordering::Release);
         self.changed.notify_all();
     }
 }
@@ -220,6 +249,10 @@ pub(super) fn build(
     let endgame = Arc::new(super::databases(rules, &config, &report)?);
     let path = files::teacher_table(dir, rules);
     let table = Arc::new(Table::read(&path).unwrap_or_else(|_| Table::new(plan.table_bits)));
+    // Teachers made from now on search into the databases, and share the
+    // table the start's proof fills.
+    super::teach::install(rules, dir, endgame.clone(), table.clone());
+    prep.set_teaching();
     let unsolved = || super::finished(dir, level).is_none_or(|s| s.moves.iter().any(|m| m.exact().is_none()));
     if proves_start(level, plan) && unsolved() {
         let solved = super::solve_with(level, &endgame, &table, &config, &Shared::default(), &report)?;
@@ -231,7 +264,6 @@ pub(super) fn build(
         );
         table.save(&path).map_err(|error| SolveError::Io { path: path.clone(), error })?;
     }
-    super::teach::install(rules, dir, endgame, table);
     Ok(())
 }
 

@@ -227,7 +227,12 @@ fn a_prepared_teacher_keeps_what_it_built_for_the_next_start() {
         Plan { tiers, table_bits: 18, database_bytes: database_bytes(6, tiers), table_bytes: 16 << 18 };
     assert!(prepare::proves_start(&lvl, &plan));
     let prep = prepare::Preparation::new(&plan);
+    assert!(!prep.teaches());
     prepare::build(&lvl, &dir, &plan, &prep).unwrap();
+    // The databases were handed to the teachers before the start was
+    // proven: a person's position waits for them, not for that proof.
+    assert!(prep.teaches() && !prep.ended(), "teaching before the preparation has ended");
+    prep.wait_to_teach();
     let rules = Rules::of(&lvl);
     assert!(super::files::tier(&dir, rules, tiers).exists(), "the top tier is kept");
     let solved = finished(&dir, &lvl).expect("the proof of the start is kept");
