@@ -325,7 +325,7 @@ fn teaching_gives_each_pit_its_proven_margin_and_rings_the_best() {
         let pit = game.cell_name(game.pit_cell(m.sow.side, m.sow.pit));
         assert_eq!(said, format!("{pit}: {result}{verdict}"));
         // The preview of the last stone is still said beside it.
-        assert!(app.world().resource::<MovePreview>().0.contains("the last of"));
+        assert!(app.world().resource::<MovePreview>().0.contains(" lands in "));
     }
     // At a server's table the overlay is not offered, even when on.
     app.world_mut().resource_mut::<Session<Mancala>>().kind = SessionKind::AtServer;

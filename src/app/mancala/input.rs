@@ -72,7 +72,10 @@ fn describe_sowing(board: &Mancala, p: Player, sow: Sow, fx: &Sown) -> String {
     } else {
         format!("pit {}", board.cell_name(last))
     };
-    let mut text = format!("{sow}: the last of {} stones lands in {place}", fx.stones);
+    let mut text = match fx.stones {
+        1 => format!("{sow}: its one stone lands in {place}"),
+        n => format!("{sow}: the last of {n} stones lands in {place}"),
+    };
     if fx.extra_turn {
         text.push_str(" — extra turn");
     }
@@ -158,5 +161,22 @@ mod tests {
         let keyed = PitChoice { pit: 1, hover: Some(4), keyed: true };
         assert_eq!(chosen_pit(&keyed), Some(1), "a digit pressed with the pointer still on pit 5");
         assert_eq!(chosen_pit(&PitChoice { pit: 1, hover: None, keyed: false }), None, "nothing chosen");
+    }
+
+    /// One stone is said as one ("the last of 1 stones" read wrong).
+    #[test]
+    fn a_single_stone_is_said_as_one() {
+        use crate::app::game::WindowGame;
+        use tabula_engine::Game;
+        let mut level = <Mancala as WindowGame>::new_level();
+        level.stones = 1;
+        let board = Mancala::new(&level, 0).unwrap();
+        let sow = Sow { side: 0, pit: 0 };
+        let said = describe_sowing(&board, Player::ONE, sow, &board.preview(sow).unwrap());
+        assert!(said.ends_with(": its one stone lands in pit A2"), "{said}");
+        level.stones = 4;
+        let board = Mancala::new(&level, 0).unwrap();
+        let said = describe_sowing(&board, Player::ONE, sow, &board.preview(sow).unwrap());
+        assert!(said.contains(": the last of 4 stones lands in pit A5"), "{said}");
     }
 }

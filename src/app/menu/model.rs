@@ -64,6 +64,9 @@ pub struct Menu {
     /// A level to choose once its game's levels are listed (the one last
     /// played from the command line).
     pub(super) wanted: Option<std::path::PathBuf>,
+    /// The level last chosen in each game shown before, by folder: chosen
+    /// again when its game is shown again.
+    pub(super) chosen_before: std::collections::HashMap<&'static str, std::path::PathBuf>,
     pub selected: usize,
     /// One a seat of the chosen level.
     pub seats: Vec<SeatChoice>,
@@ -106,6 +109,7 @@ impl Menu {
             scanned: None,
             listed: false,
             wanted: None,
+            chosen_before: Default::default(),
             selected: 0,
             seats: Vec::new(),
         };
@@ -273,8 +277,12 @@ impl Menu {
                 Some(_) => None,
             })
             .collect();
+        if let Some(level) = self.levels.get(self.selected) {
+            self.chosen_before.insert(self.current().folder, level.path.clone());
+        }
         self.game = game.min(self.games.len().saturating_sub(1));
         self.agents = self.current().entry.map(|e| e.agents()).unwrap_or_default();
+        self.wanted = self.chosen_before.get(self.current().folder).cloned();
         self.selected = 0;
         self.seats.clear();
         self.levels.clear();

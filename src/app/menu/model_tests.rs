@@ -241,6 +241,23 @@ fn a_level_played_from_the_command_line_is_the_menus_choice_afterwards() {
     assert_eq!(menu.levels[menu.selected].path.file_name().unwrap(), "kalah-6-5.ron", "and it stays");
 }
 
+/// Back to a game shown before, its level is the one chosen there, not
+/// its first lesson (a stranger had to find it again each time).
+#[test]
+fn a_game_shown_again_comes_back_to_its_level() {
+    let mut menu = Menu::new(&cards(4));
+    read_levels(&mut menu);
+    let traditional = menu.levels.iter().position(|l| l.path.ends_with("traditional-3-4-5.ron")).unwrap();
+    menu.select(traditional);
+    menu.switch_game(1);
+    read_levels(&mut menu);
+    assert_eq!(menu.current().folder, "mancala");
+    assert_eq!(menu.selected, 0, "a game not shown before starts at its first level");
+    menu.switch_game(0);
+    read_levels(&mut menu);
+    assert!(menu.levels[menu.selected].path.ends_with("traditional-3-4-5.ron"));
+}
+
 #[test]
 fn a_level_of_the_game_already_shown_is_chosen_at_once() {
     let mut menu = menu();
