@@ -129,25 +129,26 @@ fn an_agent_stops_a_humans_breach_and_says_why() {
 /// "No Stop: it is Mary's turn", as if they had called Stop.
 #[test]
 fn a_move_out_of_turn_is_not_said_as_a_stop() {
-    let dir = temp_dir("rb-out-of-turn");
-    let mut app = headless(&dir);
-    let (file, path) = level("04-quick-win.ron");
-    start(&mut app, file, Some(path), vec![seat("John", None), seat("Mary", None)]);
-    app.world_mut().write_message(RequestMove::<RussianBank> { by: Player::TWO, mv: BankMove::TurnHand });
-    frames(&mut app, 1);
+    let app = mary_asks_in_johns_turn("rb-out-of-turn", BankMove::TurnHand);
     assert_eq!(status(&app), "Refused: it is John's turn");
     assert_eq!(last_stop(&app), None, "no Stop was called");
 }
 
-#[test]
-fn a_stop_with_nothing_broken_is_refused_and_the_table_follows_the_moves() {
-    let dir = temp_dir("rb-no-breach");
+/// Two people at the quick win, John to move; Mary asks for `mv`.
+fn mary_asks_in_johns_turn(name: &str, mv: BankMove) -> App {
+    let dir = temp_dir(name);
     let mut app = headless(&dir);
     let (file, path) = level("04-quick-win.ron");
     start(&mut app, file, Some(path), vec![seat("John", None), seat("Mary", None)]);
-    // Mary calls Stop during John's turn: nothing was broken.
-    app.world_mut().write_message(RequestMove::<RussianBank> { by: Player::TWO, mv: BankMove::Stop });
+    app.world_mut().write_message(RequestMove::<RussianBank> { by: Player::TWO, mv });
     frames(&mut app, 1);
+    app
+}
+
+#[test]
+fn a_stop_with_nothing_broken_is_refused_and_the_table_follows_the_moves() {
+    // Mary calls Stop during John's turn: nothing was broken.
+    let mut app = mary_asks_in_johns_turn("rb-no-breach", BankMove::Stop);
     assert_eq!(status(&app), "Refused: no rule was broken");
     assert_eq!(game(&app).plies(), 0);
     // The table's panel keeps the answer while John plays on (the status
