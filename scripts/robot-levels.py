@@ -135,7 +135,7 @@ two('11-candidate-homes.ron', '11 Candidate homes',
     ['...........', '.?.......?.', '...........', '....#.?....', '...........'],
     ((0, 0), 'South'), ((10, 0), 'West'), [(3, 5), (8, 6), (5, 8)], [(2, 6), (6, 8), (9, 4)])
 two('12-hidden-homes.ron', '12 Hidden homes',
-    'Nobody sees the homes: each game draws each robot\'s home from eight tiles, none of them marked. Stand on a ? tile and your robot learns which way its home lies, in its own frame; every hint is public. The first robot to step onto its own home wins. Press H to shade the tiles your own robots\' homes can still be on, worked out from the hints alone.',
+    'Nobody sees the homes: each game draws each robot\'s home from eight tiles it does not show, so as far as anyone can tell it could be on any open tile. Stand on a ? tile and your robot learns which way its home lies, in its own frame; every hint is public. The first robot to step onto its own home wins. Press H to shade the tiles your own robots\' homes can still be on, worked out from the hints alone.',
     ['...........', '.?.......?.', '...........', '....#.?....', '...........'],
     ((0, 0), 'South'), ((10, 0), 'West'),
     [(3, 5), (8, 6), (5, 8), (5, 9), (7, 5), (4, 9), (7, 6), (7, 9)],

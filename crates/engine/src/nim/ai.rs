@@ -58,9 +58,12 @@ pub fn optimal_move(piles: &[u32], ending: Ending) -> Option<Take> {
     piles.iter().position(|&n| n ^ xor < n).map(|i| take(i, piles[i] ^ xor))
 }
 
-/// Plays Bouton's move with probability `strength`, otherwise a random one.
-/// From a lost position it takes one stone from the largest pile, to last
-/// as long as possible and give the opponent room to slip.
+/// Plays a winning take with probability `strength`, otherwise a random
+/// one: any of the winning takes, drawn, so that a person who plays the
+/// same moves again does not meet the same answers (a stranger's games
+/// repeated move for move). From a lost position it takes one stone from
+/// a largest pile, to last as long as possible and give the opponent room
+/// to slip.
 #[derive(Clone, Copy, Debug)]
 pub struct OptimalAgent {
     pub strength: f64,
@@ -74,11 +77,35 @@ impl Agent<Nim> for OptimalAgent {
         if self.strength < 1.0 && !rng.random_bool(self.strength) {
             return random_take(nim, rng);
         }
-        optimal_move(nim.piles(), nim.ending()).or_else(|| {
-            let (pile, _) = nim.piles().iter().enumerate().max_by_key(|(i, n)| (**n, usize::MAX - i))?;
-            Some(Take { pile: pile as u32, count: 1 })
-        })
+        let wins = winning_takes(nim.piles(), nim.ending());
+        if !wins.is_empty() {
+            return Some(wins[rng.random_range(0..wins.len())]);
+        }
+        let most = *nim.piles().iter().max()?;
+        let largest: Vec<usize> = (0..nim.piles().len()).filter(|&i| nim.piles()[i] == most).collect();
+        (most > 0).then(|| Take { pile: largest[rng.random_range(0..largest.len())] as u32, count: 1 })
     }
+}
+
+/// Every take that wins against best play: after it, the opponent has
+/// lost (the last stone taken in normal play, or no take of theirs wins).
+pub fn winning_takes(piles: &[u32], ending: Ending) -> Vec<Take> {
+    let mut after = piles.to_vec();
+    let mut wins = Vec::new();
+    for pile in 0..piles.len() {
+        for count in 1..=piles[pile] {
+            after[pile] = piles[pile] - count;
+            let lost = match after.iter().all(|&n| n == 0) {
+                true => ending == Ending::Normal,
+                false => optimal_move(&after, ending).is_none(),
+            };
+            if lost {
+                wins.push(Take { pile: pile as u32, count });
+            }
+        }
+        after[pile] = piles[pile];
+    }
+    wins
 }
 
 /// A newcomer's take: one that wins at once if it sees one (the last
@@ -298,6 +325,18 @@ mod tests {
                     }
                     None => assert!(!wins, "{layout:?} {ending:?}: no move from a won position"),
                 }
+                // The agent's takes: every one that wins, and no other.
+                let mut brute = Vec::new();
+                for pile in 0..layout.len() {
+                    for count in 1..=layout[pile] {
+                        let mut after = layout.clone();
+                        after[pile] -= count;
+                        if !solve(&mut after, ending, &mut memo) {
+                            brute.push(Take { pile: pile as u32, count });
+                        }
+                    }
+                }
+                assert_eq!(winning_takes(&layout, ending), brute, "{layout:?} {ending:?}");
                 checked += 1;
             }
         }
@@ -366,8 +405,14 @@ mod tests {
             (0..200).map(|_| weak.choose(Player::ONE, &nim, &mut rng).unwrap()).collect();
         assert!(picks.len() > 5, "a strength-0 agent plays many different moves");
         let mut strong = Nim::agent_from_str("optimal").unwrap();
-        let best = optimal_move(&[5, 6, 7], Ending::Misere).unwrap();
-        assert!((0..50).all(|_| strong.choose(Player::ONE, &nim, &mut rng) == Some(best)));
+        // Seed 000's three winning takes (5 to 1, 6 to 2, 7 to 3), each
+        // played in turn: the same position does not get the same answer.
+        let wins = winning_takes(&[5, 6, 7], Ending::Misere);
+        assert_eq!(wins.len(), 3);
+        let played: std::collections::HashSet<_> =
+            (0..50).map(|_| strong.choose(Player::ONE, &nim, &mut rng).unwrap()).collect();
+        assert!(played.iter().all(|t| wins.contains(t)), "only winning takes: {played:?}");
+        assert_eq!(played.len(), 3, "each of them");
         assert_eq!(strong.choose(Player::TWO, &nim, &mut rng), None, "not its turn");
         assert!(Nim::agent_from_str("optimal:2").is_err());
         assert!(Nim::agent_from_str("random:1").is_err());
