@@ -4,7 +4,7 @@
 //! over and the stones have settled, the winner's store glows.
 
 use bevy::prelude::*;
-use tabula_engine::mancala::{Mancala, Sow, Sown};
+use tabula_engine::mancala::{Mancala, MancalaError, Sow, Sown};
 use tabula_engine::{Game, Player};
 
 use super::art::{CELL_COLOR, CELL_HOVER, CELL_TARGET, STORE_WINNER};
@@ -52,13 +52,26 @@ pub(super) fn preview_pit(
         }
     }
     let text = match (preview, human) {
-        (Some((p, sow, Ok(fx))), _) => describe_sowing(board, p, sow, &fx),
-        (Some((_, sow, Err(e))), _) => format!("{sow}: {e}"),
+        (Some((p, sow, fx)), _) => preview_text(board, p, sow, fx),
         (None, Some(_)) => "Point at one of your pits to see where its stones go; click to sow.".into(),
         (None, None) => String::new(),
     };
     if shown.0 != text {
         shown.0 = text;
+    }
+}
+
+/// What the top bar says of the chosen pit: its sowing, or why it cannot
+/// be sown.
+fn preview_text(board: &Mancala, p: Player, sow: Sow, fx: Result<Sown, MancalaError>) -> String {
+    match fx {
+        Ok(fx) => describe_sowing(board, p, sow, &fx),
+        // The pointer is often still on the pit just sown: said as a
+        // pointer's place, not as a refused sowing.
+        Err(e @ MancalaError::EmptyPit { .. }) => {
+            format!("{e}: point at one of your pits with stones to see where they go")
+        }
+        Err(e) => format!("{sow}: {e}"),
     }
 }
 
@@ -178,5 +191,18 @@ mod tests {
         let board = Mancala::new(&level, 0).unwrap();
         let said = describe_sowing(&board, Player::ONE, sow, &board.preview(sow).unwrap());
         assert!(said.contains(": the last of 4 stones lands in pit A5"), "{said}");
+    }
+
+    /// A pointer left on the pit just sown is not told of a refused
+    /// sowing ("sow pit A3: pit A3 is empty" read as an error).
+    #[test]
+    fn an_emptied_pit_under_the_pointer_is_said_as_such() {
+        use crate::app::game::WindowGame;
+        use tabula_engine::Game;
+        let mut board = Mancala::new(&<Mancala as WindowGame>::new_level(), 0).unwrap();
+        let sow = Sow { side: 0, pit: 2 };
+        board.play(sow).unwrap();
+        let said = preview_text(&board, Player::ONE, sow, board.preview(sow));
+        assert_eq!(said, "pit A3 is empty: point at one of your pits with stones to see where they go");
     }
 }
