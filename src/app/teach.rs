@@ -29,6 +29,10 @@ pub struct Teaching {
     /// of the top bar of its own, kept while teaching so the board stays
     /// still as the choice changes.
     pub verdict: String,
+    /// The game whose verdict waits for the person to act on it (a slip
+    /// of the other's to stop, the other held meanwhile): drawn to stand
+    /// out from the lines that only inform.
+    pub waits: Option<&'static str>,
     /// The game of the last session begun: T is turned on for a game, and
     /// another game starts without it.
     pub game: Option<&'static str>,

@@ -531,8 +531,11 @@ fn teaching_names_the_others_slip_and_holds_her_for_the_stop() {
         "{line}"
     );
     assert_mary_waits(&mut app);
+    let waits = |app: &App| app.world().resource::<tabula::app::teach::Teaching>().waits;
+    assert_eq!(waits(&app), Some(RussianBank::NAME), "the line that asks for the Stop stands out");
     app.world_mut().write_message(RequestMove::<RussianBank> { by: Player::ONE, mv: BankMove::Stop });
     frames(&mut app, 2);
+    assert_eq!(waits(&app), None);
     assert!(game(&app).breach().is_none() && game(&app).turn() == Player::ONE, "stopped");
     let line = teach_line(&app);
     assert!(

@@ -123,7 +123,13 @@ impl<G: WindowGame> TurnFacts<'_, G> {
                 "" => "Teach: on (T turns it off)".to_owned(),
                 verdict => format!("Teach: {verdict}"),
             };
-            ui.label(egui::RichText::new(text).color(TEACH_COLOR).size(16.0));
+            let line = egui::RichText::new(text).size(16.0);
+            if self.teaching.waits == Some(G::NAME) {
+                // A line that asks for an act stands out from those that inform.
+                ui.label(line.color(egui::Color32::BLACK).background_color(TEACH_COLOR).strong());
+            } else {
+                ui.label(line.color(TEACH_COLOR));
+            }
         } else if self.teaching.offered == Some(G::NAME) {
             let what = G::TEACHES.strip_prefix("teach").unwrap_or(G::TEACHES);
             ui.label(egui::RichText::new(format!("T teaches{what}")).size(16.0).weak());

@@ -65,6 +65,10 @@ pub(super) fn teach_priority(
     let notes = if shown { notes() } else { Vec::new() };
     Teaching::set(&mut teaching, offered, notes);
     Teaching::say(&mut teaching, verdict);
+    let waits = held.then_some(RussianBank::NAME);
+    if teaching.waits != waits {
+        teaching.waits = waits;
+    }
     if let Some(mut agents) = agents {
         agents.hold = if held { SLIP_HELD } else { 0.0 };
     }
