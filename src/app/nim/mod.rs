@@ -27,7 +27,7 @@ use crate::app::help::{Key, key};
 use crate::app::registry;
 use crate::app::session::{MoveChoice, SessionSet, choice_expires};
 
-pub use teach::{NimLesson, winning_takes};
+pub use teach::NimLesson;
 
 const STONE: f32 = 40.0;
 const MAX_SPACING: f32 = 48.0;

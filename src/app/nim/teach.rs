@@ -5,7 +5,7 @@
 
 use bevy::prelude::*;
 use tabula_engine::Game;
-use tabula_engine::nim::ai::mover_wins;
+use tabula_engine::nim::ai::winning_takes;
 use tabula_engine::nim::{Ending, Nim, Take};
 
 use super::NimChoice;
@@ -24,23 +24,6 @@ pub struct NimLesson {
     pub winning: Vec<Take>,
     /// What the side panel says of it.
     notes: Vec<TeachNote>,
-}
-
-/// Every winning take: each take is tried, and it wins when the opponent,
-/// then to move, loses against best play.
-pub fn winning_takes(piles: &[u32], ending: Ending) -> Vec<Take> {
-    let mut after = piles.to_vec();
-    let mut winning = Vec::new();
-    for (pile, &n) in piles.iter().enumerate() {
-        for count in 1..=n {
-            after[pile] = n - count;
-            if !mover_wins(&after, ending) {
-                winning.push(Take { pile: pile as u32, count });
-            }
-        }
-        after[pile] = n;
-    }
-    winning
 }
 
 /// Works the lesson out again when the piles change or the overlay is

@@ -87,25 +87,22 @@ impl Agent<Nim> for OptimalAgent {
     }
 }
 
-/// Every take that wins against best play: after it, the opponent has
-/// lost (the last stone taken in normal play, or no take of theirs wins).
+/// Every winning take: each take is tried, and it wins when the opponent,
+/// then to move, loses against best play. The agent draws among them, and
+/// the window's teacher lights them.
 pub fn winning_takes(piles: &[u32], ending: Ending) -> Vec<Take> {
     let mut after = piles.to_vec();
-    let mut wins = Vec::new();
-    for pile in 0..piles.len() {
-        for count in 1..=piles[pile] {
-            after[pile] = piles[pile] - count;
-            let lost = match after.iter().all(|&n| n == 0) {
-                true => ending == Ending::Normal,
-                false => optimal_move(&after, ending).is_none(),
-            };
-            if lost {
-                wins.push(Take { pile: pile as u32, count });
+    let mut winning = Vec::new();
+    for (pile, &n) in piles.iter().enumerate() {
+        for count in 1..=n {
+            after[pile] = n - count;
+            if !mover_wins(&after, ending) {
+                winning.push(Take { pile: pile as u32, count });
             }
         }
-        after[pile] = piles[pile];
+        after[pile] = n;
     }
-    wins
+    winning
 }
 
 /// A newcomer's take: one that wins at once if it sees one (the last
