@@ -641,6 +641,7 @@ fn generate(game: &str, options: &[String]) -> anyhow::Result<ExitCode> {
     };
     if options.iter().any(|o| o == "--help" || o == "-h") {
         println!("Options of `tabula generate {game}`:\n{}", generator.options);
+        println!("  --like FILE   a new board like that level, as the window deals one each game");
         println!("  --seed S      the seed (default 0)\n  --out FILE    write the level here");
         return Ok(ExitCode::SUCCESS);
     }
@@ -659,7 +660,16 @@ fn generate(game: &str, options: &[String]) -> anyhow::Result<ExitCode> {
         None => 0,
     };
     let out = take(&mut pairs, "out").map(PathBuf::from);
-    let text = generator.generate(&pairs, seed).map_err(anyhow::Error::msg)?.layout();
+    // `--like FILE`: a new board like that level, as the window deals one.
+    let made = match take(&mut pairs, "like") {
+        Some(file) if pairs.is_empty() => {
+            let like = level::load(Path::new(&file))?;
+            generator.deal_like(&like, seed).map_err(|e| anyhow::anyhow!("{file}: {e}"))?
+        }
+        Some(_) => bail!("--like takes no other option but --seed and --out"),
+        None => generator.generate(&pairs, seed).map_err(anyhow::Error::msg)?,
+    };
+    let text = made.layout();
     // Read back as any level file is: what is written is valid.
     level::parse(&text, "generated level")?;
     match out {

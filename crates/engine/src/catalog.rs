@@ -23,6 +23,7 @@ pub(crate) fn builtin(catalog: &mut impl Catalog) {
     catalog.add::<crate::mancala::Mancala>();
     catalog.add::<crate::robots::Robots>();
     catalog.add::<crate::russian_bank::RussianBank>();
+    catalog.add_generator::<crate::nim::generate::NimGenerator>();
     catalog.add_generator::<crate::robots::generate::RobotsGenerator>();
     #[cfg(feature = "commands")]
     catalog.add_command(crate::mancala::solver::command::SOLVE);

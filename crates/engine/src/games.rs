@@ -424,6 +424,7 @@ pub struct Generator {
     /// Its options, a line each.
     pub options: &'static str,
     make: fn(&[(String, String)], u64) -> Result<LevelFile, String>,
+    like: fn(&LevelFile, u64) -> Result<LevelFile, String>,
 }
 
 impl Generator {
@@ -432,7 +433,16 @@ impl Generator {
             game: <L::Game as crate::core::Game>::NAME,
             options: L::OPTIONS,
             make: |options, seed| L::generate(options, seed).map(LevelFile::new::<L::Game>),
+            like: |level, seed| {
+                let level = level.get::<L::Game>().ok_or("the level is for another game")?;
+                L::deal_like(level, seed).map(LevelFile::new::<L::Game>)
+            },
         }
+    }
+
+    /// A new level like `level`, dealt from `seed`, or why not.
+    pub fn deal_like(&self, level: &LevelFile, seed: u64) -> Result<LevelFile, String> {
+        (self.like)(level, seed)
     }
 
     /// A level from `options` (`--name value` pairs) and `seed`, or why not.

@@ -330,6 +330,17 @@ pub trait LevelGenerator {
     /// A level made from `options` (the `--name value` pairs given to
     /// `tabula generate`) and `seed`, or why not.
     fn generate(options: &[(String, String)], seed: u64) -> Result<<Self::Game as Game>::Level, String>;
+
+    /// A new level like `level`, dealt from `seed` (another board for
+    /// another game, as Play again deals anew), or why this level is not
+    /// dealt so. The default deals none.
+    fn deal_like(
+        level: &<Self::Game as Game>::Level,
+        seed: u64,
+    ) -> Result<<Self::Game as Game>::Level, String> {
+        let _ = (level, seed);
+        Err("this game's levels are not dealt anew".into())
+    }
 }
 
 /// Applies `mv` and also returns its steps (for views, logs and tests; the

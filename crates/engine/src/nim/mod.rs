@@ -2,6 +2,7 @@
 //! the last stone loses (misère) or wins (normal), as the level says.
 
 pub mod ai;
+pub mod generate;
 pub mod level;
 pub mod rules;
 

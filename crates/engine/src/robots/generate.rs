@@ -123,6 +123,10 @@ impl LevelGenerator for RobotsGenerator {
     fn generate(options: &[(String, String)], seed: u64) -> Result<RobotsLevel, String> {
         generate(Plan::from_options(options, seed)?)
     }
+
+    fn deal_like(level: &RobotsLevel, seed: u64) -> Result<RobotsLevel, String> {
+        super::deal::deal_like(level, seed)
+    }
 }
 
 pub const DEFAULT_HINTS: u8 = 2;

@@ -4,6 +4,7 @@
 //! its home lies, in its own frame; players may exchange tiles.
 
 pub mod ai;
+pub mod deal;
 pub mod diagnose;
 pub mod edit;
 pub mod generate;
