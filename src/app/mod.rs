@@ -28,6 +28,7 @@ pub mod registry;
 pub mod robots;
 pub mod russian_bank;
 pub mod screen;
+pub mod seat_colors;
 pub mod session;
 pub mod settings;
 pub mod sound;

@@ -26,6 +26,9 @@ pub struct Settings {
     pub save_finished_games: bool,
     /// The level of the last game started: the menu opens on it.
     pub last_level: Option<PathBuf>,
+    /// The games (by level folder) played on a new board each game, dealt
+    /// like the level chosen.
+    pub dealt: Vec<String>,
 }
 
 impl Default for Settings {
@@ -38,11 +41,24 @@ impl Default for Settings {
             ai_moves_per_second: 2.0,
             save_finished_games: true,
             last_level: None,
+            dealt: Vec::new(),
         }
     }
 }
 
 impl Settings {
+    /// Whether the game of level folder `folder` deals a new board each game.
+    pub fn deals(&self, folder: &str) -> bool {
+        self.dealt.iter().any(|f| f == folder)
+    }
+
+    pub fn set_deals(&mut self, folder: &str, on: bool) {
+        self.dealt.retain(|f| f != folder);
+        if on {
+            self.dealt.push(folder.to_owned());
+        }
+    }
+
     /// Clamps values a hand-edited file may have put out of range.
     fn sanitised(mut self) -> Settings {
         self.volume = self.volume.clamp(0.0, 1.0);

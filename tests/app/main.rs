@@ -83,7 +83,7 @@ fn seat(name: &str, agent: Option<&str>) -> SeatSetup {
 }
 
 fn start(app: &mut App, level: LevelFile, path: Option<PathBuf>, seats: Vec<SeatSetup>) {
-    let plan = SessionPlan { level_path: path, level, seats, seed: 7, replay: None };
+    let plan = SessionPlan { level_path: path, level, seats, seed: 7, replay: None, deal: false };
     app.world_mut().write_message(SessionRequest::Start(Box::new(plan)));
     frames(app, 3);
     assert_eq!(*app.world().resource::<State<Screen>>().get(), Screen::Game);

@@ -396,6 +396,7 @@ fn russian_bank_card_entities_show_every_pile_and_no_hidden_face_after_every_mov
             seats: vec![seat("Ann", Some(a)), seat("Bob", Some(b))],
             seed: game,
             replay: None,
+            deal: false,
         };
         app.world_mut().write_message(SessionRequest::Start(Box::new(plan)));
         frames(&mut app, 3);

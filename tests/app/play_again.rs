@@ -108,7 +108,7 @@ fn play_again_turns_the_seats_round_against_an_agent() {
     request_again(&mut app);
     let names = |app: &App| session(app).seats.iter().map(|s| s.name.clone()).collect::<Vec<_>>();
     assert_eq!(names(&app), ["Bob", "Ann"], "the seats turned round");
-    assert!(status(&app).ends_with("Bob moves first"), "said: {}", status(&app));
+    assert!(status(&app).ends_with("Bob moves first; Ann plays second, in orange"), "said: {}", status(&app));
     assert!(session(&app).is_human(Player::TWO) && !session(&app).is_human(Player::ONE));
     wait_for(&mut app, "Bob's first move", |app| !session(app).moves.is_empty());
     assert_eq!(session(&app).movers[0], Player::ONE, "Bob's agent moved from the first seat");
@@ -129,4 +129,75 @@ fn play_again_turns_the_seats_round_against_an_agent() {
 fn request_again(app: &mut App) {
     app.world_mut().write_message(SessionRequest::PlayAgain);
     frames(app, 3);
+}
+
+fn start_dealt(app: &mut App, file: &str, seats: Vec<SeatSetup>) -> LevelFile {
+    let path = crate::manifest_dir().join(file);
+    let level = level::load(&path).unwrap();
+    let plan = SessionPlan {
+        level_path: Some(path),
+        level: level.clone(),
+        seats,
+        seed: 7,
+        replay: None,
+        deal: true,
+    };
+    app.world_mut().write_message(SessionRequest::Start(Box::new(plan)));
+    frames(app, 3);
+    level
+}
+
+/// A session dealt anew plays each game on a new board like its level:
+/// Nim's piles as many as the level's, with its ending; Play again deals
+/// another, the board drawn anew, and a replay saved holds the board
+/// played; Restart keeps it.
+#[test]
+fn a_board_dealt_anew_is_like_its_level_and_play_again_deals_another() {
+    let dir = temp_dir("play-again-dealt");
+    let mut app = headless(&dir);
+    let file =
+        start_dealt(&mut app, "levels/nim/mcmorran-5-6-7.ron", vec![seat("Ann", None), seat("Bob", None)]);
+    let original = file.get::<Nim>().unwrap().clone();
+    let piles = |app: &App| session(app).level.piles.clone();
+    let mut seen = std::collections::HashSet::new();
+    for game in 0..6 {
+        let s = session(&app);
+        assert_eq!(s.dealt_from.as_ref(), Some(&original));
+        assert_eq!((s.level.piles.len(), s.level.ending), (3, original.ending), "game {game}");
+        assert_eq!(s.level_name, s.level.name);
+        assert!(s.level_name.starts_with("Dealt "), "{}", s.level_name);
+        assert!(s.deals, "Restart means the same deal");
+        let drawn: u32 = app.world_mut().query::<&Stone>().iter(app.world()).count() as u32;
+        assert_eq!(drawn, piles(&app).iter().sum::<u32>(), "the board drawn is the board dealt");
+        seen.insert(piles(&app));
+        request(&mut app, SessionRequest::PlayAgain);
+    }
+    assert!(seen.len() >= 5, "six games dealt {seen:?}");
+    let dealt = piles(&app);
+    request(&mut app, SessionRequest::Restart);
+    assert_eq!(piles(&app), dealt, "restart keeps the board");
+    app.world_mut().write_message(RequestMove::<Nim> { by: Player::ONE, mv: Take { pile: 0, count: 1 } });
+    frames(&mut app, 2);
+    request(&mut app, SessionRequest::SaveReplay);
+    let saved = tabula::app::session::newest_first(&dir.join("replays"));
+    let text = std::fs::read_to_string(&saved[0]).unwrap();
+    let header = tabula_engine::replay::parse_header(&text, "replay").unwrap();
+    let replay = header.level.resolve(&saved[0]).unwrap();
+    assert_eq!(
+        replay.get::<Nim>().map(|l| l.piles.clone()),
+        Some(dealt),
+        "the replay holds the board played"
+    );
+
+    let hidden = start_dealt(
+        &mut app,
+        "levels/robots/12-hidden-homes.ron",
+        vec![seat("Ann", None), seat("Bob", None)],
+    );
+    let board = |app: &App| app.world().resource::<Session<Robots>>().level.board.clone();
+    let first = board(&app);
+    assert_ne!(first, hidden.get::<Robots>().unwrap().board, "a board of its own");
+    assert_eq!(first.len(), hidden.get::<Robots>().unwrap().board.len());
+    request(&mut app, SessionRequest::PlayAgain);
+    assert_ne!(board(&app), first, "and another");
 }

@@ -262,7 +262,7 @@ fn open_requested(
 /// level error for the whole game).
 pub fn test_plan(path: &Path, level: LevelFile, seats: Vec<SeatSetup>) -> SessionPlan {
     let level_path = path.exists().then(|| path.to_owned());
-    SessionPlan { level_path, level, seats, seed: seed_now(), replay: None }
+    SessionPlan { level_path, level, seats, seed: seed_now(), replay: None, deal: false }
 }
 
 /// Test-play: the game starts on the level as it stands; leaving it comes

@@ -65,6 +65,7 @@ fn nim_session(piles: &[u32]) -> crate::app::session::Session<tabula_engine::nim
         seats: Vec::new(),
         seed: 0,
         replay: None,
+        deal: false,
     };
     crate::app::session::Session::new(&plan, level).unwrap()
 }

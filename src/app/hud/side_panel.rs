@@ -220,6 +220,11 @@ impl<G: WindowGame> SideControls<'_, '_, G> {
                     "Edit and save it: the game restarts on the new level."
                 };
                 ui.label(egui::RichText::new(hint).weak());
+                if self.session.dealt_from.is_some() {
+                    let dealt = "This game's board was dealt like the file's level: Play again (F2) deals \
+                        another; D in the menu plays the level itself.";
+                    ui.label(egui::RichText::new(dealt).weak());
+                }
             }
             None => {
                 ui.label(self.session.kind.level_source());

@@ -1,8 +1,8 @@
 //! The menu's keyboard: Left/Right the game, Up/Down the level, digits who
 //! plays each seat, Enter start, (`online::online_keys`: P "Play online"
 //! shown or folded, H host the choice online, J a friend's table's address
-//! typed), E edit the level, N a new level, O open a replay, A
-//! the Arena screen, M sound, Esc quit (after asking).
+//! typed), D a new board each game, E edit the level, N a new level, O
+//! open a replay, A the Arena screen, M sound, Esc quit (after asking).
 
 use bevy::prelude::*;
 
@@ -10,6 +10,7 @@ use super::model::Menu;
 use crate::app::ask::{Asking, Question};
 use crate::app::controls::ReplayBrowser;
 use crate::app::editor::RequestEdit;
+use crate::app::help::{Controls, key};
 use crate::app::session::{SessionRequest, StatusLine};
 use crate::app::settings::{MAX_SEATS, Settings};
 
@@ -49,6 +50,11 @@ pub(super) fn menu_keys(
     if pressed(KeyCode::KeyM) {
         settings.sound = !settings.sound;
     }
+    if pressed(KeyCode::KeyD) && menu.dealable {
+        let folder = menu.current().folder;
+        let on = !settings.deals(folder);
+        settings.set_deals(folder, on);
+    }
     if pressed(KeyCode::KeyO) {
         browser.open = true;
     }
@@ -84,4 +90,25 @@ pub(super) fn menu_keys(
             asking.0 = Some(Question::Quit);
         }
     }
+}
+
+/// The menu's mouse and keys, for its bottom line and the F1 overlay.
+pub(super) fn menu_controls() -> Controls {
+    let keys = [
+        key("Left/Right", "game"),
+        key("Up/Down", "level"),
+        key("1 to 8", "change who plays each seat"),
+        key("Enter", "start"),
+        key("P", "play online"),
+        key("H", "host online"),
+        key("J", "join online"),
+        key("D", "a new board each game"),
+        key("E", "edit level"),
+        key("N", "new level"),
+        key("O", "open replay"),
+        key("A", "arena"),
+        key("M", "sound"),
+        key("Esc", "quit"),
+    ];
+    Controls::new("Click a game, a level and who plays each seat, then Start.", &keys)
 }

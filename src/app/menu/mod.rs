@@ -161,6 +161,7 @@ fn start_level_from_command_line(
                 seats,
                 seed: seed_now(),
                 replay: None,
+                deal: false,
             };
             requests.write(SessionRequest::Start(Box::new(plan)));
         }

@@ -70,6 +70,9 @@ pub struct Menu {
     pub selected: usize,
     /// One a seat of the chosen level.
     pub seats: Vec<SeatChoice>,
+    /// The chosen level can be played on a new board each game, dealt like
+    /// it by its game's generator.
+    pub dealable: bool,
 }
 
 impl Menu {
@@ -112,6 +115,7 @@ impl Menu {
             chosen_before: Default::default(),
             selected: 0,
             seats: Vec::new(),
+            dealable: false,
         };
         menu.switch_game(0);
         menu
@@ -149,6 +153,7 @@ impl Menu {
     pub fn fit_seats(&mut self) {
         let Some(entry) = self.current().entry else {
             self.seats.clear();
+            self.dealable = false;
             return;
         };
         let players = match self.levels.get(self.selected).map(|l| &l.level) {
@@ -163,6 +168,11 @@ impl Menu {
         }
         self.seats.truncate(players);
         self.seat_lesson_opponent();
+        self.dealable =
+            self.levels.get(self.selected).and_then(|l| l.level.as_ref().ok()).is_some_and(|level| {
+                let generators = games::generators();
+                generators.iter().any(|g| g.game == entry.name() && g.deal_like(level, 0).is_ok())
+            });
     }
 
     /// On a lesson, the agent seats at the game's default opponent get its
@@ -237,6 +247,7 @@ impl Menu {
                 .collect(),
             seed: seed_now(),
             replay: None,
+            deal: self.dealable && settings.deals(game.folder),
         })
     }
 

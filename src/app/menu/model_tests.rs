@@ -287,3 +287,32 @@ fn a_difficulty_chosen_stays_chosen_when_the_game_changes() {
     menu.switch_game(0);
     assert_eq!(named(&menu, 1), Some("casual"));
 }
+
+/// Nim's levels and the Robot board's hidden-home levels can be played on
+/// a board dealt anew each game; Kalah's and the Robot board's puzzles
+/// cannot. The plan deals only when the game's setting says so.
+#[test]
+fn a_new_board_each_game_is_offered_where_a_board_can_be_dealt() {
+    let mut menu = Menu::new(&cards(3));
+    let mut settings = Settings::default();
+    for (game, file, dealable) in [
+        (0, "traditional-3-4-5.ron", true),
+        (1, "kalah-6-4.ron", false),
+        (2, "04-corners.ron", false),
+        (2, "12-hidden-homes.ron", true),
+    ] {
+        menu.switch_game(game);
+        read_levels(&mut menu);
+        let at = menu.levels.iter().position(|l| l.path.ends_with(file)).unwrap();
+        menu.select(at);
+        assert_eq!(menu.dealable, dealable, "{file}");
+        assert!(!menu.plan(&settings).unwrap().deal, "{file}: off until asked");
+        settings.set_deals(menu.current().folder, true);
+        assert_eq!(menu.plan(&settings).unwrap().deal, dealable, "{file}");
+        settings.set_deals(menu.current().folder, false);
+    }
+    settings.set_deals("nim", true);
+    settings.set_deals("nim", true);
+    assert_eq!(settings.dealt, ["nim"], "asked twice, kept once");
+    assert!(!settings.deals("robots"), "each game its own");
+}

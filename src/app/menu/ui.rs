@@ -15,7 +15,7 @@ use super::model::{COMMAND_LINE_ONLY, Menu, MenuGame};
 use super::online::{Online, online_section, seeking_line};
 use crate::app::controls::ReplayBrowser;
 use crate::app::editor::RequestEdit;
-use crate::app::help::{Controls, ScreenKeys, key};
+use crate::app::help::ScreenKeys;
 use crate::app::levels::library::LevelEntry;
 use crate::app::session::{SessionRequest, StatusLine};
 use crate::app::settings::Settings;
@@ -35,7 +35,7 @@ pub(super) fn menu_ui(
     mut online: Online,
 ) -> Result {
     let Some(mut menu) = menu else { return Ok(()) };
-    let keys = help.show("the menu", menu_controls());
+    let keys = help.show("the menu", super::keys::menu_controls());
     let ctx = contexts.ctx_mut()?.clone();
     let mut root = root_ui(&ctx);
     // The buttons stay at the window's bottom, wherever the columns end.
@@ -110,7 +110,7 @@ fn columns(
     status: &mut StatusLine,
 ) {
     games_column(&mut cols[0], menu);
-    levels_column(&mut cols[1], menu);
+    levels_column(&mut cols[1], menu, settings);
     // The seats and "Play online" scroll together: at 800 x 600 the
     // section unfolded is taller than the room left.
     egui::ScrollArea::vertical().id_salt("players").show(&mut cols[2], |ui| {
@@ -125,26 +125,6 @@ fn title(ui: &mut egui::Ui) {
         ui.label("Four games from formal specifications. Play, watch the AI, edit the levels.");
     });
     ui.add_space(10.0);
-}
-
-/// The menu's mouse and keys, for its bottom line and the F1 overlay.
-fn menu_controls() -> Controls {
-    let keys = [
-        key("Left/Right", "game"),
-        key("Up/Down", "level"),
-        key("1 to 8", "change who plays each seat"),
-        key("Enter", "start"),
-        key("P", "play online"),
-        key("H", "host online"),
-        key("J", "join online"),
-        key("E", "edit level"),
-        key("N", "new level"),
-        key("O", "open replay"),
-        key("A", "arena"),
-        key("M", "sound"),
-        key("Esc", "quit"),
-    ];
-    Controls::new("Click a game, a level and who plays each seat, then Start.", &keys)
 }
 
 /// Room for a game's picture in its card, and for the chosen level's.
@@ -210,7 +190,7 @@ fn heading_of(entry: &LevelEntry) -> &'static str {
     }
 }
 
-fn levels_column(ui: &mut egui::Ui, menu: &mut Menu) {
+fn levels_column(ui: &mut egui::Ui, menu: &mut Menu, settings: &mut Settings) {
     ui.heading("Level");
     if let Some(note) = menu.empty_list_note() {
         ui.label(note);
@@ -223,8 +203,11 @@ fn levels_column(ui: &mut egui::Ui, menu: &mut Menu) {
     let details = ui.data(|d| d.get_temp::<f32>(details_id)).unwrap_or(LEVEL_PICTURE.y + 130.0);
     let pitch = ui.spacing().interact_size.y + ui.spacing().item_spacing.y;
     let list_height = list_height(ui.available_height(), details, pitch);
+    // The chosen row and the list's height it was scrolled into view at:
+    // a list cut shorter (longer details below it) scrolls to it again.
     let shown_id = ui.id().with("level scrolled to");
-    let shown = ui.data(|d| d.get_temp::<usize>(shown_id));
+    let shown = ui.data(|d| d.get_temp::<(usize, u32)>(shown_id));
+    let scrolled = |i: usize| Some((i, list_height as u32));
     // As wide as its column, so that a long name is not cut by the bar.
     let list =
         egui::ScrollArea::vertical().id_salt("levels").max_height(list_height).auto_shrink([false, true]);
@@ -255,7 +238,7 @@ fn levels_column(ui: &mut egui::Ui, menu: &mut Menu) {
                         }
                         // A level chosen by key (or the last one played, on
                         // opening) is scrolled into the list's view.
-                        if menu.selected == i && shown != Some(i) {
+                        if menu.selected == i && shown != scrolled(i) {
                             row.scroll_to_me(None);
                         }
                     }
@@ -265,10 +248,10 @@ fn levels_column(ui: &mut egui::Ui, menu: &mut Menu) {
     if let Some(i) = clicked {
         menu.select(i);
     }
-    let selected = menu.selected;
+    let selected = (menu.selected, list_height as u32);
     ui.data_mut(|d| d.insert_temp(shown_id, selected));
     let top = ui.cursor().top();
-    level_details(ui, menu);
+    level_details(ui, menu, settings);
     // The most any level's details took so far: the list does not grow
     // and shrink from one level to the next.
     let used = (ui.cursor().top() - top).max(details);
@@ -283,8 +266,9 @@ fn list_height(available: f32, details: f32, pitch: f32) -> f32 {
     rows * pitch
 }
 
-/// The chosen level's picture, description, summary and file.
-fn level_details(ui: &mut egui::Ui, menu: &Menu) {
+/// The chosen level's picture, description, summary and file, and
+/// whether each game deals a new board like it.
+fn level_details(ui: &mut egui::Ui, menu: &Menu, settings: &mut Settings) {
     if let Some(entry) = menu.levels.get(menu.selected) {
         ui.add_space(6.0);
         match &entry.level {
@@ -305,6 +289,16 @@ fn level_details(ui: &mut egui::Ui, menu: &Menu) {
             }
         }
         ui.label(egui::RichText::new(entry.path.display().to_string()).monospace().weak());
+        if menu.dealable {
+            let folder = menu.current().folder;
+            let mut on = settings.deals(folder);
+            let text = "A new board each game, dealt like this one (D)";
+            let about = "Each game, and each Play again (F2), is played on a board drawn at random \
+                with as much on it as this level: another sum to work out, other hints to follow.";
+            if ui.checkbox(&mut on, text).on_hover_text(about).changed() {
+                settings.set_deals(folder, on);
+            }
+        }
     }
 }
 

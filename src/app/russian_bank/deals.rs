@@ -99,6 +99,7 @@ pub(super) fn next_deal_plan(session: &Session<RussianBank>, bank_match: &BankMa
         seats: session.seats.clone(),
         seed,
         replay: None,
+        deal: false,
     }
 }
 

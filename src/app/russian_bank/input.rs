@@ -342,7 +342,8 @@ mod tests {
         let seats = ["Ann", "Bob"]
             .map(|name| SeatSetup { name: name.into(), controller: Controller::Human })
             .to_vec();
-        let plan = SessionPlan { level_path: None, level: level.clone(), seats, seed: 3, replay: None };
+        let plan =
+            SessionPlan { level_path: None, level: level.clone(), seats, seed: 3, replay: None, deal: false };
         let mut session =
             Session::<RussianBank>::new(&plan, level.get::<RussianBank>().unwrap().clone()).unwrap();
         assert!(stopper(&session).is_some(), "the other's turn: Stop! is offered");

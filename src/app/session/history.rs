@@ -43,6 +43,20 @@ impl<G: WindowGame> Session<G> {
         self.seats.get(first).map_or("", |s| s.name.as_str())
     }
 
+    /// Where Play again turns the seats round: the person, and the seat
+    /// and colour they play in the next game ("John plays second, in
+    /// orange"), since the board's colours stay with the seats.
+    pub fn person_again(&self) -> Option<String> {
+        if !self.turns_seats_round() {
+            return None;
+        }
+        let now = self.seats.iter().position(|s| s.controller == Controller::Human)?;
+        let next = self.seats.len() - 1 - now;
+        let place = if next == 0 { "first" } else { "second" };
+        let color = crate::app::seat_colors::seat_color_name(next);
+        Some(format!("{} plays {place}, in {color}", self.seats[now].name))
+    }
+
     /// The game again from its start, as a game rather than a replay.
     pub fn restart(&mut self) {
         self.moves.clear();
@@ -60,7 +74,16 @@ impl<G: WindowGame> Session<G> {
     /// Where the level deals by chance, the deal differs from the last one
     /// (a level with few deals would otherwise repeat one often): seeds
     /// after `seed` are tried, a bounded number of them.
+    /// A session whose boards are dealt anew deals the next one here.
     pub fn play_again(&mut self, seed: u64) -> Result<(), String> {
+        if let Some(from) = &self.dealt_from {
+            let level = dealt_like::<G>(from, seed)?;
+            self.start = G::new(&level, seed).map_err(|e| e.message)?;
+            self.level_name = tabula_engine::core::Level::name(&level).to_owned();
+            (self.level, self.seed) = (level, seed);
+            self.restart();
+            return Ok(());
+        }
         let last = format!("{:?}", self.start);
         let mut chosen = (seed, G::new(&self.level, seed).map_err(|e| e.message)?);
         for n in 1..64 {
@@ -113,4 +136,18 @@ impl<G: WindowGame> Session<G> {
         }
         undone
     }
+}
+
+/// A board like `level`, dealt from `seed` by its game's generator.
+pub fn dealt_like<G: WindowGame>(level: &G::Level, seed: u64) -> Result<G::Level, String> {
+    let generators = tabula_engine::games::generators();
+    let generator =
+        generators.iter().find(|g| g.game == G::NAME).ok_or("this game has no generator to deal boards")?;
+    let dealt = generator.deal_like(&tabula_engine::level::LevelFile::new::<G>(level.clone()), seed)?;
+    dealt.get::<G>().cloned().ok_or_else(|| "the generator dealt a level of another game".into())
+}
+
+/// A seed for a new game, from the clock: each game deals anew.
+pub fn seed_now() -> u64 {
+    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos() as u64)
 }

@@ -39,9 +39,12 @@ use super::screen::Screen;
 
 pub use agents::Agents;
 pub use at_server::{Connection, TableLine, TableNews};
+pub use history::{dealt_like, seed_now};
 pub use kind::SessionKind;
 pub use messages::*;
-pub use replays::{ReplaysFolder, newest_first, plan_from_replay, replays_dir, save_heard_replay};
+pub use replays::{
+    ReplayMoves, ReplaysFolder, newest_first, plan_from_replay, replays_dir, save_heard_replay,
+};
 pub use start::begin;
 pub use start::{WindowEntry, WindowGames};
 pub(crate) use start::{begin_game, install};
@@ -68,11 +71,6 @@ impl Controller {
     }
 }
 
-/// A seed for a new game, from the clock: each game deals anew.
-pub fn seed_now() -> u64 {
-    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos() as u64)
-}
-
 #[derive(Clone, Debug, PartialEq)]
 pub struct SeatSetup {
     pub name: String,
@@ -88,6 +86,8 @@ pub struct SessionPlan {
     pub seed: u64,
     /// Moves of a replay to step through (the session then takes no new moves).
     pub replay: Option<ReplayMoves>,
+    /// Each game is on a new board dealt like `level` from the seed.
+    pub deal: bool,
 }
 
 /// A level to open at once instead of the menu (`tabula play <level>`),
@@ -100,13 +100,6 @@ pub struct StartLevel {
     pub seats: Vec<Option<Controller>>,
     /// The file is a replay, whose seats are its own.
     pub replay: bool,
-}
-
-/// A replay's moves, still in the file's form until the game is known.
-#[derive(Clone, Debug)]
-pub struct ReplayMoves {
-    pub text: String,
-    pub file: String,
 }
 
 /// The game in progress.
@@ -149,6 +142,8 @@ pub struct Session<G: WindowGame> {
     /// How a game ended off the board, as a game server called it (a
     /// resignation, a flag): the rules alone would play on.
     pub called: Option<Outcome>,
+    /// The level each game's board is dealt like (`SessionPlan::deal`).
+    pub dealt_from: Option<G::Level>,
 }
 
 /// What a saved replay holds of a session: its deal (the seed) and its moves.
@@ -172,6 +167,10 @@ impl<G: WindowGame> Session<G> {
     /// engine from the start, and refused with the file, the move's number
     /// and the rule it breaks.
     pub fn new(plan: &SessionPlan, level: G::Level) -> Result<Self, String> {
+        let (level, dealt_from) = match plan.deal {
+            true => (history::dealt_like::<G>(&level, plan.seed)?, Some(level)),
+            false => (level, None),
+        };
         let game = G::new(&level, plan.seed).map_err(|e| e.message)?;
         let mut redo = match &plan.replay {
             Some(replay) => replays::checked_moves::<G>(replay, &level)?,
@@ -186,11 +185,11 @@ impl<G: WindowGame> Session<G> {
         let kind = if plan.replay.is_some() { SessionKind::Replay } else { SessionKind::Local };
         let mut session = Session::open(kind, level, plan.seats.clone(), game);
         session.level_path = plan.level_path.clone();
-        session.level_name = plan.level.name().to_owned();
         session.seed = plan.seed;
         session.redo = redo;
         session.said = said;
-        session.deals = deals;
+        session.deals = deals || dealt_from.is_some();
+        session.dealt_from = dealt_from;
         Ok(session)
     }
 
@@ -215,6 +214,7 @@ impl<G: WindowGame> Session<G> {
             deals: false,
             saved: None,
             called: None,
+            dealt_from: None,
         }
     }
 

@@ -7,12 +7,17 @@ use bevy::prelude::*;
 use tabula_engine::replay;
 
 use super::agents::Agents;
-use super::{
-    BoardBusy, Controller, ReplayMoves, RequestMove, SeatSetup, Session, SessionPlan, StatusLine, Watch,
-};
+use super::{BoardBusy, Controller, RequestMove, SeatSetup, Session, SessionPlan, StatusLine, Watch};
 use crate::app::frames::NextFrame;
 use crate::app::game::WindowGame;
 use crate::app::settings::{Settings, data_dir};
+
+/// A replay's moves, still in the file's form until the game is known.
+#[derive(Clone, Debug)]
+pub struct ReplayMoves {
+    pub text: String,
+    pub file: String,
+}
 
 /// Reads a replay file into a plan that steps through it.
 pub fn plan_from_replay(path: &Path, settings: &Settings) -> Result<SessionPlan, String> {
@@ -36,6 +41,7 @@ pub fn plan_from_replay(path: &Path, settings: &Settings) -> Result<SessionPlan,
         seats,
         seed: header.seed,
         replay: Some(ReplayMoves { text, file }),
+        deal: false,
     })
 }
 
@@ -259,6 +265,7 @@ mod tests {
             seats: vec![seat("Ann"), seat("Bob")],
             seed: 1,
             replay: None,
+            deal: false,
         };
         (plan, level)
     }

@@ -173,31 +173,45 @@ pub(super) fn handle_session_requests<G: WindowGame>(
                 status.info(if session.deals { "The same deal again" } else { "New game" });
                 resets.write(BoardReset);
             }
-            SessionRequest::PlayAgain => {
-                let turn = session.turns_seats_round();
-                match session.play_again(super::seed_now()) {
-                    Ok(()) => {
-                        agents.cancel();
-                        if turn {
-                            // Each seat's agent (or person) goes with its name.
-                            session.seats.swap(0, 1);
-                            agents.seats.swap(0, 1);
-                        }
-                        watch.paused = false;
-                        let new = if session.deals { "New game, dealt anew" } else { "New game" };
-                        match turn {
-                            true => status.info(format!("{new}: {} moves first", session.seats[0].name)),
-                            false => status.info(new),
-                        }
-                        resets.write(BoardReset);
-                    }
-                    Err(e) => status.error(format!("Cannot deal a new game: {e}")),
-                }
+            SessionRequest::PlayAgain if play_again(&mut session, &mut agents, &mut status) => {
+                watch.paused = false;
+                resets.write(BoardReset);
             }
             SessionRequest::SaveReplay => save_asked(&mut session, &mut status, &folder.0),
             _ => {}
         }
     }
+}
+
+/// F2: a new game on the level (a new deal, a new board where the session
+/// deals them), the seats turned round where they take turns to start.
+/// Returns whether it began.
+fn play_again<G: WindowGame>(
+    session: &mut Session<G>,
+    agents: &mut Agents<G>,
+    status: &mut StatusLine,
+) -> bool {
+    let turn = session.turns_seats_round();
+    let person = session.person_again();
+    if let Err(e) = session.play_again(super::seed_now()) {
+        status.error(format!("Cannot deal a new game: {e}"));
+        return false;
+    }
+    agents.cancel();
+    if turn {
+        // Each seat's agent (or person) goes with its name.
+        session.seats.swap(0, 1);
+        agents.seats.swap(0, 1);
+    }
+    let new = if session.deals { "New game, dealt anew" } else { "New game" };
+    match (turn, person) {
+        (true, Some(person)) => {
+            status.info(format!("{new}: {} moves first; {person}", session.seats[0].name))
+        }
+        (true, None) => status.info(format!("{new}: {} moves first", session.seats[0].name)),
+        (false, _) => status.info(new),
+    }
+    true
 }
 
 /// Ctrl+S: the game saved as a replay, unless it is saved as it stands.
