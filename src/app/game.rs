@@ -35,6 +35,11 @@ pub trait WindowGame: Registered {
     /// again, at the default speed (faster speeds shorten it): time to see
     /// each move land, and to answer it (a card game's Stop).
     const AGENT_PAUSE: f32 = 0.0;
+    /// The pause after `mv` in particular, if it is to be longer than
+    /// `AGENT_PAUSE` (a card put on the person's own pile, to be seen).
+    fn agent_pause_after(_mv: &Self::Move) -> f32 {
+        Self::AGENT_PAUSE
+    }
     /// Play again against an agent turns the two seats round, so that a
     /// person moves first and second in turn, as a rematch swaps colours:
     /// for a game where the first move weighs much and the board looks the

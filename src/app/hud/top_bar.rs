@@ -147,12 +147,40 @@ impl<G: WindowGame> TurnFacts<'_, G> {
                 ui.label(egui::RichText::new(" ").weak());
                 for (i, note) in notes.iter().enumerate() {
                     if let Some(note) = note {
-                        // Said of the agent: "Mary expects to win by 6".
-                        let who = format!("{} {note}", session.seats[i].name);
+                        let who = agent_note(&session.seats[i].name, note, &session.movers, i);
                         ui.label(egui::RichText::new(who).color(seat_color32(i)).weak());
                     }
                 }
             });
         }
+    }
+}
+
+/// An agent's note said of it ("Mary expects to win by 6"); with moves
+/// made since its last (a person's extra turn), the move it was said at.
+fn agent_note(name: &str, note: &str, movers: &[tabula_engine::Player], seat: usize) -> String {
+    let last = movers.iter().rposition(|p| p.index() == seat);
+    match last.filter(|&at| at + 1 < movers.len()) {
+        Some(at) => format!("{name} {note} (at move {})", at + 1),
+        None => format!("{name} {note}"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::agent_note;
+    use tabula_engine::Player;
+
+    /// A note made at the agent's own move is said as it is; once others
+    /// have moved since (a person's extra turn), with the move it was made at.
+    #[test]
+    fn a_note_from_before_the_last_moves_says_when_it_was_made() {
+        let (one, two) = (Player::ONE, Player::TWO);
+        assert_eq!(agent_note("Mary", "expects to win by 6", &[one, two], 1), "Mary expects to win by 6");
+        assert_eq!(
+            agent_note("Mary", "expects to win by 6", &[one, two, one, one], 1),
+            "Mary expects to win by 6 (at move 2)"
+        );
+        assert_eq!(agent_note("Mary", "is thinking", &[], 1), "Mary is thinking");
     }
 }

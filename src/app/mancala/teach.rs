@@ -178,8 +178,10 @@ pub(super) fn work_out_margins(
     let board = *session.view();
     if !teaching.shown_for(Mancala::NAME) || board.outcome().is_some() {
         // A `perfect` seat may be preparing without the overlay: the
-        // status line says so.
-        match started(&session.level, &default_dir()) {
+        // status line says so, in a game played here (at a server's
+        // table the line is the table's, and its agents are the server's).
+        let here = session.kind.may_teach();
+        match started(&session.level, &default_dir()).filter(|_| here) {
             Some(prep) if !prep.ended() => {
                 lessons.preparation(&session.level);
                 let line = preparing_line(&prep);

@@ -37,7 +37,7 @@ mod teach;
 use bevy::prelude::*;
 use bevy_egui::{EguiPrimaryContextPass, egui};
 use tabula_engine::russian_bank::{
-    BankMove, BankStep, BankView, Card, Place, RussianBank, RussianBankLevel, Source,
+    BankMove, BankStep, BankView, Card, Place, RussianBank, RussianBankLevel, Source, Target,
 };
 use tabula_engine::{Game, Outcome, Player};
 
@@ -57,6 +57,9 @@ pub use layout::{NAME_X, TABLE, base_position, card_position, place_at, source_o
 const FLIGHT: f32 = 0.3;
 /// How high a flying card rises over the table.
 const LIFT: f32 = 50.0;
+/// Seconds the table stays still after an agent loads the other
+/// player's reserve or waste, at the default speed.
+const LOADED_PAUSE: f32 = 2.5;
 
 /// A card on the table: where it lies (and how deep in its pile).
 #[derive(Component, Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -219,6 +222,15 @@ impl WindowGame for RussianBank {
     /// Each card of an agent's turn lands, and stays a moment: long enough
     /// to follow the turn, and to call Stop on a slip.
     const AGENT_PAUSE: f32 = 1.0;
+    /// A card put on the other player's reserve or waste changes what
+    /// they must play: it stays in view longer than a card moved on the
+    /// player's own side.
+    fn agent_pause_after(mv: &BankMove) -> f32 {
+        match mv {
+            BankMove::Play { to: Target::OpponentReserve | Target::OpponentWaste, .. } => LOADED_PAUSE,
+            _ => Self::AGENT_PAUSE,
+        }
+    }
     const TEACHES: &'static str = "teach: what priority asks, every slip named";
 
     fn draw_level(painter: &egui::Painter, rect: egui::Rect, level: &RussianBankLevel) {
@@ -313,5 +325,18 @@ mod tests {
         assert_eq!(last.shown(12), Some("No Stop"));
         last.look(Player::ONE);
         assert_eq!(last.shown(13), None, "a refusal lasts only the turn it was said in");
+    }
+
+    /// A card the agent puts on the person's reserve or waste stays in
+    /// view longer than one it moves on its own side.
+    #[test]
+    fn a_card_loaded_on_the_other_side_is_left_longer_in_view() {
+        let play = |to| BankMove::Play { from: Source::Hand, to };
+        for to in [Target::OpponentReserve, Target::OpponentWaste] {
+            assert!(RussianBank::agent_pause_after(&play(to)) >= 2.0 * RussianBank::AGENT_PAUSE);
+        }
+        for mv in [play(Target::Waste), BankMove::TurnHand, BankMove::Stop] {
+            assert_eq!(RussianBank::agent_pause_after(&mv), RussianBank::AGENT_PAUSE);
+        }
     }
 }

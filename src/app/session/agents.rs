@@ -148,7 +148,8 @@ pub(super) fn run_agents<G: WindowGame>(
     // An agent is to move: frames go on through its pause and the board's.
     next.ask();
     // The game's pause, at the default speed, lasts as the speed shortens it.
-    let pause = G::AGENT_PAUSE * PAUSE_SPEED / settings.ai_moves_per_second.max(0.1);
+    let after = session.moves.last().map_or(G::AGENT_PAUSE, G::agent_pause_after);
+    let pause = after * PAUSE_SPEED / settings.ai_moves_per_second.max(0.1);
     let waiting = agents.cooldown > 0.0 || agents.still < pause + agents.hold;
     // A hold is kept through a fast-forward (F) too: it is there for a
     // person to act (a slip to Stop), which hurrying would sweep by unseen.
