@@ -337,6 +337,10 @@ fn answer(shared: &Arc<Shared>, conn: &mut Conn, request: Request, re: Option<&I
             send(conn, levels(shared), re);
             Ok(())
         }
+        Request::Tables {} => {
+            send(conn, lobby::tables(shared), re);
+            Ok(())
+        }
         Request::Create(spec) => {
             if conn.created >= shared.config.limits.tables_per_connection {
                 let most = shared.config.limits.tables_per_connection;

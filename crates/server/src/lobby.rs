@@ -168,3 +168,19 @@ pub fn rematch(
     open_table(shared, new, job);
     Ok(())
 }
+
+/// The most tables a `tables` answer lists: a lobby page's worth, and a
+/// bounded answer however many tables the server holds.
+pub const MOST_LISTED: usize = 100;
+
+/// The listed tables not yet over, those with an open seat first, then by
+/// id; at most [`MOST_LISTED`].
+pub fn tables(shared: &Shared) -> crate::table::Say<'static> {
+    // Each table's lock is taken without holding the map's, as every
+    // request takes them.
+    let all: Vec<_> = lock(&shared.tables).values().cloned().collect();
+    let mut listed: Vec<_> = all.iter().filter_map(|t| lock(t).entry()).collect();
+    listed.sort_by(|a, b| (a.open == 0, &a.table).cmp(&(b.open == 0, &b.table)));
+    listed.truncate(MOST_LISTED);
+    crate::protocol::ServerMessage::Tables { tables: listed }
+}

@@ -37,6 +37,9 @@ pub enum Request {
     },
     /// The levels the server offers by name, and each game's agents.
     Levels {},
+    /// The tables their creators listed, for a lobby: who sits where, and
+    /// whether a seat is open or the game may be watched.
+    Tables {},
     /// Opens a table.
     Create(Box<CreateTable>),
     /// Takes a seat (the first open one when `seat` is absent); the answer
@@ -106,9 +109,10 @@ pub enum Request {
 
 impl Request {
     /// Every request's `type`, as docs/protocol.md lists them.
-    pub const TYPES: [&'static str; 14] = [
+    pub const TYPES: [&'static str; 15] = [
         "hello",
         "levels",
+        "tables",
         "create",
         "join",
         "resume",
@@ -128,6 +132,7 @@ impl Request {
         match self {
             Request::Hello { .. } => "hello",
             Request::Levels {} => "levels",
+            Request::Tables {} => "tables",
             Request::Create(_) => "create",
             Request::Join { .. } => "join",
             Request::Resume { .. } => "resume",
@@ -182,6 +187,14 @@ pub struct CreateTable {
     /// the game waits for them.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub takeover: Option<String>,
+    /// Whether the `tables` answer lists the table (default no: a table is
+    /// found by its id, which only those it is given know).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub listed: bool,
+}
+
+fn is_false(b: &bool) -> bool {
+    !*b
 }
 
 /// What a `create` that says nothing more than its level makes.
@@ -195,6 +208,7 @@ impl Default for CreateTable {
             spectators: yes(),
             grace: default_grace(),
             takeover: None,
+            listed: false,
         }
     }
 }
@@ -298,6 +312,11 @@ pub enum ServerMessage<J = Value> {
         levels: Vec<LevelEntry>,
         agents: BTreeMap<String, Vec<AgentEntry>>,
     },
+    /// After `tables`: the listed tables not yet over, those with an open
+    /// seat first.
+    Tables {
+        tables: Vec<TableEntry>,
+    },
     /// After `create`.
     Created {
         table: String,
@@ -386,9 +405,10 @@ pub enum ServerMessage<J = Value> {
 
 impl<J> ServerMessage<J> {
     /// Every message's `type`, as docs/protocol.md lists them.
-    pub const TYPES: [&'static str; 19] = [
+    pub const TYPES: [&'static str; 20] = [
         "welcome",
         "levels",
+        "tables",
         "created",
         "joined",
         "state",
@@ -413,6 +433,7 @@ impl<J> ServerMessage<J> {
         match self {
             ServerMessage::Welcome { .. } => "welcome",
             ServerMessage::Levels { .. } => "levels",
+            ServerMessage::Tables { .. } => "tables",
             ServerMessage::Created { .. } => "created",
             ServerMessage::Joined { .. } => "joined",
             ServerMessage::State(_) => "state",
@@ -568,6 +589,22 @@ pub struct SeatInfo {
     pub standing_in: Option<String>,
 }
 
+/// A listed table, as a lobby shows it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct TableEntry {
+    pub table: String,
+    pub game: String,
+    /// The level's name.
+    pub level: String,
+    pub seats: Vec<SeatInfo>,
+    /// Person seats no one has taken: `join` takes one.
+    pub open: usize,
+    /// Whether `watch` may follow it.
+    pub spectators: bool,
+    /// Moves played so far.
+    pub ply: usize,
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum SeatKind {
@@ -721,6 +758,17 @@ mod tests {
                 },
             },
             ServerMessage::Levels { levels: vec![], agents: BTreeMap::new() },
+            ServerMessage::Tables {
+                tables: vec![TableEntry {
+                    table: t(),
+                    game: t(),
+                    level: t(),
+                    seats: vec![seat()],
+                    open: 1,
+                    spectators: true,
+                    ply: 0,
+                }],
+            },
             ServerMessage::Created { table: t(), game: t(), level: t(), seats: vec![seat()] },
             ServerMessage::Joined { table: t(), seat: 1, token: t() },
             ServerMessage::State(Box::new(TableState {
@@ -798,6 +846,7 @@ mod tests {
         let samples = [
             Request::Hello { version: 1, name: None },
             Request::Levels {},
+            Request::Tables {},
             Request::Create(Box::default()),
             Request::Join { table: "t".into(), seat: None, name: None },
             Request::Resume { token: "k".into() },

@@ -308,3 +308,33 @@ fn a_take_back_keeps_the_clocks_and_a_restart_gives_them_back() {
         }
     });
 }
+
+/// `tables` lists the tables their creators listed, an open seat first,
+/// until the game is over; a table not listed is never in it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_lobby_lists_listed_tables_until_their_game_is_over() {
+    let dir = temp_dir("lobby");
+    let addr = start(config(&dir)).await;
+    let mut ann = client(addr, "Ann").await;
+    let hidden = create(&mut ann, json!({"level": NIM})).await;
+    let full = create(&mut ann, json!({"level": NIM, "seats": ["person", "random"], "listed": true})).await;
+    let open = create(&mut ann, json!({"level": NIM, "listed": true, "spectators": false})).await;
+    join(&mut ann, &full, Some(1)).await;
+    let mut bob = client(addr, "Bob").await;
+    let lobby = bob.request(json!({"type": "tables"})).await.unwrap();
+    let ids: Vec<&str> =
+        lobby["tables"].as_array().unwrap().iter().map(|t| t["table"].as_str().unwrap()).collect();
+    assert_eq!(ids, [open.as_str(), full.as_str()], "listed only, an open seat first: {lobby}");
+    assert!(!ids.contains(&hidden.as_str()));
+    let first = &lobby["tables"][0];
+    assert_eq!((first["open"].clone(), first["spectators"].clone()), (json!(2), json!(false)));
+    assert_eq!((first["game"].clone(), first["level"].clone()), (json!("Nim"), json!("Beginner 2-3")));
+    assert_eq!(
+        lobby["tables"][1]["seats"][1],
+        json!({"seat": 2, "kind": "agent", "name": "random", "taken": true, "connected": true})
+    );
+    // Ann resigns the full table's game: it is over, and off the list.
+    ann.request(json!({"type": "resign", "table": full})).await.unwrap();
+    let lobby = bob.request(json!({"type": "tables"})).await.unwrap();
+    assert_eq!(lobby["tables"].as_array().unwrap().len(), 1, "{lobby}");
+}

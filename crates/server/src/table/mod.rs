@@ -183,6 +183,20 @@ impl Table {
         }
     }
 
+    /// The table as a lobby lists it, if its creator listed it and its
+    /// game is not over.
+    pub fn entry(&self) -> Option<protocol::TableEntry> {
+        (self.config.listed && self.result.is_none()).then(|| protocol::TableEntry {
+            table: self.id.clone(),
+            game: self.live.game().to_owned(),
+            level: self.live.level().name().to_owned(),
+            seats: self.seat_infos(),
+            open: self.open_seats(),
+            spectators: self.config.spectators,
+            ply: self.live.ply(),
+        })
+    }
+
     pub fn seat_infos(&self) -> Vec<SeatInfo> {
         self.seats
             .iter()
