@@ -1,16 +1,20 @@
 //! A hidden-home board dealt anew like a level (`tabula generate robots
-//! --like`, and the window's new board each game): the same size, robots,
-//! rule sets and players, and as many hints, broken robots, belt tiles and
-//! candidate homes, all placed afresh. Two players' robots are a half turn
-//! apart, four players' on a square board a quarter turn, as on the
-//! shipped boards, so the seats stay even; other boards are drawn as they
-//! come.
+//! --like`, and the window's new board each game): the same size and
+//! robots where the level starts them, and as many hints, broken robots,
+//! belt tiles and candidate homes, all placed afresh: a hint near each
+//! start, the candidates a third of the board away from their robot's.
+//! Two players' tiles are a half turn apart, four players' on a square
+//! board a quarter turn, as on the shipped boards, so the seats stay even;
+//! other boards are drawn as they come.
 
 use rand::Rng;
 
 use super::level::{Dir, Homes, RobotsLevel, home_char};
 use super::rules::Robots;
 use crate::core::{Game, GameRng, derive_seed, rng_from_seed};
+
+/// A start tile while the board is laid: nothing goes on it.
+const START: char = '*';
 
 /// Draws before giving up: a draw fails only when broken robots or belts
 /// cut a candidate off, rare on boards of a few hints and walls.
@@ -185,38 +189,59 @@ fn draw(level: &RobotsLevel, seed: u64) -> Option<RobotsLevel> {
     };
     let mut rng = rng_from_seed(seed);
     let mut ground = Ground { board: vec![vec!['.'; w]; h], sym: Symmetry::of(level, w, h) };
-    ground.lay_belts(count(&|c| matches!(c, '^' | '>' | 'v' | '<')), &mut rng);
-    ground.scatter('#', count(&|c| c == '#'), &mut rng, |_, _| true);
-    ground.scatter('?', count(&|c| c == '?'), &mut rng, |_, _| true);
+    // The robots start where the level starts them (far from where their
+    // homes will be, as its designer placed them): nothing is laid there.
+    let robots = level.robots.clone();
+    let starts: Vec<(usize, usize)> = robots.iter().map(|r| (r.at.0 as usize, r.at.1 as usize)).collect();
+    for &(x, y) in &starts {
+        ground.board[y][x] = START;
+    }
     let order = ground.sym.order;
     let players = usize::from(level.players());
-    // The robots drawn: player 1's when the seats are turns of each other
-    // (each other player's are their turns), else every robot.
-    let mut robots = level.robots.clone();
+    // Player 1's robots' candidates are drawn, each other player's are
+    // their turns, when the seats are turns of each other; else every
+    // robot's are drawn.
     let drawn: Vec<usize> = (0..robots.len()).filter(|&i| order == 1 || robots[i].player == 1).collect();
-    let mut starts = Vec::new();
-    for (j, &i) in drawn.iter().enumerate() {
-        let at = pick(&ground, &mut rng, |g, t| g.plain(t) && !starts.contains(&t))?;
-        let facing = Dir::ALL[rng.random_range(0..4)];
-        for k in 0..order.min(players) {
-            let r = if order == 1 { i } else { nth_of_player(&robots, k as u8 + 1, j) };
-            let (x, y) = ground.sym.turn(at, k);
-            robots[r].at = (x as u16, y as u16);
-            robots[r].facing = ground.sym.turn_dir(facing, k);
-            starts.push((x, y));
+    ground.lay_belts(count(&|c| matches!(c, '^' | '>' | 'v' | '<')), &mut rng);
+    ground.scatter('#', count(&|c| c == '#'), &mut rng, |_, _| true);
+    // A hint within two steps of each start, as on the shipped boards: a
+    // robot can learn which way to go before it has gone far.
+    let mut hints = count(&|c| c == '?');
+    for &i in &drawn {
+        let start = starts[i];
+        let near = |_: &Ground, t: (usize, usize)| {
+            (1..=2).contains(&(t.0.abs_diff(start.0) + t.1.abs_diff(start.1)))
+        };
+        if hints > 0
+            && let Some(at) = pick(&ground, &mut rng, |g, t| g.plain(t) && near(g, t))
+        {
+            for t in ground.sym.orbit(at) {
+                ground.board[t.1][t.0] = '?';
+                hints = hints.saturating_sub(1);
+            }
         }
     }
+    ground.scatter('?', hints, &mut rng, |_, _| true);
+    // A home at least a third of the board's width and height away from
+    // its robot's start: found by working it out, not by stumbling on it.
+    let far = (w + h) / 3;
     for (j, &i) in drawn.iter().enumerate() {
-        let id = robots[i].id;
+        let (id, start) = (robots[i].id, starts[i]);
         let candidates = count(&|c| c == home_char(id)).max(1);
         for _ in 0..candidates {
-            let at = pick(&ground, &mut rng, |g, t| g.plain(t) && !starts.contains(&t) && !g.near_hint(t))?;
+            let at = pick(&ground, &mut rng, |g, t| {
+                g.plain(t) && !g.near_hint(t) && t.0.abs_diff(start.0) + t.1.abs_diff(start.1) >= far
+            });
+            let at = at.or_else(|| pick(&ground, &mut rng, |g, t| g.plain(t) && !g.near_hint(t)))?;
             for k in 0..order.min(players) {
                 let r = if order == 1 { i } else { nth_of_player(&robots, k as u8 + 1, j) };
                 let (x, y) = ground.sym.turn(at, k);
                 ground.board[y][x] = home_char(robots[r].id);
             }
         }
+    }
+    for &(x, y) in &starts {
+        ground.board[y][x] = '.';
     }
     Some(RobotsLevel {
         name: format!("{}, dealt", level.name),
@@ -265,6 +290,7 @@ mod tests {
             let sym = Symmetry::of(&level, w, h);
             assert_eq!(sym.order, usize::from(level.players()), "{name}: the seats are turns of each other");
             let mut boards = std::collections::HashSet::new();
+            let (mut far, mut all) = (0, 0);
             for seed in 0..25 {
                 let dealt = deal_like(&level, seed).unwrap_or_else(|e| panic!("{name} seed {seed}: {e}"));
                 assert_eq!(dealt, deal_like(&level, seed).unwrap(), "{name}: one seed, one board");
@@ -288,18 +314,33 @@ mod tests {
                         "{name}: candidates"
                     );
                 }
-                // Each player's robots are the first player's, turned.
+                assert_eq!(
+                    dealt.robots, level.robots,
+                    "{name}: the robots start where the level starts them"
+                );
+                // Each player's candidates are the first player's, turned.
+                let rows: Vec<Vec<char>> = dealt.board.iter().map(|r| r.chars().collect()).collect();
                 for (j, first) in dealt.robots.iter().filter(|r| r.player == 1).enumerate() {
-                    for k in 1..sym.order {
-                        let other = &dealt.robots[nth_of_player(&dealt.robots, k as u8 + 1, j)];
-                        let at = sym.turn((first.at.0 as usize, first.at.1 as usize), k);
-                        assert_eq!((other.at.0 as usize, other.at.1 as usize), at, "{name}: start turned");
-                        assert_eq!(other.facing, sym.turn_dir(first.facing, k), "{name}: facing turned");
+                    for (y, row) in rows.iter().enumerate() {
+                        for (x, _) in row.iter().enumerate().filter(|(_, c)| **c == home_char(first.id)) {
+                            let start = (first.at.0 as usize, first.at.1 as usize);
+                            far += usize::from(x.abs_diff(start.0) + y.abs_diff(start.1) >= (w + h) / 3);
+                            all += 1;
+                            for k in 1..sym.order {
+                                let other = &dealt.robots[nth_of_player(&dealt.robots, k as u8 + 1, j)];
+                                let (tx, ty) = sym.turn((x, y), k);
+                                assert_eq!(rows[ty][tx], home_char(other.id), "{name}: a candidate turned");
+                            }
+                        }
                     }
                 }
                 boards.insert(dealt.board);
             }
             assert!(boards.len() >= 24, "{name}: 25 seeds dealt {} boards", boards.len());
+            assert!(
+                far * 4 >= all * 3,
+                "{name}: {far} of {all} candidates a third of the board from the start"
+            );
         }
     }
 
