@@ -1,8 +1,8 @@
 //! A hidden-home board dealt anew like a level (`tabula generate robots
 //! --like`, and the window's new board each game): the same size and
 //! robots where the level starts them, and as many hints, broken robots,
-//! belt tiles and candidate homes, all placed afresh: a hint near each
-//! start, the candidates a third of the board away from their robot's.
+//! belt tiles and candidate homes, all placed afresh, the candidates a
+//! third of the board away from their robot's start.
 //! Two players' tiles are a half turn apart, four players' on a square
 //! board a quarter turn, as on the shipped boards, so the seats stay even;
 //! other boards are drawn as they come.
@@ -204,24 +204,7 @@ fn draw(level: &RobotsLevel, seed: u64) -> Option<RobotsLevel> {
     let drawn: Vec<usize> = (0..robots.len()).filter(|&i| order == 1 || robots[i].player == 1).collect();
     ground.lay_belts(count(&|c| matches!(c, '^' | '>' | 'v' | '<')), &mut rng);
     ground.scatter('#', count(&|c| c == '#'), &mut rng, |_, _| true);
-    // A hint within two steps of each start, as on the shipped boards: a
-    // robot can learn which way to go before it has gone far.
-    let mut hints = count(&|c| c == '?');
-    for &i in &drawn {
-        let start = starts[i];
-        let near = |_: &Ground, t: (usize, usize)| {
-            (1..=2).contains(&(t.0.abs_diff(start.0) + t.1.abs_diff(start.1)))
-        };
-        if hints > 0
-            && let Some(at) = pick(&ground, &mut rng, |g, t| g.plain(t) && near(g, t))
-        {
-            for t in ground.sym.orbit(at) {
-                ground.board[t.1][t.0] = '?';
-                hints = hints.saturating_sub(1);
-            }
-        }
-    }
-    ground.scatter('?', hints, &mut rng, |_, _| true);
+    ground.scatter('?', count(&|c| c == '?'), &mut rng, |_, _| true);
     // A home at least a third of the board's width and height away from
     // its robot's start: found by working it out, not by stumbling on it.
     let far = (w + h) / 3;
