@@ -46,8 +46,14 @@ pub(super) fn side_panel<G: WindowGame>(mut panels: PanelRoom, mut side: SideCon
     let right = panels.show("controls", |root| {
         egui::Panel::right("controls").exact_size(PANEL_WIDTH).show(root, |ui| {
             // Each game's own scroll position: a new game starts at the top.
+            // The bar always shows: a stranger took text cut at the bottom
+            // for the panel's end, the bar appearing only under the pointer.
             let game = (G::NAME, &side.session.level_name, side.session.seed);
-            egui::ScrollArea::vertical().id_salt(game).show(ui, |ui| side.contents(ui));
+            ui.spacing_mut().scroll = egui::style::ScrollStyle::solid();
+            egui::ScrollArea::vertical()
+                .id_salt(game)
+                .scroll_bar_visibility(egui::scroll_area::ScrollBarVisibility::AlwaysVisible)
+                .show(ui, |ui| side.contents(ui));
         })
     })?;
     panels.room.right = right.response.rect;
