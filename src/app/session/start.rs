@@ -204,12 +204,10 @@ fn play_again<G: WindowGame>(
         agents.seats.swap(0, 1);
     }
     let new = if session.deals { "New game, dealt anew" } else { "New game" };
-    match (turn, person) {
-        (true, Some(person)) => {
-            status.info(format!("{new}: {} moves first; {person}", session.seats[0].name))
-        }
-        (true, None) => status.info(format!("{new}: {} moves first", session.seats[0].name)),
-        (false, _) => status.info(new),
+    // A person is named only where the seats turned round.
+    match person {
+        Some(person) => status.info(format!("{new}: {} moves first; {person}", session.seats[0].name)),
+        None => status.info(new),
     }
     true
 }
