@@ -5,7 +5,7 @@
 //! may also only read: the standings of games played earlier.
 
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
@@ -84,6 +84,7 @@ pub struct Run {
     stop: Arc<AtomicBool>,
     news: Arc<Mutex<News>>,
     thread: Option<JoinHandle<()>>,
+    rate: LastRate,
 }
 
 impl Run {
@@ -163,6 +164,7 @@ impl Run {
             stop: Arc::default(),
             news: Arc::default(),
             thread: None,
+            rate: LastRate::default(),
         }
     }
 
@@ -196,7 +198,25 @@ impl Run {
     /// rate it starts again with each level, as the terminal shows it.
     pub fn progress(&self) -> Progress {
         let done = self.bar.position().max(self.resumed);
-        progress(done, self.total, self.resumed, self.bar.per_sec(), self.bar.message())
+        progress(done, self.total, self.resumed, self.rate.reading(self.bar.per_sec()), self.bar.message())
+    }
+}
+
+/// The last rate measured: the bar measures again from nothing at each
+/// level, and the screen keeps showing the rate and the time left across
+/// that moment rather than "0 games/s".
+#[derive(Default)]
+struct LastRate(AtomicU64);
+
+impl LastRate {
+    /// `now` when it is a rate, else the last one that was.
+    fn reading(&self, now: f64) -> f64 {
+        if now.is_finite() && now > 0.0 {
+            self.0.store(now.to_bits(), Ordering::Relaxed);
+            now
+        } else {
+            f64::from_bits(self.0.load(Ordering::Relaxed))
+        }
     }
 }
 
@@ -285,5 +305,15 @@ mod tests {
         assert_eq!((resumed.per_second, resumed.left), (0.0, None), "games held before are no rate");
         let at_once = progress(0, 350, 0, f64::NAN, String::new());
         assert_eq!((at_once.per_second, at_once.left), (0.0, None), "no rate measured yet");
+    }
+
+    #[test]
+    fn a_new_level_keeps_the_last_rate_until_it_has_one_of_its_own() {
+        let rate = LastRate::default();
+        assert_eq!(rate.reading(f64::NAN), 0.0, "nothing measured yet");
+        assert_eq!(rate.reading(40.0), 40.0);
+        assert_eq!(rate.reading(0.0), 40.0, "the bar started again at a new level");
+        assert_eq!(rate.reading(f64::INFINITY), 40.0);
+        assert_eq!(rate.reading(25.0), 25.0);
     }
 }
