@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Sets everything up, checks formatting and lints (warnings fail) and that
-# the levels are in tabula's layout, then runs every test. .ci/run runs exactly this.
+# the levels are in tabula's layout, runs the web page's browser tests,
+# then every Rust test. .ci/run runs exactly this.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh build
@@ -12,4 +13,9 @@ cargo clippy --workspace --all-targets --locked -- -D warnings
 cargo clippy --workspace --all-targets --locked --features dev -- -D warnings
 # Every shipped level in the layout the editor saves (as rustfmt --check).
 cargo run --quiet --locked -- fmt --check levels/
+# The web page in Debian's Chromium, against the server just built, with
+# the page built into it (docs/playing.md, "In a browser").
+cargo build --quiet --locked -p tabula-server --bin tabula-server
+(cd web && npm ci --no-audit --no-fund --loglevel=error)
+TABULA_SERVER="$CARGO_TARGET_DIR/debug/tabula-server" TABULA_WEB=embedded npm --prefix web test
 cargo test --workspace --locked

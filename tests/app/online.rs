@@ -6,6 +6,7 @@
 //! server sent it, and its board's entities show that view.
 
 mod away;
+mod browser;
 mod games;
 mod take_back;
 

@@ -464,6 +464,7 @@ fn run(args: &Args, setup: Setup, dir: &Path) -> anyhow::Result<Run> {
             burst: 100_000.0,
             ..Limits::default()
         },
+        web: None,
     };
     // The server on a runtime of its own, as `tabula serve` runs it (a
     // worker a core); the clients on another.

@@ -60,6 +60,11 @@ pub struct ServeArgs {
     /// exits with an error. No limit by default.
     #[arg(long)]
     max_database_mb: Option<u64>,
+    /// Serve the web page from this folder, read anew at every request,
+    /// instead of the page built into the server (for working on the page:
+    /// web/public).
+    #[arg(long)]
+    web: Option<PathBuf>,
 }
 
 /// Serves until the process ends, or until the database refuses a
@@ -78,7 +83,7 @@ pub fn serve(args: ServeArgs, name: &str) -> anyhow::Result<()> {
         ..Limits::default()
     };
     let tls = args.tls_cert.zip(args.tls_key);
-    let scheme = if tls.is_some() { "wss" } else { "ws" };
+    let (scheme, page) = if tls.is_some() { ("wss", "https") } else { ("ws", "http") };
     let db = args.db.clone();
     let config = Config {
         listen: args.listen,
@@ -90,8 +95,10 @@ pub fn serve(args: ServeArgs, name: &str) -> anyhow::Result<()> {
         tls,
         database_bytes: args.max_database_mb.map(|mb| mb * 1024 * 1024),
         limits,
+        web: args.web,
     };
     crate::serve(config, |addr, tables| {
         println!("{name}: listening on {scheme}://{addr} ({tables} tables in play from {})", db.display());
+        println!("{name}: the web page: {page}://{addr}/");
     })
 }

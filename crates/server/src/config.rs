@@ -20,6 +20,8 @@ pub struct Config {
     /// disk) the server stops taking moves and says why.
     pub database_bytes: Option<u64>,
     pub limits: Limits,
+    /// A folder to serve the web page from instead of the built-in one.
+    pub web: Option<PathBuf>,
 }
 
 /// What one client may ask of the server, so that none can starve the rest.
@@ -92,6 +94,7 @@ impl Default for Config {
             tls: None,
             database_bytes: None,
             limits: Limits::default(),
+            web: None,
         }
     }
 }

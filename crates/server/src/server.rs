@@ -20,7 +20,7 @@ use crate::protocol::ServerMessage;
 use crate::shared::{Shared, lock};
 use crate::store::{Halt, Job, Store};
 use crate::table::say;
-use crate::{agents, connection, restore, table};
+use crate::{agents, front, restore, table};
 
 /// A bound server, ready to run.
 pub struct Server {
@@ -119,11 +119,7 @@ async fn serve_stream<S: AsyncRead + AsyncWrite + Unpin + Send + 'static>(
     stream: S,
     admitted: bool,
 ) {
-    if admitted {
-        connection::serve(shared.clone(), stream).await;
-    } else {
-        connection::refuse(shared.config.limits.connections_per_address, stream).await;
-    }
+    front::serve(shared, stream, admitted).await;
 }
 
 /// How long a finished table stays for a rematch and late readers; its

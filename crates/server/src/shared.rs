@@ -11,6 +11,7 @@ use tabula_engine::level::LevelFile;
 use tokio::runtime::Handle;
 
 use crate::config::Config;
+use crate::page::Page;
 use crate::store::{Outbox, Outgoing, Store};
 use crate::table::{ConnId, Table};
 
@@ -32,6 +33,8 @@ pub struct Shared {
     refusing: AtomicUsize,
     /// Agents thinking at once: as many as the cores (two at the least).
     pub thinking: Arc<tokio::sync::Semaphore>,
+    /// The web page served on the same port.
+    pub page: Page,
 }
 
 /// The most refused sockets answered at once (an HTTP 503 each); past it
@@ -47,6 +50,7 @@ pub fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
 impl Shared {
     pub fn new(config: Config, store: Store, levels: BTreeMap<String, LevelFile>, runtime: Handle) -> Shared {
         Shared {
+            page: Page { folder: config.web.clone() },
             config,
             tables: Mutex::new(HashMap::new()),
             tokens: Mutex::new(HashMap::new()),

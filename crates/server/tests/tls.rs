@@ -1,6 +1,7 @@
 //! `wss://`: the server serves TLS (rustls) with a certificate and key it is
 //! given; a client that trusts the certificate plays, one that speaks plain
 //! WebSocket to it gets nowhere, and a broken key file is said at start-up.
+//! The web page comes over `https://` on the same port.
 
 mod common;
 
@@ -8,6 +9,32 @@ use common::*;
 use serde_json::json;
 use tabula_server::client::Client;
 use tabula_server::{Config, Server};
+
+/// `GET path` over TLS trusting `cert`: the answer whole.
+async fn https_get(port: u16, cert: &std::path::Path, path: &str) -> String {
+    use std::sync::Arc;
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    use tokio_rustls::rustls::pki_types::pem::PemObject;
+    use tokio_rustls::rustls::pki_types::{CertificateDer, ServerName};
+    use tokio_rustls::rustls::{ClientConfig, RootCertStore, crypto};
+    let mut roots = RootCertStore::empty();
+    for c in CertificateDer::pem_file_iter(cert).unwrap() {
+        roots.add(c.unwrap()).unwrap();
+    }
+    let config = ClientConfig::builder_with_provider(Arc::new(crypto::ring::default_provider()))
+        .with_safe_default_protocol_versions()
+        .unwrap()
+        .with_root_certificates(roots)
+        .with_no_client_auth();
+    let tcp = tokio::net::TcpStream::connect(("127.0.0.1", port)).await.unwrap();
+    let connector = tokio_rustls::TlsConnector::from(Arc::new(config));
+    let mut tls = connector.connect(ServerName::try_from("localhost").unwrap(), tcp).await.unwrap();
+    tls.write_all(format!("GET {path} HTTP/1.1\r\nHost: localhost\r\n\r\n").as_bytes()).await.unwrap();
+    let mut answer = Vec::new();
+    let read = tls.read_to_end(&mut answer);
+    tokio::time::timeout(std::time::Duration::from_secs(20), read).await.unwrap().unwrap();
+    String::from_utf8_lossy(&answer).into_owned()
+}
 
 /// A self-signed certificate for localhost, written as PEM files.
 fn certificate(dir: &std::path::Path) -> (std::path::PathBuf, std::path::PathBuf) {
@@ -43,6 +70,10 @@ async fn a_game_is_played_over_tls_and_plain_websocket_is_refused() {
     )
     .unwrap();
     assert!(Client::connect(&url, Some(&stranger), "wary").await.is_err());
+    // The page on the same port, over TLS too.
+    let page = https_get(addr.port(), &cert, "/").await;
+    assert!(page.starts_with("HTTP/1.1 200 OK\r\n") && page.contains("<html"), "{page}");
+    assert!(page.contains("Content-Security-Policy: default-src 'self'"), "{page}");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -195,7 +195,9 @@ fn host_group(ui: &mut egui::Ui, menu: &Menu, online: &mut Online, status: &mut 
         let form = &mut online.form;
         match online.hosting.as_deref() {
             Some(hosting) => {
-                ui.label(format!("Your server: {}", hosting.invite_url()));
+                let server = hosting.invite_url();
+                let page = tabula_server::page::page_link(&server).unwrap_or_default();
+                ui.label(format!("Your server: {server} (in a browser: {page})"));
             }
             None => {
                 ui.horizontal(|ui| {

@@ -18,7 +18,8 @@ use crate::app::board::BoardPointer;
 use crate::app::game::ActiveGame;
 use crate::app::session::{BoardBusy, MovePreview, RequestMove, Session, SessionRequest, StatusLine, Watch};
 
-const TARGET_GLOW: Color = Color::srgba(0.45, 1.0, 0.5, 0.45);
+// Bright enough to find at a glance on the felt (a stranger found 0.45 faint).
+const TARGET_GLOW: Color = Color::srgba(0.5, 1.0, 0.45, 0.85);
 const CHOSEN_TINT: Color = Color::srgb(1.0, 0.95, 0.6);
 
 /// The human seat this screen acts for, and whether it is their turn.

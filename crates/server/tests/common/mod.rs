@@ -32,6 +32,7 @@ pub fn config(dir: &std::path::Path) -> Config {
         tls: None,
         database_bytes: None,
         limits: Limits::default(),
+        web: None,
     }
 }
 

@@ -1,0 +1,65 @@
+// (a) A browser seat plays a whole game of Nim against a server agent by
+// clicking stones (and once by keys), to a result said in words.
+
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { startServer, launch, openPage, createTable, playToEnd, shot, WAIT } from './harness.mjs';
+
+let server;
+let browser;
+before(async () => {
+  server = await startServer();
+  browser = await launch();
+});
+after(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+test('a whole game of Nim against an agent, by clicking stones', { timeout: 60000 }, async () => {
+  const { page, problems } = await openPage(browser, server, { name: 'Ann' });
+  await createTable(page, { level: 'nim/traditional-3-4-5', seats: ['random'] });
+  await page.locator('.stone.playable').first().waitFor({ timeout: WAIT });
+  assert.match(await page.textContent('.board-note'), /Normal play: whoever takes the last stone wins/);
+  await shot(page, 'nim-start');
+
+  // Hovering a stone says what a click would take.
+  const pile3 = page.locator('.stone[data-pile="2"]');
+  await pile3.nth(1).hover();
+  assert.match(await page.textContent('.board-caption'), /take 4 stones from pile 3/);
+
+  // The first move by keys: pile 2, then 1 stone.
+  await page.locator('#t-turn').click(); // focus on the page, not a button
+  await page.keyboard.press('2');
+  assert.match(await page.textContent('.board-caption'), /Pile 2: take 1 stone from pile 2/);
+  await page.keyboard.press('1');
+  await page.waitForFunction(() => document.querySelector('#t-log')?.textContent.includes('take 1 stone from pile 2'), null, { timeout: WAIT });
+
+  // Then clicks: the last stone of the fullest pile each time.
+  const played = await playToEnd(page, {
+    playable: '.stone.playable',
+    move: async (p) => {
+      const target = await p.evaluate(() => {
+        const counts = [...document.querySelectorAll('.stone.playable')].reduce((m, s) => {
+          m[s.dataset.pile] = Math.max(m[s.dataset.pile] ?? -1, Number(s.dataset.index));
+          return m;
+        }, {});
+        const pile = Object.keys(counts).sort((a, b) => counts[b] - counts[a])[0];
+        return { pile, index: counts[pile] };
+      });
+      await p.click(`.stone[data-pile="${target.pile}"][data-index="${target.index}"]`);
+    },
+    maxMoves: 12,
+    timeout: 40000,
+  });
+  assert.ok(played >= 1);
+  const result = await page.textContent('#t-result');
+  assert.match(result, /^(You won: you|You lost: random \(computer\)) took the last stone\.$/);
+  assert.equal(await page.locator('.stone').count(), 0, 'no stone is left');
+  assert.equal(await page.locator('#t-legal-box').isVisible(), false, 'no moves after the end');
+  assert.ok(await page.locator('#a-rematch').isVisible(), 'a rematch is offered');
+  const log = await page.locator('#t-log li').count();
+  assert.ok(log >= 3, `the log lists the moves (${log})`);
+  await shot(page, 'nim-end');
+  assert.deepEqual(problems, []);
+});
