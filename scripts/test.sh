@@ -14,8 +14,10 @@ cargo clippy --workspace --all-targets --locked --features dev -- -D warnings
 # Every shipped level in the layout the editor saves (as rustfmt --check).
 cargo run --quiet --locked -- fmt --check levels/
 # The web page in Debian's Chromium, against the server just built, with
-# the page built into it (docs/playing.md, "In a browser").
+# the page built into it (docs/playing.md, "In a browser"), its opponents
+# `tabula bot`s (the binary `cargo run` built above).
 cargo build --quiet --locked -p tabula-server --bin tabula-server
 (cd web && npm ci --no-audit --no-fund --loglevel=error)
-TABULA_SERVER="$CARGO_TARGET_DIR/debug/tabula-server" TABULA_WEB=embedded npm --prefix web test
+TABULA_SERVER="$CARGO_TARGET_DIR/debug/tabula-server" TABULA="$CARGO_TARGET_DIR/debug/tabula" \
+  TABULA_WEB=embedded npm --prefix web test
 cargo test --workspace --locked

@@ -1,12 +1,13 @@
 // Russian Bank in the browser: (b) a seat plays a whole game against a
-// server agent (04 A quick win), cards moved by drag and drop, by
-// click-then-click and by keys, the hand turned by its button, to a win;
-// and a breach called with the big Stop button by a seat whose side is
-// drawn at the bottom although it is seat 2.
+// `tabula bot` (its own client of the protocol, seat 2, the greedy agent;
+// 04 A quick win), cards moved by drag and drop, by click-then-click and by
+// keys, the hand turned by its button, to a win the bot tells too before
+// it exits by itself; and a breach called with the big Stop button by a
+// seat whose side is drawn at the bottom although it is seat 2.
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launch, openPage, createTable, shot, PHONE } from './harness.mjs';
+import { startServer, launch, openPage, createTable, shot, startBot, assertBotFinished, PHONE, WAIT } from './harness.mjs';
 
 let server;
 let browser;
@@ -64,10 +65,14 @@ async function canAct(page) {
   await page.locator('.bd-bank[data-can-act]').waitFor({ timeout: 10000 });
 }
 
-test('a whole Russian Bank game against an agent: drag and drop, clicks, keys and buttons', { timeout: 60000 }, async () => {
+test('a whole Russian Bank game against a tabula bot: drag and drop, clicks, keys and buttons', { timeout: 90000 }, async (t) => {
   const { page, problems } = await openPage(browser, server, { name: 'Ann' });
-  await createTable(page, { level: 'russian_bank/04-quick-win', seats: ['greedy'] });
-  await canAct(page);
+  const table = await createTable(page, { level: 'russian_bank/04-quick-win', seats: ['person'] });
+  const bot = startBot(server, table, { agent: 'greedy', seat: 2, name: 'greedy bot' });
+  t.after(() => bot.stop());
+  await bot.waitOutput(/^seat 2 at table /); // it has taken the seat (else: what it said)
+  await page.locator('.bd-bank[data-can-act]').waitFor({ timeout: WAIT });
+  assert.equal(await page.textContent('#t-seats li:nth-child(2) .seat-name'), 'greedy bot');
   // The movable cards are marked: the reserve's 2♥ among them.
   assert.ok(await page.locator('.bk-svg [data-source="R0"]').count(), 'the reserve card is marked movable');
   assert.equal(await page.locator('.bk-stop').count(), 0, 'no Stop button without a breach');
@@ -106,6 +111,11 @@ test('a whole Russian Bank game against an agent: drag and drop, clicks, keys an
   assert.match(await page.textContent('#t-result'), /You won/);
   assert.equal(await page.locator('.bd-bank[data-can-act]').count(), 0, 'nothing to move after the end');
   await shot(page, 'bank-won');
+  // The bot heard the five moves and the win, and stops by itself.
+  const game = await assertBotFinished(page, bot);
+  assert.equal(game.over.winner, 1);
+  assert.equal(game.moves.length, 5);
+  assert.match(await page.textContent('#t-result'), new RegExp(`^You won with ${game.over.scores[0]} points\\.$`));
   assert.deepEqual(problems, []);
 });
 

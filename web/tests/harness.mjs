@@ -9,8 +9,20 @@
 //   ... assert on the page ...
 //   await browser.close(); await server.stop();
 //
+// An opponent is either an agent the server runs (a seat spec such as
+// 'random' in createTable's seats), or a `tabula bot` of its own, a client
+// of the protocol like the page, at a seat left to a person:
+//
+//   const table = await createTable(page, { level: 'nim/beginner-2-3', seats: ['person'] });
+//   const bot = startBot(server, table, { agent: 'random', seat: 2, name: 'random bot' });
+//   t.after(() => bot.stop());                     // never left running
+//   ... play from the page to the end ...
+//   await assertBotFinished(page, bot);            // it told the same game, and exited 0
+//   botGame(bot.output()).over.winner              // what it printed, parsed
+//
 // Environment:
 //   TABULA_SERVER  the server binary (default /tmp/web/bin/tabula-server)
+//   TABULA         the tabula binary startBot runs (default /tmp/web/bin/tabula)
 //   CHROMIUM       the browser (default /usr/bin/chromium)
 //   TABULA_WEB     "embedded" to test the page built into the server instead
 //                  of the files in web/public (--web)
@@ -20,6 +32,7 @@
 // Every wait is bounded: each helper takes a timeout (ms) and fails with a
 // message saying what it waited for.
 
+import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -36,6 +49,7 @@ export const DESKTOP = { width: 1280, height: 800 };
 export const WAIT = Number(process.env.TABULA_WAIT) || 20000;
 
 const SERVER = process.env.TABULA_SERVER || '/tmp/web/bin/tabula-server';
+const TABULA = process.env.TABULA || '/tmp/web/bin/tabula';
 const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
 
 /**
@@ -96,6 +110,129 @@ export async function startServer({ port = 0, dir = null, args = [], timeout = 1
       if (!keep) rmSync(folder, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * Starts `tabula bot` ($TABULA) at `table` of `server`: a client of the
+ * protocol of its own (not an agent the server runs) that takes `seat` (the
+ * first open one if null) and plays it with `agent` under `name`, to the end
+ * of the game, when it exits by itself. It prints a line a message worth
+ * telling: "move N: seat S <move>" for each move, "the game is over: seat
+ * W won (<reason>), scores [...]" (or "a draw"), and last "K moves played
+ * by this seat".
+ * @returns {{args: string[], output: () => string, exited: Promise<number|string>,
+ *   waitExit: (timeout?: number) => Promise<number|string>,
+ *   waitOutput: (re: RegExp, timeout?: number) => Promise<string[]>,
+ *   stop: () => Promise<void>}}
+ *   output() is its stdout and stderr so far; exited resolves with its exit
+ *   code (a signal's name if killed, -1 if it could not start); waitExit
+ *   awaits that within `timeout` ms; waitOutput waits for a line of its
+ *   output matching `re` (the match); stop() kills it if it still runs.
+ */
+export function startBot(server, table, { agent = 'random', seat = null, name = null } = {}) {
+  const args = ['bot', `ws://127.0.0.1:${server.port}`, '--table', table];
+  if (seat != null) args.push('--seat', String(seat));
+  args.push('--agent', agent);
+  if (name != null) args.push('--name', name);
+  const child = spawn(TABULA, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  const heard = new Set();
+  const tell = () => heard.forEach((f) => f());
+  child.stdout.on('data', (d) => { out += d; tell(); });
+  child.stderr.on('data', (d) => { out += d; tell(); });
+  const exited = new Promise((resolve) => {
+    child.once('error', (e) => {
+      out += `\n(could not run ${TABULA}: ${e.message})\n`;
+      resolve(-1);
+    });
+    // 'close': the process ended and its output has been read to the end.
+    child.once('close', (code, signal) => resolve(code ?? signal));
+  });
+  let done = false;
+  exited.then(() => { done = true; tell(); });
+  const said = () => `\`tabula ${args.join(' ')}\` said:\n${out}`;
+  return {
+    args,
+    output: () => out,
+    exited,
+    waitExit(timeout = WAIT) {
+      let timer;
+      const late = new Promise((_, reject) => {
+        timer = setTimeout(() => reject(new Error(`the bot did not exit within ${timeout} ms; ${said()}`)), timeout);
+      });
+      return Promise.race([exited, late]).finally(() => clearTimeout(timer));
+    },
+    waitOutput(re, timeout = WAIT) {
+      return new Promise((resolve, reject) => {
+        const look = () => {
+          const m = out.split('\n').map((line) => re.exec(line)).find(Boolean);
+          if (m || done) {
+            heard.delete(look);
+            clearTimeout(timer);
+            if (m) resolve(m);
+            else reject(new Error(`the bot exited without a line matching ${re}; ${said()}`));
+          }
+        };
+        const timer = setTimeout(() => {
+          heard.delete(look);
+          reject(new Error(`no line of the bot's matched ${re} within ${timeout} ms; ${said()}`));
+        }, timeout);
+        heard.add(look);
+        look();
+      });
+    },
+    async stop() {
+      if (done || child.exitCode !== null || child.signalCode !== null) return;
+      child.kill('SIGTERM');
+      const killer = setTimeout(() => child.kill('SIGKILL'), 5000);
+      await exited;
+      clearTimeout(killer);
+    },
+  };
+}
+
+/**
+ * What a bot's output tells of its game: `moves` ({ply, seat, says}, one a
+ * "move N: seat S ..." line), `over` (null until its "the game is over"
+ * line, then {winner: a seat or null for a draw, reason, scores}) and
+ * `played` (the moves it played itself, from its last line; null before).
+ */
+export function botGame(output) {
+  const moves = [...output.matchAll(/^move (\d+): seat (\d+) (.*)$/gm)].map((m) => ({ ply: Number(m[1]), seat: Number(m[2]), says: m[3] }));
+  const o = /^the game is over: (?:seat (\d+) won|a draw) \(([^)]*)\), scores \[([^\]]*)\]$/m.exec(output);
+  const over = o ? { winner: o[1] ? Number(o[1]) : null, reason: o[2], scores: o[3] ? o[3].split(', ').map(Number) : [] } : null;
+  const p = /^(\d+) moves? played by this seat$/m.exec(output);
+  return { moves, over, played: p ? Number(p[1]) : null };
+}
+
+/**
+ * After a game a page (seat `me`) played to its end against `bot` (at seat
+ * `seat`): asserts the bot exits 0 by itself (within `timeout` ms) and its
+ * output tells the same game: every move the page's log lists, in order,
+ * as many as the page's ply, then the end with the winner the page's
+ * result names, then its own count of moves (those of its seat).
+ * @returns {Promise<ReturnType<typeof botGame>>} what the bot told
+ */
+export async function assertBotFinished(page, bot, { me = 1, seat = 2, timeout = WAIT } = {}) {
+  const code = await bot.waitExit(timeout);
+  const out = bot.output();
+  assert.equal(code, 0, `the bot exits 0 by itself; it said:\n${out}`);
+  const game = botGame(out);
+  assert.ok(game.over, `the bot says the game is over; it said:\n${out}`);
+  const lines = out.trimEnd().split('\n');
+  assert.match(lines[lines.length - 1], /^\d+ moves? played by this seat$/, 'its last line counts its moves');
+  assert.match(lines[lines.length - 2], /^the game is over: /, 'the line before says the result');
+  const log = await page.$$eval('#t-log li', (lis) => lis.map((li) => li.lastElementChild.textContent));
+  assert.deepEqual(game.moves.map((m) => m.says), log, 'the bot heard every move the page logs, in order');
+  assert.deepEqual(game.moves.map((m) => m.ply), log.map((_, i) => i + 1), 'one line a ply');
+  assert.equal(Number(await page.evaluate(() => document.querySelector('#table').dataset.ply)), log.length);
+  if (!/^refused: /m.test(out)) {
+    assert.equal(game.played, game.moves.filter((m) => m.seat === seat).length, "its count is its seat's moves");
+  }
+  const result = await page.textContent('#t-result');
+  const head = game.over.winner == null ? /^Draw/ : game.over.winner === me ? /^You won/ : /^You lost/;
+  assert.match(result, head, `the page's result agrees with the bot's (seat ${game.over.winner} won)`);
+  return game;
 }
 
 /** Launches the system's Chromium, headless. */

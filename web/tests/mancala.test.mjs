@@ -1,9 +1,11 @@
-// (b) A browser seat plays a whole game of Kalah (6,4) against a server
-// agent, by clicking pits and by digit keys, to the stores' result.
+// (b) A browser seat plays a whole game of Kalah (6,4) against a `tabula
+// bot` (its own client of the protocol, seat 2, the greedy agent), by
+// clicking pits and by digit keys, to the stores' result, which the bot
+// tells too before it exits by itself.
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launch, openPage, createTable, playToEnd, shot, waitPly, WAIT } from './harness.mjs';
+import { startServer, launch, openPage, createTable, playToEnd, shot, waitPly, startBot, assertBotFinished, WAIT } from './harness.mjs';
 
 let server;
 let browser;
@@ -16,10 +18,14 @@ after(async () => {
   await server?.stop();
 });
 
-test('a whole game of Kalah against an agent, by clicks and keys', { timeout: 90000 }, async () => {
+test('a whole game of Kalah against a tabula bot, by clicks and keys', { timeout: 120000 }, async (t) => {
   const { page, problems } = await openPage(browser, server, { name: 'Ann' });
-  await createTable(page, { level: 'mancala/kalah-6-4', seats: ['greedy'] });
+  const table = await createTable(page, { level: 'mancala/kalah-6-4', seats: ['person'] });
+  const bot = startBot(server, table, { agent: 'greedy', seat: 2, name: 'greedy bot' });
+  t.after(() => bot.stop());
+  await bot.waitOutput(/^seat 2 at table /); // it has taken the seat (else: what it said)
   await page.locator('.pit.playable').first().waitFor({ timeout: WAIT });
+  assert.equal(await page.textContent('#t-seats li:nth-child(2) .seat-name'), 'greedy bot');
   assert.equal(await page.locator('.pit.playable').count(), 6, 'six pits to sow at the start');
 
   // Hovering A3 (4 stones) shows the last one landing in the store: again.
@@ -45,11 +51,15 @@ test('a whole game of Kalah against an agent, by clicks and keys', { timeout: 90
   });
   assert.ok(played >= 5, `a whole game (${played} moves of ours)`);
   const result = await page.textContent('#t-result');
-  assert.match(result, /^(You won|You lost: greedy \(computer\) won|Draw), \d+ to \d+\.$/);
+  assert.match(result, /^(You won|You lost: greedy bot won|Draw), \d+ to \d+\.$/);
   // The stores hold every stone at the end (the sweep): 48 in all.
   const [a, b] = result.match(/(\d+) to (\d+)/).slice(1).map(Number);
   assert.equal(a + b, 48);
   await shot(page, 'mancala-end');
+  // The bot tells the same game and the same stores, and stops by itself.
+  const game = await assertBotFinished(page, bot);
+  const [s1, s2] = game.over.scores; // seat 1's first; the page says the winner's first
+  assert.deepEqual([a, b], game.over.winner === 2 ? [s2, s1] : [s1, s2], `the bot's scores: ${game.over.scores}`);
   assert.deepEqual(problems, []);
 });
 

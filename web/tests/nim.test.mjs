@@ -1,9 +1,11 @@
-// (a) A browser seat plays a whole game of Nim against a server agent by
-// clicking stones (and once by keys), to a result said in words.
+// (a) A browser seat plays a whole game of Nim against a `tabula bot` (its
+// own client of the protocol, playing seat 2 with the random agent) by
+// clicking stones (and once by keys), to a result said in words, and the
+// bot tells the same game to its end and exits by itself.
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launch, openPage, createTable, playToEnd, shot, WAIT } from './harness.mjs';
+import { startServer, launch, openPage, createTable, playToEnd, shot, startBot, assertBotFinished, WAIT } from './harness.mjs';
 
 let server;
 let browser;
@@ -16,10 +18,15 @@ after(async () => {
   await server?.stop();
 });
 
-test('a whole game of Nim against an agent, by clicking stones', { timeout: 60000 }, async () => {
+test('a whole game of Nim against a tabula bot, by clicking stones', { timeout: 90000 }, async (t) => {
   const { page, problems } = await openPage(browser, server, { name: 'Ann' });
-  await createTable(page, { level: 'nim/traditional-3-4-5', seats: ['random'] });
+  const table = await createTable(page, { level: 'nim/traditional-3-4-5', seats: ['person'] });
+  const bot = startBot(server, table, { agent: 'random', seat: 2, name: 'random bot' });
+  t.after(() => bot.stop());
+  // The game begins once the bot has taken seat 2, under its name.
+  await bot.waitOutput(/^seat 2 at table /); // (else: what it said)
   await page.locator('.stone.playable').first().waitFor({ timeout: WAIT });
+  assert.equal(await page.textContent('#t-seats li:nth-child(2) .seat-name'), 'random bot');
   assert.match(await page.textContent('.board-note'), /Normal play: whoever takes the last stone wins/);
   await shot(page, 'nim-start');
 
@@ -54,12 +61,15 @@ test('a whole game of Nim against an agent, by clicking stones', { timeout: 6000
   });
   assert.ok(played >= 1);
   const result = await page.textContent('#t-result');
-  assert.match(result, /^(You won: you|You lost: random \(computer\)) took the last stone\.$/);
+  assert.match(result, /^(You won: you|You lost: random bot) took the last stone\.$/);
   assert.equal(await page.locator('.stone').count(), 0, 'no stone is left');
   assert.equal(await page.locator('#t-legal-box').isVisible(), false, 'no moves after the end');
   assert.ok(await page.locator('#a-rematch').isVisible(), 'a rematch is offered');
   const log = await page.locator('#t-log li').count();
   assert.ok(log >= 3, `the log lists the moves (${log})`);
   await shot(page, 'nim-end');
+  // The bot heard the same moves and the same end, and stopped by itself.
+  const game = await assertBotFinished(page, bot);
+  assert.equal(game.over.reason, 'rules');
   assert.deepEqual(problems, []);
 });

@@ -1,12 +1,14 @@
 // The Robot board in the browser: (a) a seat plays a whole game against a
-// server agent through the board alone (robots picked by click and by key,
-// steps by arrow keys and by clicking lit tiles, a turn by its button), to
-// a result; an exchange of two tiles by clicking them; a large board opens
-// zoomed on the seat's robot, and zooms and pans.
+// `tabula bot` (its own client of the protocol, seat 2, the casual agent)
+// through the board alone (robots picked by click and by key, steps by
+// arrow keys and by clicking lit tiles, a turn by its button), to a result
+// the bot tells too before it exits by itself; an exchange of two tiles by
+// clicking them; a large board opens zoomed on the seat's robot, and zooms
+// and pans.
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launch, openPage, createTable, playToEnd, waitPly, ply, shot, PHONE } from './harness.mjs';
+import { startServer, launch, openPage, createTable, playToEnd, waitPly, ply, shot, startBot, assertBotFinished, PHONE, WAIT } from './harness.mjs';
 
 const T = 40; // board-robots.js's user units a tile
 
@@ -57,10 +59,14 @@ async function logHas(page, text) {
   await page.waitForFunction((t) => document.querySelector('#t-log')?.textContent.includes(t), text, { timeout: 10000 });
 }
 
-test('a whole Robot board game against an agent, played through the board', { timeout: 90000 }, async () => {
+test('a whole Robot board game against a tabula bot, played through the board', { timeout: 120000 }, async (t) => {
   const { page, problems } = await openPage(browser, server, { name: 'Ann' });
-  await createTable(page, { level: 'robots/01-first-steps', seats: ['casual'] });
-  await page.locator('.bd-robots[data-can-act]').waitFor({ timeout: 10000 });
+  const table = await createTable(page, { level: 'robots/01-first-steps', seats: ['person'] });
+  const bot = startBot(server, table, { agent: 'casual', seat: 2, name: 'casual bot' });
+  t.after(() => bot.stop());
+  await bot.waitOutput(/^seat 2 at table /); // it has taken the seat (else: what it said)
+  await page.locator('.bd-robots[data-can-act]').waitFor({ timeout: WAIT });
+  assert.equal(await page.textContent('#t-seats li:nth-child(2) .seat-name'), 'casual bot');
   await shot(page, 'robots-start');
 
   // Clicking robot B (rule B, at H6 facing south) chooses it: its walks
@@ -116,6 +122,8 @@ test('a whole Robot board game against an agent, played through the board', { ti
   assert.equal(await page.locator('.bd-robots[data-can-act]').count(), 0, 'no move is offered after the end');
   assert.equal(await page.locator('[data-kind="target"]').count(), 0, 'no tile is lit after the end');
   await shot(page, 'robots-end');
+  // The bot tells the same game and the same end, and stops by itself.
+  await assertBotFinished(page, bot);
   assert.deepEqual(problems, []);
 });
 

@@ -1,6 +1,7 @@
 // A browser seat for a test outside node: opens `link` (a table's
 // invitation, as a hosting window shows it) in Chromium as `name`, plays
-// the first legal move the page lists whenever it may, and once the game
+// a random one of the legal moves the page lists whenever it may (its
+// fallback list, which every game has), and once the game
 // is over prints one JSON line: the move log and the result as the page
 // shows them. The Rust test tests/app/online/browser.rs runs it beside a
 // window at the same table. Bounded: it gives up after `seconds`.
@@ -30,7 +31,8 @@ try {
     const before = Number(await page.evaluate(() => document.querySelector('#table').dataset.ply));
     const box = page.locator('#t-legal-box');
     if (!(await box.evaluate((b) => b.open))) await page.click('#t-legal-sum');
-    await page.locator('#t-legal button').first().click();
+    const offered = page.locator('#t-legal button');
+    await offered.nth(Math.floor(Math.random() * (await offered.count()))).click();
     await page.waitForFunction((k) => Number(document.querySelector('#table').dataset.ply) > k, before, {
       timeout: left(),
     });
