@@ -48,11 +48,11 @@ fn invite(ui: &mut egui::Ui, line: &TableLine, code: &str) {
         ui.ctx().copy_text(format!("{address} {code}"));
     }
     // A friend without tabula plays in a browser, from the server's page.
-    let Some(link) = tabula_server::page::table_link(address, code) else { return };
+    let Some(link) = &line.link else { return };
     ui.label(egui::RichText::new("· or, in a browser:").strong());
-    ui.label(egui::RichText::new(&link).monospace().strong());
+    ui.label(egui::RichText::new(link).monospace().strong());
     if ui.small_button("Copy link").on_hover_text("Copies the link to the web page's seat").clicked() {
-        ui.ctx().copy_text(link);
+        ui.ctx().copy_text(link.clone());
     }
 }
 

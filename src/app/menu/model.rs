@@ -73,6 +73,9 @@ pub struct Menu {
     /// The chosen level can be played on a new board each game, dealt like
     /// it by its game's generator.
     pub dealable: bool,
+    /// A board dealt like the chosen level, for its picture while each game
+    /// deals its own: the level's own board is not what will be played.
+    pub dealt_example: Option<LevelFile>,
 }
 
 impl Menu {
@@ -116,6 +119,7 @@ impl Menu {
             selected: 0,
             seats: Vec::new(),
             dealable: false,
+            dealt_example: None,
         };
         menu.switch_game(0);
         menu
@@ -154,6 +158,7 @@ impl Menu {
         let Some(entry) = self.current().entry else {
             self.seats.clear();
             self.dealable = false;
+            self.dealt_example = None;
             return;
         };
         let players = match self.levels.get(self.selected).map(|l| &l.level) {
@@ -168,11 +173,12 @@ impl Menu {
         }
         self.seats.truncate(players);
         self.seat_lesson_opponent();
-        self.dealable =
-            self.levels.get(self.selected).and_then(|l| l.level.as_ref().ok()).is_some_and(|level| {
+        self.dealt_example =
+            self.levels.get(self.selected).and_then(|l| l.level.as_ref().ok()).and_then(|level| {
                 let generators = games::generators();
-                generators.iter().any(|g| g.game == entry.name() && g.deal_like(level, 0).is_ok())
+                generators.iter().filter(|g| g.game == entry.name()).find_map(|g| g.deal_like(level, 0).ok())
             });
+        self.dealable = self.dealt_example.is_some();
     }
 
     /// On a lesson, the agent seats at the game's default opponent get its

@@ -306,6 +306,10 @@ fn a_new_board_each_game_is_offered_where_a_board_can_be_dealt() {
         let at = menu.levels.iter().position(|l| l.path.ends_with(file)).unwrap();
         menu.select(at);
         assert_eq!(menu.dealable, dealable, "{file}");
+        // The picture's board, once each game deals its own.
+        let own = menu.levels[at].level.as_ref().unwrap();
+        assert_eq!(menu.dealt_example.is_some(), dealable, "{file}");
+        assert!(menu.dealt_example.as_ref().is_none_or(|e| e != own), "{file}: the example is dealt anew");
         assert!(!menu.plan(&settings).unwrap().deal, "{file}: off until asked");
         settings.set_deals(menu.current().folder, true);
         assert_eq!(menu.plan(&settings).unwrap().deal, dealable, "{file}");

@@ -276,8 +276,17 @@ fn level_details(ui: &mut egui::Ui, menu: &Menu, settings: &mut Settings) {
                 let width = LEVEL_PICTURE.x.min(ui.available_width());
                 let (rect, _) =
                     ui.allocate_exact_size(egui::vec2(width, LEVEL_PICTURE.y), egui::Sense::hover());
+                // With a new board each game, the picture is one such board.
+                let dealt = menu.dealt_example.as_ref().filter(|_| settings.deals(menu.current().folder));
                 if let Some(card) = &menu.current().card {
-                    card.draw(ui.painter(), rect, level);
+                    card.draw(ui.painter(), rect, dealt.unwrap_or(level));
+                }
+                if dealt.is_some() {
+                    ui.label(
+                        egui::RichText::new("A board dealt like it: each game deals its own")
+                            .weak()
+                            .italics(),
+                    );
                 }
                 ui.label(level.description());
                 for line in level.summary() {

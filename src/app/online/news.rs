@@ -33,6 +33,7 @@ fn news_of(online: &OnlineTable, hosting: Option<&Hosting>) -> TableNews {
         None => Connection::Connecting,
     };
     let invite = hosting.map_or_else(|| online.url().to_owned(), Hosting::invite_url);
+    let link = online.table.as_ref().and_then(|table| tabula_server::page::table_link(&invite, table));
     TableNews {
         seats,
         waiting: !online.all_seated(),
@@ -41,6 +42,7 @@ fn news_of(online: &OnlineTable, hosting: Option<&Hosting>) -> TableNews {
             address: online.url().to_owned(),
             code: online.table.clone(),
             invite,
+            link,
         }),
         seat: online.seat,
         take_back: online.take_back,

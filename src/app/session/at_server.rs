@@ -72,6 +72,9 @@ pub struct TableLine {
     pub code: Option<String>,
     /// The address a friend joins at (the host's, seen from the network).
     pub invite: String,
+    /// The server's web page seating a browser at the table, once it has a
+    /// code: what a friend without tabula opens.
+    pub link: Option<String>,
 }
 
 /// How this screen is connected to a table kept elsewhere.
