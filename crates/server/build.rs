@@ -7,8 +7,11 @@ use std::path::Path;
 
 fn main() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../web/public");
-    // Cargo looks through a folder named here for any change in it.
-    println!("cargo:rerun-if-changed={}", dir.display());
+    // Cargo looks through a folder named here for any change in it. The
+    // path is the package's own, relative, and so are the files' below:
+    // two clones sharing one target folder share this script's output, and
+    // each must embed its own files.
+    println!("cargo:rerun-if-changed=../../web/public");
     let mut names: Vec<String> = std::fs::read_dir(&dir)
         .map(|entries| {
             entries
@@ -21,9 +24,8 @@ fn main() {
     names.sort();
     let mut out = String::from("/// The page's files, by name.\npub static FILES: &[(&str, &[u8])] = &[\n");
     for name in names {
-        let path = dir.join(&name);
-        let path = path.canonicalize().unwrap_or(path);
-        writeln!(out, "    ({name:?}, include_bytes!({:?})),", path.display().to_string()).unwrap();
+        let file = format!("/../../web/public/{name}");
+        writeln!(out, "    ({name:?}, include_bytes!(concat!(env!(\"CARGO_MANIFEST_DIR\"), {file:?}))),").unwrap();
     }
     out.push_str("];\n");
     let target = Path::new(&std::env::var("OUT_DIR").unwrap()).join("web_files.rs");

@@ -16,6 +16,15 @@ export function seatColor(i) {
   const [r, g, b] = SEAT_RGB[((i % 8) + 8) % 8];
   return `rgb(${r}, ${g}, ${b})`;
 }
+/** Seat 2 in words: "second, in orange". */
+function seatInWords(seat) {
+  const nth = ['first', 'second', 'third', 'fourth', 'fifth', 'sixth', 'seventh', 'eighth'][seat - 1];
+  const colour = ['sky blue', 'orange', 'green', 'yellow', 'vermilion', 'purple', 'blue', 'grey'][seat - 1];
+  return nth ? `${nth}, in ${colour}` : `seat ${seat}`;
+}
+
+/** The computer players a stranger understands, weakest first. */
+const LADDER = ['newcomer', 'beginner', 'casual', 'strong', 'best'];
 
 const LOBBY_REFRESH_MS = 5000;
 const $ = (id) => document.getElementById(id);
@@ -60,7 +69,7 @@ const store = {
   /** Adds what the lobby's "Your seats" says of a table (game, level). */
   describe(table, extra) {
     const v = this.seatOf(table);
-    if (v && (v.game !== extra.game || v.level !== extra.level)) {
+    if (v && Object.keys(extra).some((k) => v[k] !== extra[k])) {
       localStorage.setItem(`tabula.seat.${table}`, JSON.stringify({ ...v, ...extra }));
     }
   },
@@ -173,19 +182,26 @@ net.on('error', (msg) => {
   banner(errorWords({ code: msg.code, serverMessage: msg.message }));
 });
 
+/** News (leaving a table) or an error: it stays until the next action. */
 function banner(text) {
   const b = $('banner');
-  b.textContent = text;
+  b.textContent = text || '';
   show(b, !!text);
-  clearTimeout(banner.timer);
-  if (text) banner.timer = setTimeout(() => show(b, false), 8000);
 }
+
+document.addEventListener('click', (e) => {
+  if (e.target instanceof Element && e.target.closest('button, a, summary, select, input')) banner('');
+}, true);
+document.addEventListener('submit', () => banner(''), true);
 
 // ---------------------------------------------------------------- name
 
 function renderName() {
   const name = store.name();
   $('me-name').textContent = name || '(no name yet)';
+  $('me-label').textContent = name ? 'Playing as' : 'No name yet';
+  show($('me-name'), !!name);
+  $('me-edit').textContent = name ? 'Change name' : 'Choose a name';
 }
 
 let afterName = null; // what to do once a name is saved (join a table)
@@ -214,6 +230,7 @@ $('name-cancel').addEventListener('click', () => {
   afterName = null;
   show($('name-box'), false);
 });
+
 $('me-edit').addEventListener('click', () => askName('Your name (others see it from the next table you join):'));
 
 // ---------------------------------------------------------------- routes
@@ -243,6 +260,11 @@ function onRoute() {
     return;
   }
   if (T) closeTable(false);
+  // News of the last table is old here; a spectator needs no name (and a
+  // seat asks for one itself if it must).
+  banner('');
+  afterName = null;
+  show($('name-box'), false);
   openTable(r);
 }
 
@@ -270,9 +292,11 @@ function showLobby() {
   if (!store.name()) askName();
 }
 
-function lobbyError(e) {
+/** An error of the lobby's; a refresh's own is put away by the next refresh. */
+function lobbyError(e, byRefresh = false) {
   const el = $('lobby-error');
   el.textContent = e ? errorWords(e) : '';
+  el.dataset.refresh = byRefresh;
   show(el, !!e);
 }
 
@@ -281,9 +305,9 @@ async function refreshLobby() {
   try {
     const ans = await net.request({ type: 'tables' });
     renderTables(ans.tables || []);
-    lobbyError(null);
+    if ($('lobby-error').dataset.refresh === 'true') lobbyError(null);
   } catch (e) {
-    if (e.code !== 'connection') lobbyError(e);
+    if (e.code !== 'connection') lobbyError(e, true);
   }
 }
 $('tables-refresh').addEventListener('click', refreshLobby);
@@ -333,17 +357,20 @@ function renderTables(tables) {
 }
 
 function renderMine() {
-  const mine = store.tables();
+  // Games still on first; finished ones say so.
+  const mine = store.tables().sort((a, b) => !!a.over - !!b.over);
   const list = $('mine-list');
   list.replaceChildren();
   show($('mine-card'), mine.length > 0);
   for (const m of mine) {
     const label = m.game ? `${gameTitle(m.game)}${m.level ? ` · ${m.level}` : ''}` : m.table;
+    const name = h('div', { class: 'table-name' }, h('span', { text: label }), ' ', h('span', { class: 'dim nowrap', text: `(seat ${m.seat})` }));
+    if (m.over) name.append(' ', h('span', { class: 'tag', text: 'finished' }));
     list.append(
-      h('li', { class: 'table-item' },
-        h('div', { class: 'table-name' }, h('span', { text: label }), h('span', { class: 'dim', text: ` (seat ${m.seat})` })),
+      h('li', { class: m.over ? 'table-item over' : 'table-item' },
+        name,
         h('div', { class: 'row-actions' },
-          h('a', { class: 'button', href: `#table=${m.table}&seat=${m.seat}`, text: 'Back to the table' }),
+          h('a', { class: 'button', href: `#table=${m.table}&seat=${m.seat}`, text: m.over ? 'See how it ended' : 'Back to the table' }),
           h('button', { type: 'button', text: 'Forget', on: { click: () => { store.forgetTable(m.table); renderMine(); } } }))),
     );
   }
@@ -386,13 +413,24 @@ function fillSeats() {
   $('new-level-desc').textContent = level ? level.description : '';
   if (!level) return;
   const agents = (levels.agents && levels.agents[level.game]) || [];
+  const ladder = LADDER.map((n) => agents.find((a) => a.name === n)).filter(Boolean);
+  const others = agents.filter((a) => !LADDER.includes(a.name));
+  const named = (n) => agents.find((a) => a.name === n);
+  const def = named('beginner') || named('newcomer') || ladder[0] || agents[0];
   box.append(h('div', { class: 'seat-pick' }, swatch(0), h('span', { text: 'Seat 1: you' })));
   for (let seat = 2; seat <= level.seats; seat++) {
     const id = `new-seat-${seat}`;
     const sel = h('select', { id, class: 'seat-sel' });
     sel.append(h('option', { value: 'person', text: 'A friend (invite by link)' }));
-    for (const a of agents) sel.append(h('option', { value: a.name, text: `Computer: ${a.name}` }));
-    const def = agents.find((a) => a.name === 'casual') || agents[0];
+    const option = (a) => h('option', { value: a.name, text: `Computer: ${a.name}` });
+    if (ladder.length && others.length) {
+      sel.append(
+        h('optgroup', { label: 'Computer, weakest first' }, ladder.map(option)),
+        h('optgroup', { label: 'Other agents' }, others.map(option)),
+      );
+    } else {
+      for (const a of [...ladder, ...others]) sel.append(option(a));
+    }
     if (def) sel.value = def.name;
     const plays = h('span', { class: 'dim plays' });
     const say = () => {
@@ -435,6 +473,7 @@ $('new-form').addEventListener('submit', async (e) => {
   }
   const button = $('new-create');
   button.disabled = true;
+  lobbyError(null);
   try {
     const created = await net.request(req);
     lobbyError(null);
@@ -472,12 +511,13 @@ function openTable(r) {
     clockAt: 0,
     rematchBy: new Set(),
     rematchAsked: false,
-    note: '',
+    note: null,
     resignAsk: false,
     sending: false,
   };
   $('board-root').replaceChildren();
   $('t-log').replaceChildren();
+  freshLegalBox();
   showTable();
   renderTable();
   if (net.ready) attach();
@@ -545,12 +585,14 @@ async function attach() {
   if (!store.name()) {
     t.needName = true;
     renderTable();
-    askName('Say your name to sit at this table: the others see it.', () => {
+    const invited = t.want != null;
+    askName(`${invited ? 'You are invited to a table' : 'You are joining a table'}: say your name to sit down. The others there see it.`, () => {
       if (T === t) {
         t.needName = false;
         attach();
       }
     });
+    lookUpInvite(t);
     return;
   }
   try {
@@ -561,6 +603,20 @@ async function attach() {
     seated(t, joined);
   } catch (e) {
     if (T === t) failAttach(e);
+  }
+}
+
+/** What the lobby's list says of the table (if it is listed). */
+async function lookUpInvite(t) {
+  try {
+    const ans = await net.request({ type: 'tables' });
+    const found = (ans.tables || []).find((x) => x.table === t.id);
+    if (T === t && found && !t.st) {
+      t.invite = found;
+      renderTable();
+    }
+  } catch {
+    // Not now: the table says more once one sits down.
   }
 }
 
@@ -618,6 +674,7 @@ net.on('moved', (msg) => {
   st.result = msg.result;
   st.take_back = null;
   st.moves.push({ seat: msg.seat, move: msg.move, says: msg.says });
+  if (moveEndsNote(msg.seat) || msg.result) T.note = null;
   T.clockAt = performance.now();
   T.sending = false;
   if (msg.seat === T.seat) tableError(null);
@@ -637,6 +694,7 @@ net.on('ended', (msg) => {
   T.st.result = msg.result;
   T.st.legal = [];
   T.st.take_back = null;
+  T.note = null; // the end says the news now
   if (T.st.clock) T.st.clock = { ...T.st.clock, remaining_ms: currentClock(), running: null };
   T.clockAt = performance.now();
   renderTable();
@@ -649,16 +707,29 @@ net.on('take_back_asked', (msg) => {
   renderTable();
 });
 
+/**
+ * A notice of news at the table (a take-back, a rematch): it goes at the
+ * end, on leaving, and at one's own next move, or another's once it has
+ * been up 5 s (a computer's instant reply does not take it away unread).
+ */
+function setNote(text, seat = null) {
+  T.note = { text, seat, at: performance.now() };
+}
+
+function moveEndsNote(seat) {
+  return T.note && ((T.role === 'seat' && seat === T.seat) || performance.now() - T.note.at >= 5000);
+}
+
 net.on('take_back_declined', (msg) => {
   if (!mine(msg) || !T.st) return;
   T.st.take_back = null;
-  T.note = msg.by === T.seat ? 'You declined the take-back.' : `${nameOf(msg.by)} declined the take-back.`;
+  setNote(msg.by === T.seat ? 'You declined the take-back.' : `${nameOf(msg.by)} declined the take-back.`);
   renderTable();
 });
 
 net.on('taken_back', (msg) => {
   if (!mine(msg)) return;
-  T.note = `Moves taken back: the game is at move ${msg.ply + 1} again.`;
+  setNote(`Moves taken back: the game is at move ${msg.ply + 1} again.`);
   // The log is rebuilt from the state that follows.
 });
 
@@ -700,12 +771,22 @@ function openTableQuiet(msg) {
     clockAt: 0,
     rematchBy: new Set(),
     rematchAsked: false,
-    note: 'A new game: everyone moved one seat round.',
+    note: null,
     resignAsk: false,
     sending: false,
   };
+  if (msg.token && msg.seat != null) setNote(`A new game: you now play ${seatInWords(msg.seat)}.`, msg.seat);
+  else setNote('A new game: the players moved one seat round.');
   $('t-log').replaceChildren();
+  freshLegalBox();
   renderTable();
+}
+
+/** A new table's list of moves opens (or not) by its own length again. */
+function freshLegalBox() {
+  const box = $('t-legal-box');
+  delete box.dataset.touched;
+  delete box.dataset.auto;
 }
 
 net.on('displaced', (msg) => {
@@ -785,6 +866,7 @@ async function play(move) {
   const key = JSON.stringify(move);
   const entry = t.st.legal.find((l) => JSON.stringify(l.move) === key);
   if (!entry) return;
+  tableError(null);
   t.sending = true;
   renderLegal();
   updateBoard(null);
@@ -866,11 +948,32 @@ function resultWords(result) {
   return `${head}.`;
 }
 
+/** The table's title while its state is still to come. */
+function titleBeforeState() {
+  if (T.role === 'watch') return 'Watching a table';
+  if (T.needName && T.invite) return `${T.want != null ? 'Invited to' : 'Joining'} ${gameTitle(T.invite.game)} · ${T.invite.level}`;
+  if (T.needName) return T.want != null ? 'You are invited to a table' : 'You are joining a table';
+  return 'A table';
+}
+
+/** Who is at a listed table: "At the table: Ann (seat 1). Seat 2 waits for you." */
+function inviteWords(t) {
+  const there = t.seats.filter((s) => s.taken).map((s) => `${seatWords(s)} (seat ${s.seat}${s.kind === 'person' && !s.connected ? ', away' : ''})`);
+  const open = t.seats.filter((s) => !s.taken).map((s) => s.seat);
+  return [
+    there.length ? `At the table: ${there.join(', ')}.` : '',
+    open.includes(T.want) ? `Seat ${T.want} waits for you.` : open.length ? `Open: seat ${open.join(' and ')}.` : '',
+  ].filter(Boolean).join(' ');
+}
+
 function turnWords() {
   const st = T.st;
   if (!st) {
     if (T.failed) return '';
-    if (T.needName) return 'Say your name to sit down.';
+    if (T.needName) {
+      const ask = 'Say your name above to sit down.';
+      return T.invite ? `${inviteWords(T.invite)} ${ask}` : ask;
+    }
     return net.ready ? 'Joining the table…' : 'Waiting for the connection…';
   }
   if (st.result) return resultWords(st.result);
@@ -893,7 +996,7 @@ function renderTable() {
   if (st) $('table').dataset.ply = String(st.ply);
   else delete $('table').dataset.ply;
   $('table').dataset.table = T.id;
-  $('t-title').textContent = st ? `${gameTitle(st.game)} · ${lv ? lv.name : ''}` : T.role === 'watch' ? 'Watching a table' : 'A table';
+  $('t-title').textContent = st ? `${gameTitle(st.game)} · ${lv ? lv.name : ''}` : titleBeforeState();
   document.title = st ? `${lv ? lv.name : gameTitle(st.game)} · tabula` : 'tabula';
   $('t-summary').replaceChildren(...(lv && lv.summary ? lv.summary : []).map((line) => h('li', { text: line })));
   $('t-desc').textContent = lv ? lv.description || '' : '';
@@ -906,6 +1009,11 @@ function renderTable() {
   } else {
     turn.style.color = '';
   }
+  show($('t-watching'), T.role === 'watch' && !T.failed);
+  // A finished game is marked so in the lobby's "Your seats".
+  if (st && st.result && T.role === 'seat' && T.seat) store.describe(T.id, { over: true });
+  // No empty panel while a name is asked.
+  show($('t-panel'), !!(st || T.failed || T.displaced || T.note));
   renderFailure();
   renderResult();
   renderSeats();
@@ -919,6 +1027,7 @@ function renderTable() {
 function renderFailure() {
   const box = $('t-notice');
   box.replaceChildren();
+  box.style.borderLeftColor = T.note && T.note.seat != null && !T.failed && !T.displaced ? seatColor(T.note.seat - 1) : '';
   let any = false;
   if (T.failed) {
     any = true;
@@ -941,7 +1050,10 @@ function renderFailure() {
     );
   } else if (T.note) {
     any = true;
-    box.append(h('p', { text: T.note }));
+    const p = h('p', { class: 'note-text' });
+    if (T.note.seat != null) p.append(swatch(T.note.seat - 1), ' ');
+    p.append(T.note.text);
+    box.append(p);
   }
   show(box, any);
 }
@@ -1022,7 +1134,8 @@ function renderInvite() {
   box.append(h('h2', { text: 'Invite a friend' }), h('p', { class: 'dim', text: 'Send this link: it opens this table at the open seat.' }));
   for (const s of open) {
     const id = `invite-${s.seat}`;
-    const input = h('input', { id, class: 'link', readOnly: true, value: inviteLink(s.seat) });
+    // The whole link shows (it wraps).
+    const input = h('textarea', { id, class: 'link', readOnly: true, rows: 2, spellcheck: false, value: inviteLink(s.seat) });
     const said = h('span', { class: 'dim copied', attrs: { 'aria-live': 'polite' } });
     const copy = h('button', {
       type: 'button',
@@ -1052,7 +1165,7 @@ function renderInvite() {
         },
       },
     });
-    box.append(h('div', { class: 'invite-row' }, swatch(s.seat - 1), h('label', { attrs: { for: id }, text: `Seat ${s.seat}` }), input, copy, said));
+    box.append(h('div', { class: 'invite-row' }, swatch(s.seat - 1), h('label', { attrs: { for: id }, text: `Seat ${s.seat}` }), copy, input, said));
   }
 }
 
@@ -1084,6 +1197,7 @@ function renderTakeBack() {
 }
 
 async function request(msg, t = T) {
+  if (T === t) tableError(null); // an error stays until the next action
   try {
     return await net.request(msg);
   } catch (e) {
@@ -1154,21 +1268,50 @@ function renderLegal() {
   const hadFocus = list.contains(document.activeElement);
   show(box, legal.length > 0);
   list.replaceChildren();
-  if (!legal.length) return;
+  if (!legal.length) {
+    sayMoreMoves();
+    return;
+  }
   $('t-legal-sum').textContent = `Your moves (${legal.length})`;
-  // Open by default while short; a long list (a Robot board's exchanges)
-  // waits to be asked for, and is only built then.
-  if (!box.dataset.touched) box.open = legal.length <= 40;
-  if (!box.open) return;
+  // Open by default while short, and then all of it shows; a long list
+  // (a Robot board's exchanges) waits to be asked for, is only built
+  // then, and scrolls in its box.
+  const short = legal.length <= 40;
+  if (!box.dataset.touched) {
+    box.dataset.auto = String(short);
+    box.open = short;
+  }
+  list.classList.toggle('capped', !short);
+  if (!box.open) {
+    sayMoreMoves();
+    return;
+  }
   for (const l of legal) {
     list.append(h('button', { type: 'button', class: 'move', text: l.says, disabled: T.sending, on: { click: () => play(l.move) } }));
   }
+  list.scrollTop = 0;
+  sayMoreMoves();
   // A keyboard player who chose from the list stays in it.
   if (hadFocus && !T.sending) list.firstElementChild.focus();
 }
-$('t-legal-box').addEventListener('toggle', (e) => {
-  if (e.isTrusted) $('t-legal-box').dataset.touched = '1';
+
+/** Under a list of moves that scrolls: that more are below. */
+function sayMoreMoves() {
+  const list = $('t-legal');
+  const more = $('t-legal-more');
+  const n = list.childElementCount;
+  const hiddenBelow = n > 0 && list.scrollHeight - list.scrollTop - list.clientHeight > 2;
+  list.classList.toggle('more-below', hiddenBelow);
+  more.textContent = hiddenBelow ? `${n} moves: scroll the list for more.` : '';
+  show(more, hiddenBelow);
+}
+$('t-legal').addEventListener('scroll', sayMoreMoves, { passive: true });
+$('t-legal-box').addEventListener('toggle', () => {
+  // Opened or closed by the person (not by renderLegal): it stays so.
+  const box = $('t-legal-box');
+  if (String(box.open) !== box.dataset.auto) box.dataset.touched = '1';
   if ($('t-legal-box').open && !$('t-legal').childElementCount && T) renderLegal();
+  else sayMoreMoves();
 });
 
 function renderLog() {
@@ -1182,10 +1325,38 @@ function renderLog() {
     who.style.color = seatColor(m.seat - 1);
     list.append(h('li', {}, who, h('span', { text: m.says })));
   }
-  // The log scrolls in its own box: the page itself never jumps.
-  list.scrollTop = list.scrollHeight;
+  $('t-log-h').textContent = moves.length ? `Moves (${moves.length})` : 'Moves';
   show(list.parentElement, moves.length > 0);
+  fitLog();
 }
+
+/**
+ * The log scrolls in its own box (the page never jumps) to its newest
+ * move, the box as high as the newest moves that fit whole (its CSS
+ * max-height at most): no half line at its top.
+ */
+function fitLog() {
+  const list = $('t-log');
+  list.style.height = '';
+  const cap = list.clientHeight;
+  let height = 0;
+  if (list.scrollHeight > cap + 1) {
+    for (let i = list.children.length - 1; i >= 0; i--) {
+      const hi = list.children[i].getBoundingClientRect().height;
+      if (height + hi > cap && height > 0) break;
+      height += hi;
+    }
+    // Rounded down: under a pixel of the top line's margin is lost.
+    list.style.height = `${Math.floor(height)}px`;
+  }
+  list.scrollTop = list.scrollHeight;
+}
+window.addEventListener('resize', () => {
+  if (T) {
+    fitLog();
+    sayMoreMoves();
+  }
+});
 
 // ---------------------------------------------------------------- start
 

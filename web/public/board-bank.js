@@ -1,28 +1,35 @@
 // Russian Bank's table from the seat's view: both sides' reserve, hand,
 // turned card and waste (the seat's own at the bottom), the tableau T1-T8
-// and foundations F1-F8 between them. Cards move by drag and drop (pointer
+// (each pile on a band of its own, its name at the band's outer end, its
+// top card nearest the middle) and foundations F1-F8 between them, on a
+// panel of their own. Cards move by drag and drop (pointer
 // events: mouse, pen and touch alike), by click-then-click, or by keys;
 // the buttons turn the hand, end the turn, accept, and a big Stop! calls a
 // breach. Only moves found in state.legal are ever sent.
 
-import { svg, svgText, html, button, findLegal, clear, linkStyles, typing } from './board-kit.js';
+import { svg, svgText, html, button, findLegal, clear, linkStyles, typing, touchInput, fitText } from './board-kit.js';
 import { CW, CH, drawCard, cardName } from './cards.js';
 
 const PAD = 6;
-const FAN = 18; // the most a tableau card shows of the one under it
-const BAND = CW + 84; // a tableau pile's room
-const LBL = 18; // the T labels' column
+const FAN = 20; // the most a tableau card shows of the one under it
+const BAND = CW + 70; // a tableau pile's cards: the top one and the fan beyond it
+const LBL = 20; // a tableau pile's name, at its band's outer end
+const GAP = 10; // between a tableau pile's top card and the foundations' panel
+const FP = 5; // the foundations' panel's margin
 const G = 8;
-const VW = 2 * BAND + 2 * LBL + 2 * CW + G + 2 * PAD;
+const X_LBAND = PAD + LBL; // the left piles' cards
+const X_LTOP = X_LBAND + BAND - CW; // their top cards
+const X_PANEL = X_LBAND + BAND + GAP;
+const X_F1 = X_PANEL + FP;
+const X_F2 = X_F1 + CW + G;
+const X_RBAND = X_F2 + CW + FP + GAP; // the right piles' top cards, their fans beyond
+const VW = X_RBAND + BAND + LBL + PAD;
 const TOP_Y = 6;
 const ROW0 = 110;
 const PITCH = CH + 10;
 const BOTTOM_Y = ROW0 + 3 * PITCH + CH + 24;
 const VH = BOTTOM_Y + CH + 6;
-const X_LBAND = PAD;
-const X_F1 = PAD + BAND + LBL;
-const X_F2 = X_F1 + CW + G;
-const X_RBAND = X_F2 + CW + LBL;
+const NAME_ROOM = X_LTOP - PAD - 8; // a name beside its side's row of piles
 
 const FELT = 'rgb(23,84,51)';
 const LABEL = 'rgb(224,237,224)';
@@ -120,7 +127,7 @@ export function mount(root, ctx) {
   }
   /** Side slots: the seat's own along the bottom, the other's mirrored on top. */
   function sideSlot(kind, side) {
-    const xs = { R: X_F1 - LBL - CW, H: X_F1, S: X_F2, W: X_RBAND };
+    const xs = { R: X_LTOP, H: X_F1, S: X_F2, W: X_RBAND };
     const bottom = side === m;
     const x = bottom ? xs[kind] : VW - xs[kind] - CW;
     return { x, y: bottom ? BOTTOM_Y : TOP_Y, bottom };
@@ -148,27 +155,41 @@ export function mount(root, ctx) {
     clear(gTable);
     piles = new Map();
     svg('rect', { width: VW, height: VH, rx: 10, fill: FELT }, gTable);
-    // Tableau.
+    // The foundations' panel.
+    svg('rect', { x: X_PANEL, y: ROW0 - FP, width: X_F2 + CW + FP - X_PANEL, height: 3 * PITCH + CH + 2 * FP, rx: 8, fill: 'rgba(0,0,0,0.18)', stroke: 'rgba(217,255,224,0.25)', 'stroke-width': 1 }, gTable);
+    // Tableau: each pile on a band, its name at the band's outer end, its
+    // top card nearest the middle, the cards under it fanned outward and
+    // shaded, the top card's shadow falling on them.
     for (let n = 1; n <= 8; n++) {
       const { left, y } = tableauSlot(n);
       const pile = v.tableau[n - 1] || [];
-      const bandX = left ? X_LBAND : X_RBAND;
-      const topX = left ? X_LBAND + BAND - CW : X_RBAND;
-      label(`T${n}`, left ? X_LBAND + BAND + LBL / 2 : X_RBAND - LBL / 2, y + CH / 2 + 4, 'middle', 12);
+      const bandX = left ? PAD : X_RBAND;
+      const topX = left ? X_LTOP : X_RBAND;
+      svg('rect', { x: bandX - 2, y: y - 3, width: LBL + BAND + 4, height: CH + 6, rx: 7, fill: 'rgba(0,0,0,0.16)' }, gTable);
+      svgText(`T${n}`, { x: left ? PAD + LBL / 2 : X_RBAND + BAND + LBL / 2, y: y + CH / 2 + 4, 'font-size': 13, 'font-weight': 700, 'text-anchor': 'middle', fill: LABEL }, gTable);
       if (!pile.length) emptySlot(topX, y, null, `T${n}`);
       const fan = pile.length > 1 ? Math.min(FAN, (BAND - CW) / (pile.length - 1)) : 0;
       pile.forEach((c, k) => {
         const off = (pile.length - 1 - k) * fan;
-        cardAt(c, left ? topX - off : topX + off, y, 0, k === pile.length - 1 ? `T${n}` : null);
+        const x = left ? topX - off : topX + off;
+        const onTop = k === pile.length - 1;
+        if (onTop && pile.length > 1) {
+          svg('rect', { x: x + (left ? -2.5 : 2.5), y: y + 1.5, width: CW, height: CH, rx: 5, fill: 'rgba(0,0,0,0.5)' }, gTable);
+        }
+        const g = cardAt(c, x, y, 0, onTop ? `T${n}` : null);
+        if (!onTop) svg('rect', { width: CW, height: CH, rx: 5, fill: 'rgba(20,40,30,0.28)' }, g);
       });
-      piles.set(`T${n}`, { x: bandX, y, w: BAND, h: CH, top: pile[pile.length - 1] || null, cardX: topX, cardY: y });
+      piles.set(`T${n}`, { x: bandX, y, w: LBL + BAND, h: CH, top: pile[pile.length - 1] || null, cardX: topX, cardY: y });
     }
-    // Foundations.
+    // Foundations, each named inside its slot (under its card's suit when one is there).
     for (let n = 1; n <= 8; n++) {
       const { x, y } = foundationSlot(n);
       const top = v.foundations[n - 1];
-      if (top) cardAt(top, x, y, 0, `F${n}`);
-      else emptySlot(x, y, `F${n}`, `F${n}`);
+      if (top) {
+        cardAt(top, x, y, 0, `F${n}`);
+        svg('rect', { x: x + CW / 2 - 11, y: y + CH - 14, width: 22, height: 12, rx: 3, fill: 'rgba(23,84,51,0.9)', 'pointer-events': 'none' }, gTable);
+        svgText(`F${n}`, { x: x + CW / 2, y: y + CH - 4.5, 'font-size': 9.5, 'font-weight': 700, 'text-anchor': 'middle', fill: LABEL, 'pointer-events': 'none' }, gTable);
+      } else emptySlot(x, y, `F${n}`, `F${n}`);
       piles.set(`F${n}`, { x, y, w: CW, h: CH, top, cardX: x, cardY: y });
     }
     // Each side's reserve, hand, turned card and waste.
@@ -204,10 +225,14 @@ export function mount(root, ctx) {
       const nx = bottom ? VW - PAD - 2 : PAD + 2;
       const ny = bottom ? BOTTOM_Y + 30 : TOP_Y + 30;
       const name = nameOf(side);
-      const t = svgText(name.length > 11 ? name.slice(0, 10) + '…' : name, { x: nx, y: ny, 'font-size': 16, 'font-weight': 600, 'text-anchor': bottom ? 'end' : 'start', fill: ctx.seatColor(side) }, gTable);
+      // Cut to fit beside its row (the panel says it whole).
+      const t = svgText('', { x: nx, y: ny, 'font-size': 15, 'font-weight': 600, 'text-anchor': bottom ? 'end' : 'start', fill: ctx.seatColor(side) }, gTable);
+      fitText(t, name, NAME_ROOM);
       svg('title', {}, t).textContent = name;
       const state = st.result ? (st.result.winner === side + 1 ? `won, ${v.points} points` : '') : (st.toMove ? st.toMove - 1 : v.turn) === side ? 'to move' : 'waits';
-      svgText(state, { x: nx, y: ny + 18, 'font-size': 12, 'text-anchor': bottom ? 'end' : 'start', fill: LABEL }, gTable);
+      const said = svgText(state, { x: nx, y: ny + 18, 'font-size': 12, 'text-anchor': bottom ? 'end' : 'start', fill: LABEL }, gTable);
+      // Squeezed rather than run into the waste beside it.
+      if (said.getComputedTextLength() > NAME_ROOM) for (const [k, x] of [['textLength', NAME_ROOM], ['lengthAdjust', 'spacingAndGlyphs']]) said.setAttribute(k, x);
     }
     // The last card moved: its way, faintly, for following the other's turn.
     if (last) {
@@ -262,11 +287,11 @@ export function mount(root, ctx) {
       html('p', 'bk-why', `${who} broke priority: they ${what}, but ${RULE_WORDS[b.rule] || 'the move came out of order'}.${v.deciding ? ' It also emptied their piles: stop it, or accept it and they win.' : ' Stop it before the next move and it is taken back and the turn is yours.'}`, alert);
     }
     if (stop) {
-      const sb = button('Stop! (S)', 'bk-stop', () => send('Stop'), alert);
+      const sb = button(touchInput() ? 'Stop!' : 'Stop! (S)', 'bk-stop', () => send('Stop'), alert);
       sb.disabled = !canAct();
     }
     if (accept) {
-      const ab = button('Accept: let it stand, they win (A)', 'bk-accept', () => send('Accept'), alert);
+      const ab = button(`Accept: let it stand, they win${touchInput() ? '' : ' (A)'}`, 'bk-accept', () => send('Accept'), alert);
       ab.disabled = !canAct();
     }
   }
@@ -279,23 +304,52 @@ export function mount(root, ctx) {
       b.disabled = !canAct() || !findLegal(st, move);
       b.title = title;
     };
-    act('Turn hand (H)', 'TurnHand', 'Turn the top card of your hand');
-    act('To waste (W)', { Play: { from: 'Hand', to: 'Waste' } }, 'Put the turned card on your waste: your turn ends');
-    act('End turn (E)', 'EndTurn', 'End the turn: nothing is left to turn');
+    const key = (k) => (touchInput() ? '' : ` (${k})`);
+    act(`Turn hand${key('H')}`, 'TurnHand', 'Turn the top card of your hand');
+    act(`To waste${key('W')}`, { Play: { from: 'Hand', to: 'Waste' } }, 'Put the turned card on your waste: your turn ends');
+    act(`End turn${key('E')}`, 'EndTurn', 'End the turn: nothing is left to turn');
   }
 
+  // Help in a line (below the table it must not run out of the window):
+  // keys only where there is a keyboard.
   function describe() {
     if (said) return said;
-    if (!st || st.result) return '';
+    if (!st) return '';
+    if (st.result) return endWords();
     if (sent) return 'Sent…';
     if (!canAct()) return '';
+    const touch = touchInput();
     if (picked) {
       const p = piles.get(picked);
-      return `${cardName(p.top)} from ${pileWords(picked, m)}: drop it on a lit pile (or press its number, F for a foundation, Enter on the ringed one); Esc puts it back.`;
+      const card = `${cardName(p.top)} from ${pileWords(picked, m)}`;
+      return touch ? `${card}: tap a lit pile, or the card again to put it back.` : `${card}: click a lit pile or press its key (1–8, F); Esc puts it back.`;
     }
-    if (plays.size) return 'Drag a card to a pile (or click it, then a lit pile). Keys: 1–8, R reserve, T turned card, arrows and Enter.';
-    if (findLegal(st, 'TurnHand')) return 'Turn your hand (H, or click it).';
+    if (plays.size) return touch ? 'Drag a card to a pile, or tap it, then a lit pile.' : 'Drag a card to a pile, or click it, then a lit pile. Keys: 1–8, R, T, arrows, Enter.';
+    if (findLegal(st, 'TurnHand')) return touch ? 'Turn your hand: tap it.' : 'Turn your hand (H, or click it).';
     return '';
+  }
+
+  /**
+   * The winner's points (docs/rules/russian-bank.md, "End and score"): 30,
+   * 2 for each card left in the loser's reserve, 1 for each in their hand
+   * (a turned card too) and waste, counted from the final view.
+   */
+  function endWords() {
+    const res = st.result;
+    if (!res || res.winner == null || !v.points) return '';
+    const w = res.winner - 1, l = 1 - w;
+    const you = st.seat === res.winner;
+    const loser = st.seat === l + 1 ? 'your' : `${nameOf(l)}'s`;
+    const sd = v.sides[l];
+    const reserve = sd.reserve.length;
+    const rest = sd.hand.length + (sd.shown ? 1 : 0) + sd.waste.length;
+    const head = `${you ? 'Your' : `${nameOf(w)}'s`} ${v.points} points`;
+    const again = st.seat === l + 1 ? 'your' : 'their';
+    const parts = [`30 for emptying ${you ? 'your' : 'their'} piles first`];
+    if (30 + 2 * reserve + rest !== v.points) return `${head}: ${parts[0]}, 2 for each card left in ${loser} reserve, 1 for each in ${again} hand and waste.`;
+    if (reserve) parts.push(`2 × ${reserve} card${reserve === 1 ? '' : 's'} left in ${loser} reserve`);
+    if (rest) parts.push(`1 × ${rest} in ${reserve ? again : loser} hand and waste`);
+    return `${head}: ${parts.join(' + ')}.`;
   }
 
   function redraw() {

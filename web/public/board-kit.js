@@ -16,6 +16,13 @@ export function svg(tag, attrs = {}, parent) {
   return e;
 }
 
+/** An SVG element with attributes and, if given, words (by textContent). */
+export function el(tag, attrs, text) {
+  const e = svg(tag, attrs);
+  if (text != null) e.textContent = text;
+  return e;
+}
+
 /** An SVG <text> whose words go in by textContent. */
 export function svgText(text, attrs, parent) {
   const t = svg('text', attrs, parent);
@@ -69,4 +76,22 @@ export function linkStyles() {
 export function typing(ev) {
   const t = ev.target;
   return !!t && (t.tagName === 'INPUT' || t.tagName === 'TEXTAREA' || t.tagName === 'SELECT' || t.isContentEditable);
+}
+
+
+// Help names hover and keys only where a pointer hovers and a keyboard is
+// near: the last press decides (a finger or a pen: a touch screen), before
+// any the media query '(hover: none)' does.
+let lastTouch = null;
+export const isTouch = (e) => e.pointerType === 'touch' || e.pointerType === 'pen';
+document.addEventListener('pointerdown', (e) => (lastTouch = isTouch(e)), { capture: true, passive: true });
+// A key typed into a field may be a phone's own: not counted.
+document.addEventListener('keydown', (e) => typing(e) || e.key === 'Unidentified' || (lastTouch = false), { capture: true, passive: true });
+/** Whether help should speak of taps rather than of hover, clicks and keys. */
+export const touchInput = () => lastTouch ?? matchMedia('(hover: none)').matches;
+
+/** Cuts `text` with an ellipsis (`tail` kept after it) until the SVG text `t` fits in `room` units. */
+export function fitText(t, text, room, tail = '') {
+  t.textContent = text + tail;
+  for (let n = text.length - 1; n > 0 && t.getComputedTextLength() > room; n--) t.textContent = text.slice(0, n).trimEnd() + '…' + tail;
 }

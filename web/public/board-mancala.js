@@ -1,10 +1,11 @@
 // Mancala / Kalah's board: two rows of pits and two stores, your row at
 // the bottom (seat 1's for a spectator), sown counter-clockwise as the
 // window draws it. Hovering one of your pits shows where its last stone
-// lands and what that does; a click sows it. Keys: digits 1..pits sow that
-// pit of your row; ←/→ and Enter too.
+// lands and what that does (on a touch screen a first tap does); a click
+// sows it. Keys: digits 1..pits sow that pit of your row; ←/→ and Enter too.
 
-const SVG = 'http://www.w3.org/2000/svg';
+import { el, touchInput, isTouch, fitText } from './board-kit.js';
+
 const BOARD = 'rgb(107, 69, 38)';
 const CELL = 'rgb(217, 184, 140)';
 const CELL_HOVER = 'rgb(255, 230, 166)';
@@ -15,13 +16,6 @@ const STONES = ['rgb(237, 97, 84)', 'rgb(84, 158, 237)', 'rgb(250, 204, 77)', 'r
 const P = 100; // a pit's room
 const S = 130; // a store's column: room for "Name's store" under it
 const MOST_DRAWN = 24; // stones drawn in a pit; the count says the rest
-
-function el(tag, attrs = {}, text) {
-  const e = document.createElementNS(SVG, tag);
-  for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, String(v));
-  if (text != null) e.textContent = text;
-  return e;
-}
 
 /**
  * Where a sowing from `side`'s pit `pit` ends, and what follows
@@ -84,6 +78,8 @@ export function mount(root, ctx) {
   let state = null;
   let news = null;
   let hover = null; // a cell of the mover's row under the pointer
+  let armed = null; // a pit tapped once on a touch screen: a second tap sows it
+  let tapped = false; // the press before this click was a finger's or a pen's
   let cursor = null; // a cell chosen by the arrow keys
   let pits = new Map(); // cell -> its circle
 
@@ -144,15 +140,22 @@ export function mount(root, ctx) {
       const at = place(cell);
       const count = view.cells[cell];
       const g = el('g', { class: 'cell', 'data-cell': cell });
+      svg.append(g); // first: its words are measured as they go in
       let shape;
       if (at.store) {
         const side = cell === n ? 0 : 1;
         shape = el('ellipse', { cx: at.x, cy: at.y, rx: S * 0.36, ry: P * 0.98, fill: CELL, stroke: ctx.seatColor(side), 'stroke-width': 4 });
         // Whose store, under the board where the pits' counts leave room.
-        let owner = whose(side);
-        if (k > 1) owner = owner === 'You' ? 'yours' : 'store';
-        else owner = owner === 'You' ? 'your store' : `${owner.length > 8 ? `${owner.slice(0, 7)}…` : owner}'s store`;
-        g.append(el('text', { x: at.x, y: boardY + boardH + 20 * k + 4, fill: ctx.seatColor(side), 'font-size': 18 * k, 'text-anchor': 'middle', 'pointer-events': 'none' }, owner));
+        // Whose store, in its column: "your store", or a name (cut to fit)
+        // over "store"; on a phone "yours" or "store".
+        const owner = whose(side);
+        const attrs = { x: at.x, y: boardY + boardH + 20 * k + 4, fill: ctx.seatColor(side), 'font-size': 18 * k, 'text-anchor': 'middle', 'pointer-events': 'none' };
+        const t = el('text', attrs, owner === 'You' ? (k > 1 ? 'yours' : 'your store') : 'store');
+        g.append(t);
+        if (owner !== 'You' && k === 1) {
+          g.append(el('text', { ...attrs, y: attrs.y + 20 }, 'store'));
+          fitText(t, owner, S - 10, "'s");
+        }
         g.append(shape, el('ellipse', { cx: at.x, cy: at.y, rx: S * 0.36, ry: P * 0.98, fill: 'url(#mancala-well)', 'pointer-events': 'none' }));
       } else {
         shape = el('circle', { cx: at.x, cy: at.y, r: P * 0.42, fill: CELL, class: 'pit', 'data-cell': cell });
@@ -181,27 +184,39 @@ export function mount(root, ctx) {
       }
       if (!at.store) {
         pits.set(cell, shape);
-        shape.addEventListener('pointerenter', () => {
+        // A finger or a pen does not hover: its first tap shows, the second sows.
+        shape.addEventListener('pointerenter', (e) => {
+          if (isTouch(e)) return;
           hover = legalFor(cell) ? cell : null;
           paint();
         });
-        shape.addEventListener('pointerleave', () => {
+        shape.addEventListener('pointerleave', (e) => {
+          if (isTouch(e)) return;
           if (hover === cell) {
             hover = null;
             paint();
           }
         });
+        shape.addEventListener('pointerdown', (e) => {
+          tapped = isTouch(e);
+        });
         shape.addEventListener('click', () => {
           const l = legalFor(cell);
           if (!l) return;
+          if (tapped && armed !== cell) {
+            armed = cell;
+            cursor = null;
+            paint();
+            return;
+          }
           hover = null;
+          armed = null;
           cursor = null;
           ctx.play(l.move);
         });
       } else {
         pits.set(cell, shape);
       }
-      svg.append(g);
     }
     // Who owns which row and store.
     const nameY = [topNameY, bottomNameY];
@@ -223,7 +238,7 @@ export function mount(root, ctx) {
     if (!state) return;
     const view = state.view;
     const n = view.pits;
-    const chosen = hover ?? cursor;
+    const chosen = hover ?? armed ?? cursor;
     const out = chosen != null ? sow(view, chosen <= n ? 0 : 1, chosen <= n ? chosen : chosen - n - 1) : null;
     for (const [cell, shape] of pits) {
       let fill = CELL;
@@ -234,11 +249,13 @@ export function mount(root, ctx) {
       shape.classList.toggle('playable', !!legalFor(cell));
     }
     if (!state.legal.length) {
-      caption.textContent = '';
+      caption.textContent = state.result ? endWords() : '';
       return;
     }
     if (!out) {
-      caption.textContent = 'Hover one of your pits to see where its last stone lands; click to sow. Keys: 1 to ' + n + ' sow that pit of your row.';
+      caption.textContent = touchInput()
+        ? 'Tap a pit to see where its last stone lands; tap it again to sow.'
+        : 'Hover one of your pits to see where its last stone lands; click to sow. Keys: 1 to ' + n + ' sow that pit of your row.';
       return;
     }
     const count = view.cells[chosen];
@@ -248,7 +265,18 @@ export function mount(root, ctx) {
     if (out.captured) words += ` and captures ${out.captured} stone${out.captured === 1 ? '' : 's'}`;
     if (out.ends) words += ', and the game ends';
     else if (out.again) words += ': you play again';
-    caption.textContent = `${words}.`;
+    caption.textContent = chosen === armed && hover == null ? `${words}. Tap ${cellName(n, chosen)} again to sow.` : `${words}.`;
+  }
+
+  /** The end: where the last move's sweep put the stones left, if it moved any (the result is the page's). */
+  function endWords() {
+    const swept = (news && news.ply === state.ply && news.steps) || [];
+    const moved = swept.map((x) => x.Moved).filter((m) => m && m.why === 'Sweep');
+    if (!moved.length) return '';
+    const stones = moved.reduce((a, m) => a + m.stones, 0);
+    const side = moved[0].to === state.view.pits ? 0 : 1;
+    const owner = whose(side);
+    return `The game is over: the ${stones} stone${stones === 1 ? '' : 's'} left in row ${'AB'[side]} went to ${owner === 'You' ? 'your' : `${owner}'s`} store.`;
   }
 
   const mySideOf = (cell, n) => (cell <= n ? 0 : 1);
@@ -311,10 +339,13 @@ export function mount(root, ctx) {
 
   return {
     update(s, n) {
+      const before = state ? state.ply : null;
       state = s;
       if (n) news = n;
       else if (!news || news.ply !== s.ply) news = null;
       hover = null;
+      // A first tap stays shown while the position does (a seat's news changes nothing).
+      if (armed != null && (s.ply !== before || !legalFor(armed))) armed = null;
       if (cursor != null && !legalFor(cursor)) cursor = null;
       draw();
     },

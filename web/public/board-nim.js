@@ -1,9 +1,11 @@
 // Nim's board: a row of stones per pile, as the window draws it. A click
 // on a stone takes it and every stone to its right; hovering shows what
-// would go. Keys: a digit chooses a pile, then a digit takes that many (or
-// arrows choose, Enter takes, Esc lets go).
+// would go (on a touch screen a first tap does, a second takes). Keys: a
+// digit chooses a pile, then a digit takes that many (or arrows choose,
+// Enter takes, Esc lets go).
 
-const SVG = 'http://www.w3.org/2000/svg';
+import { el, touchInput, isTouch } from './board-kit.js';
+
 const STONE = 'rgb(219, 214, 199)';
 const STONE_HOVER = 'rgb(255, 237, 158)';
 const STONE_CHOSEN = 'rgb(242, 115, 77)';
@@ -16,13 +18,6 @@ const W = 1000;
 const LEFT = 170; // "Pile 1"
 const RIGHT = 90; // the count
 const GAP = 14;
-
-function el(tag, attrs = {}, text) {
-  const e = document.createElementNS(SVG, tag);
-  for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, String(v));
-  if (text != null) e.textContent = text;
-  return e;
-}
 
 /** The piles the level starts with, read from its text (they fix the layout). */
 function startPiles(level) {
@@ -47,6 +42,8 @@ export function mount(root, ctx) {
   let state = null;
   let news = null;
   let hover = null; // {pile, count}
+  let armed = null; // {pile, count}: tapped once on a touch screen, a second tap takes
+  let tapped = false; // the press before this click was a finger's or a pen's
   let sel = null; // {pile, count}: chosen by keys
   let stones = []; // stones[pile][i]: the circle elements
   let rows = [];
@@ -106,20 +103,33 @@ export function mount(root, ctx) {
         const c = el('circle', { cx, cy, r, class: 'stone', 'data-pile': p, 'data-index': i, fill: STONE });
         const shine = el('circle', { cx, cy, r, fill: 'url(#nim-shine)', 'pointer-events': 'none' });
         const count = left - i;
-        c.addEventListener('pointerenter', () => {
+        // A finger or a pen does not hover: its first tap shows, the second takes.
+        c.addEventListener('pointerenter', (e) => {
+          if (isTouch(e)) return;
           hover = legalOf(p, count) ? { pile: p, count } : null;
           paint();
         });
-        c.addEventListener('pointerleave', () => {
+        c.addEventListener('pointerleave', (e) => {
+          if (isTouch(e)) return;
           if (hover && hover.pile === p && hover.count === count) {
             hover = null;
             paint();
           }
         });
+        c.addEventListener('pointerdown', (e) => {
+          tapped = isTouch(e);
+        });
         c.addEventListener('click', () => {
           const l = legalOf(p, count);
           if (!l) return;
+          if (tapped && !(armed && armed.pile === p && armed.count === count)) {
+            armed = { pile: p, count };
+            sel = null;
+            paint();
+            return;
+          }
           hover = null;
+          armed = null;
           sel = null;
           ctx.play(l.move);
         });
@@ -140,12 +150,12 @@ export function mount(root, ctx) {
   /** Colours the stones chosen (keys) or hovered, and says what they are. */
   function paint() {
     const mine = state && state.legal.length > 0;
-    const show = hover || sel;
+    const show = hover || armed || sel;
     stones.forEach((row, p) => {
       const left = piles()[p];
       row.forEach((c, i) => {
         let fill = STONE;
-        if (show && show.pile === p && i >= left - show.count) fill = sel && !hover ? STONE_CHOSEN : STONE_HOVER;
+        if (show && show.pile === p && i >= left - show.count) fill = sel && !hover && !armed ? STONE_CHOSEN : STONE_HOVER;
         c.setAttribute('fill', fill);
         c.classList.toggle('playable', mine);
       });
@@ -153,10 +163,12 @@ export function mount(root, ctx) {
     rows.forEach((r, p) => r.setAttribute('fill', sel && sel.pile === p ? ROW_CURSOR : ROW));
     if (!mine) caption.textContent = '';
     else if (hover) caption.textContent = `Click to ${legalOf(hover.pile, hover.count).says}.`;
+    else if (armed) caption.textContent = `Tap it again to ${legalOf(armed.pile, armed.count).says}; tap another stone to change.`;
     else if (sel) {
       const l = legalOf(sel.pile, sel.count);
       caption.textContent = `Pile ${sel.pile + 1}: ${l ? l.says : ''}. A digit takes that many, ←/→ change it, Enter takes, Esc lets go.`;
-    } else caption.textContent = 'Click a stone: it goes with every stone to its right. Keys: a pile\'s digit, then how many.';
+    } else if (touchInput()) caption.textContent = 'Tap a stone to see what goes (it and every stone to its right); tap it again to take them.';
+    else caption.textContent = 'Click a stone: it goes with every stone to its right. Keys: a pile\'s digit, then how many.';
   }
 
   function choosePile(p) {
@@ -172,6 +184,7 @@ export function mount(root, ctx) {
       const d = Number(k);
       if (!sel) {
         if (d === 0) return false;
+        armed = null;
         if (choosePile(d - 1)) paint();
         return true;
       }
@@ -223,11 +236,14 @@ export function mount(root, ctx) {
 
   return {
     update(s, n) {
+      const before = state ? state.ply : null;
       state = s;
       // The last move's news stays drawn until the position changes.
       if (n) news = n;
       else if (!news || news.ply !== s.ply) news = null;
       hover = null;
+      // A first tap stays shown while the position does (a seat's news changes nothing).
+      if (armed && (s.ply !== before || !legalOf(armed.pile, armed.count))) armed = null;
       if (sel && !(s.legal.length && s.view.piles[sel.pile])) sel = null;
       if (sel) sel.count = Math.min(sel.count, s.view.piles[sel.pile]);
       draw();

@@ -3,7 +3,7 @@
 // pointer (click a robot, then a lit tile) and keys. Only moves found in
 // state.legal are ever sent.
 
-import { svg, svgText, html, button, findLegal, clear, linkStyles, typing } from './board-kit.js';
+import { svg, svgText, html, button, findLegal, clear, linkStyles, typing, touchInput } from './board-kit.js';
 
 const T = 40; // user units a tile
 const LABEL_W = 26; // px kept left of the board for row numbers at fit
@@ -15,10 +15,16 @@ const OPEN_TILE_PX = 30;
 const DIR = { North: [0, -1], East: [1, 0], South: [0, 1], West: [-1, 0] };
 const QUARTER = { North: 0, East: 1, South: 2, West: 3 };
 const HINTS = ['Ahead', 'AheadRight', 'Right', 'BehindRight', 'Behind', 'BehindLeft', 'Left', 'AheadLeft'];
-const HINT_WORDS = ['ahead', 'ahead right', 'right', 'behind right', 'behind', 'behind left', 'left', 'ahead left'];
+const HINT_WORDS = ['ahead', 'ahead-right', 'right', 'behind-right', 'behind', 'behind-left', 'left', 'ahead-left'];
 const COMPASS = ['north', 'north-east', 'east', 'south-east', 'south', 'south-west', 'west', 'north-west'];
-const TURNS = { 1: 'turn left', 2: 'turn around', 3: 'turn right' };
+const TURNS = { 1: 'turn 1 quarter left', 2: 'turn 2 quarters left (around)', 3: 'turn 3 quarters left (a quarter right)' };
 const ARROW = { North: '↑', East: '→', South: '↓', West: '←' };
+const LEGEND = {
+  stood: 'crossed letter: that robot stood there (not its home)',
+  hint: "arrow from a ?: where that robot's hint says its home lies",
+  shade: 'shaded: where a home can still be',
+  home: 'framed: the home reached',
+};
 
 // The window's colours (src/app/robots/art.rs).
 const C = {
@@ -32,7 +38,8 @@ const C = {
   brokenX: 'rgb(204,71,56)',
   belt: 'rgb(71,69,61)',
   arrow: 'rgb(237,199,77)',
-  target: 'rgba(115,242,140,0.5)',
+  target: 'rgba(115,242,140,0.3)',
+  targetLine: 'rgb(170,255,185)',
   pick: 'rgba(242,140,242,0.6)',
   swappable: 'rgba(242,140,242,0.9)',
   ink: 'rgb(20,20,20)',
@@ -164,6 +171,7 @@ export function mount(root, ctx) {
   const gRobots = svg('g', { class: 'rb-robots' }, s);
   const gLabels = svg('g', { class: 'rb-labels', 'pointer-events': 'none' }, s);
 
+  const legend = html('p', 'rb-legend', undefined, box);
   const actions = html('div', 'bd-actions', undefined, box);
   const note = html('p', 'bd-note', '', box);
   note.setAttribute('aria-live', 'polite');
@@ -182,6 +190,7 @@ export function mount(root, ctx) {
   let pxW = 320, pxH = 240, fitS = 1;
   let opened = false;
   let wonBy = null; // the robot a Won step named (a hidden home stays hidden in the view)
+  let marks = new Set(); // the kinds of mark drawn, for the legend
   /** @type {Map<string, {g: SVGElement, body: SVGElement, nose: SVGElement, angle: number}>} */
   const robotEls = new Map();
   /** @type {Map<string, any>} */ let targets = new Map();
@@ -333,7 +342,14 @@ export function mount(root, ctx) {
   /** Sightings (tiles stood on, hints given) and, when asked, candidates. */
   function drawMarks() {
     clear(gMarks);
+    marks = new Set();
     if (!v.homes_hidden) return;
+    // The end shows the hidden home the winning robot reached.
+    const won = homeReached();
+    if (won) {
+      svg('rect', { x: won.at[0] * T + 1.5, y: won.at[1] * T + 1.5, width: T - 3, height: T - 3, rx: 3, fill: C.ink, stroke: ctx.seatColor(won.player), 'stroke-width': 3 }, gMarks);
+      marks.add('home');
+    }
     const cornerOf = (r) => {
       const nth = v.robots.slice(0, v.robots.indexOf(r)).filter((o) => o.player === r.player).length;
       return [[0.2, 0.8], [0.8, 0.2], [0.8, 0.8], [0.2, 0.2]][nth % 4];
@@ -347,6 +363,7 @@ export function mount(root, ctx) {
         if (!(v.sightings || []).some((s) => s.Hinted && s.Hinted.robot === r.id)) continue;
         const color = ctx.seatColor(r.player);
         const [cx, cy] = cornerOf(r);
+        marks.add('shade');
         for (const [x, y] of homeCandidates(v, i)) {
           svg('rect', { x: x * T + 5, y: y * T + 5, width: T - 10, height: T - 10, fill: color, 'fill-opacity': 0.3 }, gMarks);
           svgText(r.id.toLowerCase(), { x: (x + cx) * T, y: (y + cy) * T + 4, 'font-size': 11, 'text-anchor': 'middle', fill: color }, gMarks);
@@ -365,12 +382,14 @@ export function mount(root, ctx) {
       const [x, y] = k.split(',').map(Number);
       for (const id of ids) {
         const r = robotById(id);
-        if (!r) continue;
+        // Under the robot that stands there now the mark says nothing new.
+        if (!r || (r.at[0] === x && r.at[1] === y)) continue;
+        marks.add('stood');
         const [cx, cy] = cornerOf(r);
         const color = ctx.seatColor(r.player);
         const px = (x + cx) * T, py = (y + cy) * T;
-        svgText(id.toLowerCase(), { x: px, y: py + 3.5, 'font-size': 10, 'text-anchor': 'middle', fill: color, 'fill-opacity': 0.85 }, gMarks);
-        svg('path', { d: `M${px - 5} ${py + 4}L${px + 5} ${py - 4}`, stroke: color, 'stroke-width': 1.3, 'stroke-opacity': 0.85 }, gMarks);
+        svgText(id.toLowerCase(), { x: px, y: py + 4, 'font-size': 12, 'text-anchor': 'middle', fill: color, 'fill-opacity': 0.9 }, gMarks);
+        svg('path', { d: `M${px - 6} ${py + 5}L${px + 6} ${py - 5}`, stroke: color, 'stroke-width': 1.5, 'stroke-opacity': 0.9 }, gMarks);
       }
     }
     // Each hint given: an arrow from its tile toward where home lies.
@@ -381,6 +400,7 @@ export function mount(root, ctx) {
       const r = robotById(h.robot);
       if (!r) continue;
       const k = h.at.join(',');
+      marks.add('hint');
       const n = perTile.get(k) || 0;
       perTile.set(k, n + 1);
       const b = bearing(h.hint, h.facing);
@@ -496,16 +516,17 @@ export function mount(root, ctx) {
       } else continue;
       if (x < 0 || y < 0 || x >= v.width || y >= v.height) continue;
       targets.set(`${x},${y}`, l);
-      const lit = svg('rect', { x: x * T + 2, y: y * T + 2, width: T - 4, height: T - 4, rx: 4, fill: C.target, stroke: 'rgb(200,255,210)', 'stroke-width': 1.5 }, gTargets);
+      // A see-through light, its marks small and off the middle: the
+      // tile's own mark (a hint's "?", a belt's arrow) stays in sight.
+      const lit = svg('rect', { x: x * T + 2, y: y * T + 2, width: T - 4, height: T - 4, rx: 4, fill: C.target, stroke: C.targetLine, 'stroke-width': 2.5 }, gTargets);
       lit.dataset.tile = `${x},${y}`;
       lit.dataset.kind = 'target';
-      if (label) svgText(label, { x: (x + 0.5) * T, y: (y + 0.5) * T + 7, 'font-size': 20, 'font-weight': 'bold', 'text-anchor': 'middle', fill: C.ink }, gTargets);
-      else
-        svg('path', {
-          d: 'M-8 4L0 -6L8 4',
-          transform: `translate(${(x + 0.5) * T} ${(y + 0.5) * T}) rotate(${QUARTER[l.move.Step.dir] * 90})`,
-          stroke: C.ink, 'stroke-width': 4, fill: 'none', 'stroke-linecap': 'round', 'stroke-linejoin': 'round',
-        }, gTargets);
+      const dir = l.move.Step ? l.move.Step.dir : r.facing;
+      const [dx, dy] = DIR[dir];
+      const mark = { fill: C.targetLine, stroke: C.ink, 'stroke-width': 3, 'paint-order': 'stroke', 'font-weight': 'bold', 'text-anchor': 'middle' };
+      // A walk's length in the near corner; an arrow by the far edge.
+      if (label) svgText(label, { ...mark, x: (x + 0.5 - (dx || 1) * 0.28) * T, y: (y + 0.6 - (dy || 1) * 0.28) * T, 'font-size': 13 }, gTargets);
+      svgText('›', { ...mark, transform: `translate(${(x + 0.5 + dx * 0.3) * T} ${(y + 0.5 + dy * 0.3) * T}) rotate(${QUARTER[dir] * 90 - 90})`, y: 6, 'font-size': 20 }, gTargets);
     }
   }
 
@@ -530,43 +551,69 @@ export function mount(root, ctx) {
     }
     const r = selected && robotById(selected);
     if (r && !exchange) {
+      // In the move list's words ("B turns 3 quarters left").
       if (r.rule === 'A') {
-        for (const d of ['North', 'West', 'South', 'East']) actionButton(`${ARROW[d]} ${d.toLowerCase()}`, { Step: { robot: r.id, dir: d } }, `Step ${d.toLowerCase()} (arrow key)`);
+        for (const d of ['North', 'West', 'South', 'East']) actionButton(`${ARROW[d]} ${d.toLowerCase()}`, { Step: { robot: r.id, dir: d } }, `${r.id} steps ${d.toLowerCase()} (arrow key)`);
       } else {
-        for (const n of [1, 2, 3]) actionButton(`Walk ${n}`, { Forward: { robot: r.id, steps: n } }, `Walk ${n} ahead (key ${n}${n === 1 ? ', F or ↑' : ''})`);
-        actionButton('⟲ Turn left', { Rotate: { robot: r.id, quarters: 1 } }, 'Turn left (R or ←)');
-        actionButton('↻ Turn around', { Rotate: { robot: r.id, quarters: 2 } }, 'Turn around (↓)');
-        actionButton('⟳ Turn right', { Rotate: { robot: r.id, quarters: 3 } }, 'Turn right (Shift+R or →)');
+        for (const n of [1, 2, 3]) actionButton(`Walk ${n}`, { Forward: { robot: r.id, steps: n } }, `${r.id} walks ${n} ahead (key ${n}${n === 1 ? ', F or ↑' : ''})`);
+        actionButton('⟲ 1 quarter left', { Rotate: { robot: r.id, quarters: 1 } }, `${r.id} turns 1 quarter left (R or ←)`);
+        actionButton('↻ 2 quarters left', { Rotate: { robot: r.id, quarters: 2 } }, `${r.id} turns 2 quarters left: around (↓)`);
+        actionButton('⟳ 3 quarters left', { Rotate: { robot: r.id, quarters: 3 } }, `${r.id} turns 3 quarters left: a quarter right (Shift+R or →)`);
       }
     }
     if (swaps.size) {
       const left = v.swaps_left && me() !== null ? v.swaps_left[me()] : 0;
-      const b = button(exchange ? 'Cancel exchange (Esc)' : `Exchange tiles (X) · ${left} left`, 'bd-act' + (exchange ? ' bd-on' : ''), () => toggleExchange(), actions);
+      const keys = !touchInput();
+      const b = button(exchange ? `Cancel exchange${keys ? ' (Esc)' : ''}` : `Exchange tiles${keys ? ' (X)' : ''} · ${left} left`, 'bd-act' + (exchange ? ' bd-on' : ''), () => toggleExchange(), actions);
       b.title = 'Swap two tiles of the board (X)';
     }
-    if (findLegal(st, 'Pass')) actionButton('Pass (P)', 'Pass', 'No other move is possible');
+    if (findLegal(st, 'Pass')) actionButton(touchInput() ? 'Pass' : 'Pass (P)', 'Pass', 'No other move is possible');
   }
 
   function describe() {
     if (said) return said;
-    if (!st || st.result) return '';
+    if (!st) return '';
+    if (st.result) return endWords();
     if (!canAct()) {
       if (sent) return 'Sent…';
       return '';
     }
+    // Keys only where there is a keyboard; taps on a touch screen.
+    const touch = touchInput();
+    const click = touch ? 'Tap' : 'Click';
     if (exchange) {
       if (pickA) {
         const [x, y] = pickA.split(',').map(Number);
-        return `Exchange ${tileName(x, y, v.height)} with which tile? Click a lit one (Esc cancels).`;
+        return `Exchange ${tileName(x, y, v.height)} with which tile? ${click} a lit one${touch ? '' : ' (Esc cancels)'}.`;
       }
-      return 'Exchange: click a tile (dashed), then the tile to swap it with.';
+      return `Exchange: ${click.toLowerCase()} a tile (dashed), then the tile to swap it with.`;
     }
     const r = selected && robotById(selected);
-    if (!r) return findLegal(st, 'Pass') ? 'None of your robots can move: pass (P).' : 'Click one of your robots.';
-    const head = `Robot ${r.id} (rule ${r.rule}, facing ${r.facing.toLowerCase()})`;
-    return r.rule === 'A'
-      ? `${head}: click a lit tile or press an arrow key to step.`
-      : `${head}: click a lit tile or press 1–3 (F or ↑ for 1) to walk; ← turns left, → right, ↓ around.`;
+    if (!r) return findLegal(st, 'Pass') ? `None of your robots can move: pass${touch ? '' : ' (P)'}.` : `${click} one of your robots.`;
+    const head = `Robot ${r.id} (rule ${r.rule}, facing ${r.facing.toLowerCase()}): ${click.toLowerCase()} a lit tile`;
+    if (r.rule === 'A') return `${head}${touch ? '' : ' or press an arrow key'} to step.`;
+    return touch ? `${head} to walk, or a button to turn 1 to 3 quarters left (3: a quarter right).` : `${head} or press 1–3 (F or ↑ for 1) to walk; ← turns 1 quarter left, ↓ 2, → 3 (a quarter right).`;
+  }
+
+  /**
+   * The end in the board's words: which robot got home, and where (the
+   * result's own line is the page's). A hidden home stays hidden in the
+   * view: then only the last move's Won step tells.
+   */
+  function endWords() {
+    const res = st.result;
+    if (!res || res.winner == null || res.reason !== 'rules') return '';
+    const r = homeReached();
+    const seat = (p) => (me() === p ? 'you' : (st.seats || []).find((x) => x.seat === p + 1)?.name || `seat ${p + 1}`);
+    if (!r) return `A robot of ${seat(res.winner - 1).replace(/^you$/, 'yours')} reached its home.`;
+    const who = seat(r.player);
+    return `Robot ${r.id} reached its home at ${tileName(r.at[0], r.at[1], v.height)}: ${who} win${who === 'you' ? '' : 's'}.`;
+  }
+
+  /** The robot standing on its own home at the end (named by a Won step, or by the view), or null. */
+  function homeReached() {
+    if (!st.result) return null;
+    return (wonBy && robotById(wonBy)) || v.robots.find((r) => v.robots[v.tiles[r.at[1] * v.width + r.at[0]].Home] === r) || null;
   }
 
   function drawClues() {
@@ -579,18 +626,20 @@ export function mount(root, ctx) {
         const r = robotById(h.robot);
         if (!r) continue;
         const b = bearing(h.hint, h.facing);
-        lines.push([r.player, `${h.robot}: home ${b % 2 ? '' : 'due '}${COMPASS[b]} of ${tileName(h.at[0], h.at[1], v.height)} (${HINT_WORDS[HINTS.indexOf(h.hint)]}, seen there facing ${h.facing.toLowerCase()})`]);
+        const at = tileName(h.at[0], h.at[1], v.height);
+        const where = b % 2 ? `${COMPASS[b]} of ${at}` : `straight ${COMPASS[b]} of ${at}, ${b % 4 ? 'in its row' : 'in its column'}`;
+        lines.push([r.player, `${h.robot}'s home: ${where} (at ${at}, ${h.robot} faced ${h.facing.toLowerCase()}; its hint said ${HINT_WORDS[HINTS.indexOf(h.hint)]})`]);
       }
       if (shade && !st.result) {
         v.robots.forEach((r, i) => {
           if (me() !== null && r.player !== me()) return;
           const n = homeCandidates(v, i).length;
-          lines.push([r.player, `${r.id}: its home could be on ${n} tile${n === 1 ? '' : 's'}`]);
+          lines.push([r.player, `${r.id}'s home could be on ${n} tile${n === 1 ? '' : 's'} (shaded)`]);
         });
       }
     } else {
       for (const r of v.robots) {
-        if (r.hints && r.hints.length) lines.push([r.player, `${r.id} holds hint${r.hints.length > 1 ? 's' : ''}: ${r.hints.map((h) => HINT_WORDS[HINTS.indexOf(h)]).join(', ')} (in its own frame)`]);
+        if (r.hints && r.hints.length) lines.push([r.player, `${r.id}'s hint${r.hints.length > 1 ? 's' : ''}: its home lay ${r.hints.map((h) => HINT_WORDS[HINTS.indexOf(h)]).join(', then ')} (as it faced when told)`]);
       }
     }
     for (const [p, text] of lines) {
@@ -600,10 +649,17 @@ export function mount(root, ctx) {
     cluesBox.hidden = lines.length === 0;
   }
 
+  /** A line under the board saying what its small marks mean (those drawn only). */
+  function drawLegend() {
+    const said = Object.entries(LEGEND).filter(([k]) => marks.has(k)).map(([, w]) => w);
+    legend.textContent = `Marks: ${said.join(' · ')}.`;
+    legend.hidden = !said.length;
+  }
+
   function drawShadeButton() {
     const can = v.homes_hidden && !st.result;
     shadeB.hidden = !can;
-    shadeB.textContent = `${shade ? 'Hide' : 'Shade'} where ${me() === null ? 'homes' : 'my homes'} can be (H)`;
+    shadeB.textContent = `${shade ? 'Hide' : 'Shade'} where ${me() === null ? 'homes' : 'my homes'} can be${touchInput() ? '' : ' (H)'}`;
     shadeB.classList.toggle('bd-on', shade);
   }
 
@@ -611,6 +667,7 @@ export function mount(root, ctx) {
     if (canAct()) box.dataset.canAct = '1';
     else delete box.dataset.canAct;
     drawMarks();
+    drawLegend();
     drawRobots(animate);
     drawTargets();
     drawActions();
@@ -677,7 +734,7 @@ export function mount(root, ctx) {
       return say(`Robot ${r.id} has no move now.`);
     }
     if (r) return say(`Robot ${r.id} is seat ${r.player + 1}'s.`);
-    if (selected) say(`Robot ${selected} cannot get to ${tileName(x, y, v.height)} in one move: click a lit tile.`);
+    if (selected) say(`Robot ${selected} cannot get to ${tileName(x, y, v.height)} in one move: ${touchInput() ? "tap" : "click"} a lit tile.`);
   }
 
   // ---- pointer: click, drag to pan, wheel and pinch to zoom ---------------

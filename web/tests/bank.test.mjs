@@ -116,6 +116,11 @@ test('a whole Russian Bank game against a tabula bot: drag and drop, clicks, key
   assert.equal(game.over.winner, 1);
   assert.equal(game.moves.length, 5);
   assert.match(await page.textContent('#t-result'), new RegExp(`^You won with ${game.over.scores[0]} points\\.$`));
+  // The board says what the points are made of, from the loser's piles left.
+  const made = /^Your (\d+) points: 30 for emptying your piles first \+ 2 × (\d+) cards? left in greedy bot's reserve \+ 1 × (\d+) in their hand and waste\.$/.exec(await page.textContent('.bd-bank .bd-note'));
+  assert.ok(made, 'the points are explained');
+  assert.equal(Number(made[1]), game.over.scores[0]);
+  assert.equal(30 + 2 * Number(made[2]) + Number(made[3]), game.over.scores[0]);
   assert.deepEqual(problems, []);
 });
 
@@ -185,6 +190,7 @@ test('a breach that empties its player: Stop or Accept, and Accept ends the game
   assert.match(await bob.page.textContent('#t-result'), /lost/i);
   // The winner's points: 30, 2 for each of Bob's 2 reserve cards, 1 for each of his 2 waste cards.
   assert.match(await bob.page.textContent('.bk-svg'), /won, 36 points/);
+  assert.equal(await bob.page.textContent('.bd-bank .bd-note'), "Ann's 36 points: 30 for emptying their piles first + 2 × 2 cards left in your reserve + 1 × 2 in your hand and waste.");
   assert.equal(await bob.page.locator('.bk-stop, .bk-accept').count(), 0, 'no Stop nor Accept after the end');
   assert.deepEqual(ann.problems, []);
   assert.deepEqual(bob.problems, []);

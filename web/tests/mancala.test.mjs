@@ -5,7 +5,7 @@
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launch, openPage, createTable, playToEnd, shot, waitPly, startBot, assertBotFinished, WAIT } from './harness.mjs';
+import { startServer, launch, openPage, createTable, playToEnd, shot, waitPly, ply, startBot, assertBotFinished, PHONE, WAIT } from './harness.mjs';
 
 let server;
 let browser;
@@ -55,6 +55,8 @@ test('a whole game of Kalah against a tabula bot, by clicks and keys', { timeout
   // The stores hold every stone at the end (the sweep): 48 in all.
   const [a, b] = result.match(/(\d+) to (\d+)/).slice(1).map(Number);
   assert.equal(a + b, 48);
+  // The board says where the last move's sweep put the stones left, if it moved any.
+  assert.match(await page.textContent('.board-caption'), /^$|^The game is over: the \d+ stones? left in row [AB] went to (your|greedy bot's) store\.$/);
   await shot(page, 'mancala-end');
   // The bot tells the same game and the same stores, and stops by itself.
   const game = await assertBotFinished(page, bot);
@@ -144,4 +146,25 @@ test('seat 2 plays from its own side of the board', { timeout: 60000 }, async ()
   assert.deepEqual(await ann.page.locator('#t-log li').allTextContents(), ['Ann: sow pit A1', 'Bob: sow pit B2']);
   assert.deepEqual(ann.problems, []);
   assert.deepEqual(bob.problems, []);
+});
+
+// On a touch screen there is no hover: the first tap on a pit shows where
+// its last stone lands, the second sows it; the help speaks of taps, not
+// of keys.
+test('on a touch screen, a first tap shows the sowing and a second sows', { timeout: 60000 }, async () => {
+  const phone = await browser.newContext({ viewport: PHONE, hasTouch: true, isMobile: true });
+  await phone.addInitScript(() => localStorage.setItem('tabula.name', 'Pia'));
+  const { page, problems } = await openPage(browser, server, { context: phone });
+  await createTable(page, { level: 'mancala/kalah-6-4', seats: ['greedy'] });
+  await page.locator('.pit.playable').first().waitFor({ timeout: WAIT });
+  assert.equal(await page.textContent('.board-caption'), 'Tap a pit to see where its last stone lands; tap it again to sow.');
+  await page.locator('.pit[data-cell="2"]').tap();
+  assert.match(await page.textContent('.board-caption'), /^Sow A3 \(4 stones\): the last lands in your store: you play again\. Tap A3 again to sow\.$/);
+  await page.waitForTimeout(300);
+  assert.equal(await ply(page), 0, 'the first tap sows nothing');
+  await page.locator('.pit[data-cell="2"]').tap();
+  await waitPly(page, 1);
+  assert.deepEqual(await page.locator('#t-log li').allTextContents(), ['Pia: sow pit A3']);
+  assert.deepEqual(problems, []);
+  await phone.close();
 });

@@ -5,7 +5,7 @@
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launch, openPage, createTable, playToEnd, shot, startBot, assertBotFinished, WAIT } from './harness.mjs';
+import { startServer, launch, openPage, createTable, playToEnd, shot, startBot, assertBotFinished, waitPly, ply, PHONE, WAIT } from './harness.mjs';
 
 let server;
 let browser;
@@ -72,4 +72,25 @@ test('a whole game of Nim against a tabula bot, by clicking stones', { timeout: 
   const game = await assertBotFinished(page, bot);
   assert.equal(game.over.reason, 'rules');
   assert.deepEqual(problems, []);
+});
+
+// On a touch screen there is no hover: the first tap on a stone shows what
+// would go, the second takes it; the help speaks of taps, not of keys.
+test('on a touch screen, a first tap shows what would go and a second takes it', { timeout: 60000 }, async () => {
+  const phone = await browser.newContext({ viewport: PHONE, hasTouch: true, isMobile: true });
+  await phone.addInitScript(() => localStorage.setItem('tabula.name', 'Pia'));
+  const { page, problems } = await openPage(browser, server, { context: phone });
+  await createTable(page, { level: 'nim/traditional-3-4-5', seats: ['random'] });
+  await page.locator('.stone.playable').first().waitFor({ timeout: WAIT });
+  assert.doesNotMatch(await page.textContent('.board-caption'), /Key|Click|Hover/);
+  const stone = page.locator('.stone[data-pile="2"][data-index="1"]');
+  await stone.tap();
+  assert.match(await page.textContent('.board-caption'), /^Tap it again to take 4 stones from pile 3/);
+  await page.waitForTimeout(300);
+  assert.equal(await ply(page), 0, 'the first tap takes nothing');
+  await stone.tap();
+  await waitPly(page, 1);
+  assert.equal(await page.textContent('#t-log li'), 'Pia: take 4 stones from pile 3');
+  assert.deepEqual(problems, []);
+  await phone.close();
 });

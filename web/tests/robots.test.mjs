@@ -74,7 +74,7 @@ test('a whole Robot board game against a tabula bot, played through the board', 
   await clickTile(page, 7, 0);
   assert.match(await page.textContent('.bd-robots .bd-note'), /Robot B \(rule B, facing south\)/);
   assert.deepEqual((await targets(page)).sort(), [[7, 1], [7, 2]], 'B walks 1 or 2 south (C stands 3 ahead)');
-  assert.ok(await page.locator('.bd-actions button', { hasText: 'Turn right' }).isEnabled());
+  assert.ok(await page.locator('.bd-actions button', { hasText: '3 quarters left' }).isEnabled());
 
   // The letter A chooses robot A; the right arrow steps it east.
   await page.locator('#t-turn').click();
@@ -86,7 +86,7 @@ test('a whole Robot board game against a tabula bot, played through the board', 
   // Next turn, B turns by its button.
   await page.locator('.bd-robots[data-can-act]').waitFor({ timeout: 10000 });
   await page.keyboard.press('b');
-  await page.locator('.bd-actions button', { hasText: 'Turn right' }).click();
+  await page.locator('.bd-actions button', { hasText: '3 quarters left' }).click();
   await logHas(page, 'B turns 3 quarters left');
 
   // Then A walks home (E4 is a): by clicking the lit tile nearest it;
@@ -119,6 +119,8 @@ test('a whole Robot board game against a tabula bot, played through the board', 
   assert.ok(played >= 0);
   const result = await page.textContent('#t-result');
   assert.match(result, /won|lost|draw/i, `a result is said: ${result}`);
+  // The board says which robot got home, and where.
+  if (!/draw/i.test(result)) assert.match(await page.textContent('.bd-robots .bd-note'), /^Robot [A-Z] reached its home at [A-Z]+\d+: (you win|casual bot wins)\.$/);
   assert.equal(await page.locator('.bd-robots[data-can-act]').count(), 0, 'no move is offered after the end');
   assert.equal(await page.locator('[data-kind="target"]').count(), 0, 'no tile is lit after the end');
   await shot(page, 'robots-end');

@@ -23,7 +23,9 @@ try {
   await waitConnected(page, left());
   for (let moves = 0; moves < 500; moves++) {
     await page.waitForFunction(
-      () => !document.querySelector('#t-result').hidden || document.querySelector('#t-legal button') !== null,
+      // Moves listed, or a long list waiting to be opened.
+      () => !document.querySelector('#t-result').hidden || document.querySelector('#t-legal button') !== null
+        || (!document.querySelector('#t-legal-box').hidden && !document.querySelector('#t-legal-box').open),
       null,
       { timeout: left() },
     );
