@@ -15,7 +15,7 @@
 # Does nothing when everything is already installed.
 set -euo pipefail
 
-packages=(pkg-config libasound2-dev python3-websockets chromium)
+packages=(pkg-config libasound2-dev python3-websockets chromium openssl)
 # Node.js as the system has it, unless one is installed already (another
 # distribution's nodejs package may bundle npm and refuse Debian's).
 command -v npm >/dev/null || packages+=(nodejs npm)

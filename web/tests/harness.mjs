@@ -81,7 +81,7 @@ export async function startServer({ port = 0, dir = null, args = [], timeout = 1
   const found = await new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`the server did not say where it listens in ${timeout} ms:\n${out}`)), timeout);
     const look = () => {
-      const m = /listening on ws:\/\/127\.0\.0\.1:(\d+)/.exec(out);
+      const m = /listening on wss?:\/\/127\.0\.0\.1:(\d+)/.exec(out);
       if (m) {
         clearTimeout(timer);
         resolve(Number(m[1]));
@@ -96,7 +96,8 @@ export async function startServer({ port = 0, dir = null, args = [], timeout = 1
   });
   return {
     port: found,
-    url: `http://127.0.0.1:${found}/`,
+    // The page is https:// when the server was given a certificate.
+    url: `${args.includes('--tls-cert') ? 'https' : 'http'}://127.0.0.1:${found}/`,
     dir: folder,
     log: () => out,
     /** Stops the server; keep: true keeps its folder for a restart. */
