@@ -3,8 +3,8 @@
 # Usage: scripts/setup.sh [build|window|screenshots|report|package]   (default: build)
 #   build        compilers' system libraries (ALSA headers, pkg-config),
 #                Python's websockets (the server's tests run the Python bot),
-#                and Node.js with npm and headless Chromium (the web page's
-#                tests drive the browser)
+#                Node.js with npm and headless Chromium (the web page's
+#                tests drive the browser), openssl (one makes a certificate)
 #   window       + the X11 and Vulkan libraries the window loads at run time
 #   screenshots  + Xvfb, Mesa's software Vulkan, xdotool and ImageMagick
 #   report       the same as build (Chromium looks at an arena's HTML report)
