@@ -25,7 +25,8 @@ fn main() {
     let mut out = String::from("/// The page's files, by name.\npub static FILES: &[(&str, &[u8])] = &[\n");
     for name in names {
         let file = format!("/../../web/public/{name}");
-        writeln!(out, "    ({name:?}, include_bytes!(concat!(env!(\"CARGO_MANIFEST_DIR\"), {file:?}))),").unwrap();
+        writeln!(out, "    ({name:?}, include_bytes!(concat!(env!(\"CARGO_MANIFEST_DIR\"), {file:?}))),")
+            .unwrap();
     }
     out.push_str("];\n");
     let target = Path::new(&std::env::var("OUT_DIR").unwrap()).join("web_files.rs");
