@@ -497,14 +497,15 @@ $('new-form').addEventListener('submit', async (e) => {
  */
 let T = null;
 
-function openTable(r) {
-  T = {
-    id: r.id,
-    role: r.kind === 'watch' ? 'watch' : 'seat',
-    want: r.kind === 'watch' ? null : r.seat,
-    seat: null,
+/** A table's state before anything of it is shown: no state heard, no board yet. */
+function newTable({ id, role, want, seat = null, attached = false }) {
+  return {
+    id,
+    role,
+    want,
+    seat,
     st: null,
-    attached: false,
+    attached,
     displaced: false,
     board: null,
     boardGame: null,
@@ -515,6 +516,11 @@ function openTable(r) {
     resignAsk: false,
     sending: false,
   };
+}
+
+function openTable(r) {
+  const watch = r.kind === 'watch';
+  T = newTable({ id: r.id, role: watch ? 'watch' : 'seat', want: watch ? null : r.seat });
   $('board-root').replaceChildren();
   $('t-log').replaceChildren();
   freshLegalBox();
@@ -758,23 +764,8 @@ net.on('rematch', (msg) => {
 
 /** The table state for a rematch's new table, without asking the server. */
 function openTableQuiet(msg) {
-  T = {
-    id: msg.new_table,
-    role: msg.token ? 'seat' : 'watch',
-    want: msg.seat ?? null,
-    seat: msg.seat ?? null,
-    st: null,
-    attached: true,
-    displaced: false,
-    board: null,
-    boardGame: null,
-    clockAt: 0,
-    rematchBy: new Set(),
-    rematchAsked: false,
-    note: null,
-    resignAsk: false,
-    sending: false,
-  };
+  const seat = msg.seat ?? null;
+  T = newTable({ id: msg.new_table, role: msg.token ? 'seat' : 'watch', want: seat, seat, attached: true });
   if (msg.token && msg.seat != null) setNote(`A new game: you now play ${seatInWords(msg.seat)}.`, msg.seat);
   else setNote('A new game: the players moved one seat round.');
   $('t-log').replaceChildren();

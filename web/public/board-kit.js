@@ -1,6 +1,8 @@
-// Small helpers shared by the Robot board and Russian Bank modules: SVG and
-// HTML element builders (attributes only: the page's CSP forbids inline
-// styles in markup) and the legal-move lookups both boards need.
+// Small helpers shared by the boards' modules: SVG and HTML element
+// builders (attributes only: the page's CSP forbids inline styles in
+// markup), the legal-move lookups the boards need, and what the small
+// boards (Nim's, Mancala's) share: their parts, pointing at a piece by
+// mouse or by finger, the last move's news, and a phone's width.
 
 export const SVG_NS = 'http://www.w3.org/2000/svg';
 
@@ -94,4 +96,91 @@ export const touchInput = () => lastTouch ?? matchMedia('(hover: none)').matches
 export function fitText(t, text, room, tail = '') {
   t.textContent = text + tail;
   for (let n = text.length - 1; n > 0 && t.getComputedTextLength() > room; n--) t.textContent = text.slice(0, n).trimEnd() + '…' + tail;
+}
+
+/**
+ * A small board's parts, appended to `root`: a note above, the drawing
+ * (an SVG image) and a caption under it, read out as it changes.
+ */
+export function boardParts(root) {
+  const note = html('p', 'board-note');
+  const drawing = svg('svg', { role: 'img' });
+  const caption = html('p', 'board-caption');
+  caption.setAttribute('aria-live', 'polite');
+  root.append(note, drawing, caption);
+  return { note, svg: drawing, caption };
+}
+
+/**
+ * Pointing at a board's pieces, by mouse or by finger: a mouse's hover
+ * shows what a piece would play and a click plays it; a finger or a pen
+ * does not hover, so its first tap shows the piece (arms it) and a second
+ * tap plays it. A piece is named by a key of the board's choosing:
+ * `legal(key)` is its legal entry (null: it plays nothing), `same(a, b)`
+ * whether two keys name one piece, `paint()` shows a change, `chose()`
+ * runs on a tap or a play that counts (a board drops its keys' choice),
+ * and `play(l)` plays the legal entry `l`.
+ * @returns {{hover: any, armed: any, wire: (shape: Element, key: any) => void,
+ *   update: (ply: number) => void}} `hover`, the piece under the mouse (if
+ *   it plays); `armed`, the piece tapped once; `wire`, listens to a piece's
+ *   shape; `update`, after each new state (at `ply`).
+ */
+export function pointing({ legal, same = (a, b) => a === b, paint, chose, play }) {
+  let tapped = false; // the press before this click was a finger's or a pen's
+  let shown = null; // the ply of the last state
+  const p = {
+    hover: null,
+    armed: null,
+    wire(shape, key) {
+      shape.addEventListener('pointerenter', (e) => {
+        if (isTouch(e)) return;
+        p.hover = legal(key) ? key : null;
+        paint();
+      });
+      shape.addEventListener('pointerleave', (e) => {
+        if (isTouch(e)) return;
+        if (p.hover != null && same(p.hover, key)) {
+          p.hover = null;
+          paint();
+        }
+      });
+      shape.addEventListener('pointerdown', (e) => {
+        tapped = isTouch(e);
+      });
+      shape.addEventListener('click', () => {
+        const l = legal(key);
+        if (!l) return;
+        chose();
+        if (tapped && !(p.armed != null && same(p.armed, key))) {
+          p.armed = key;
+          paint();
+          return;
+        }
+        p.hover = null;
+        p.armed = null;
+        play(l);
+      });
+    },
+    update(ply) {
+      const moved = ply !== shown;
+      shown = ply;
+      p.hover = null;
+      // A first tap stays shown while the position does (a seat's news changes nothing).
+      if (p.armed != null && (moved || !legal(p.armed))) p.armed = null;
+    },
+  };
+  return p;
+}
+
+/** The last move's news to draw with `state`: `fresh` if some came with it, else `kept` while the ply is the same. */
+export const newsFor = (kept, state, fresh) => fresh || (kept && kept.ply === state.ply ? kept : null);
+
+/** Phones' width, where the small boards draw bigger words or fewer stones a line. */
+const narrow = matchMedia('(max-width: 520px)');
+export const isNarrow = () => narrow.matches;
+
+/** Runs `redraw` whenever the window crosses a phone's width; the function returned stops that. */
+export function onNarrow(redraw) {
+  narrow.addEventListener('change', redraw);
+  return () => narrow.removeEventListener('change', redraw);
 }

@@ -4,7 +4,7 @@
 // lands and what that does (on a touch screen a first tap does); a click
 // sows it. Keys: digits 1..pits sow that pit of your row; ←/→ and Enter too.
 
-import { el, touchInput, isTouch, fitText } from './board-kit.js';
+import { el, touchInput, fitText, findLegal, boardParts, pointing, newsFor, isNarrow, onNarrow } from './board-kit.js';
 
 const BOARD = 'rgb(107, 69, 38)';
 const CELL = 'rgb(217, 184, 140)';
@@ -64,22 +64,11 @@ function cellName(n, cell) {
   return 'store B';
 }
 
-const narrow = window.matchMedia('(max-width: 520px)');
-
 export function mount(root, ctx) {
-  const note = document.createElement('p');
-  note.className = 'board-note';
-  const svg = el('svg', { role: 'img' });
-  const caption = document.createElement('p');
-  caption.className = 'board-caption';
-  caption.setAttribute('aria-live', 'polite');
-  root.append(note, svg, caption);
+  const { note, svg, caption } = boardParts(root);
 
   let state = null;
   let news = null;
-  let hover = null; // a cell of the mover's row under the pointer
-  let armed = null; // a pit tapped once on a touch screen: a second tap sows it
-  let tapped = false; // the press before this click was a finger's or a pen's
   let cursor = null; // a cell chosen by the arrow keys
   let pits = new Map(); // cell -> its circle
 
@@ -89,9 +78,16 @@ export function mount(root, ctx) {
     const n = state.view.pits;
     const side = cell <= n ? 0 : 1;
     const pit = side === 0 ? cell : cell - n - 1;
-    const key = JSON.stringify({ side, pit });
-    return state.legal.find((l) => JSON.stringify(l.move) === key) || null;
+    return findLegal(state, { side, pit });
   };
+  // The pit under the mouse (of the mover's row), or one tapped once on a
+  // touch screen, which a second tap sows.
+  const pick = pointing({
+    legal: legalFor,
+    paint,
+    chose: () => (cursor = null),
+    play: (l) => ctx.play(l.move),
+  });
   const whose = (side) => {
     const s = state.seats && state.seats.find((x) => x.seat === side + 1);
     if (state.seat === side + 1) return 'You';
@@ -107,7 +103,7 @@ export function mount(root, ctx) {
     const bottom = mySide();
     const top = 1 - bottom;
     // On a phone the board is a third of its size: bigger words keep it readable.
-    const k = narrow.matches ? 1.45 : 1;
+    const k = isNarrow() ? 1.45 : 1;
     const nameF = 34 * k;
     const fs = 40 * k;
     const W = n * P + 2 * S;
@@ -182,41 +178,8 @@ export function mount(root, ctx) {
         const ly = at.row === 'top' ? at.y - P * 0.42 - 2 : at.y + P * 0.42 + lf;
         g.append(el('text', { x: at.x, y: ly, fill: LABEL, 'font-size': lf, 'text-anchor': 'middle', 'pointer-events': 'none', opacity: 0.8 }, cellName(n, cell)));
       }
-      if (!at.store) {
-        pits.set(cell, shape);
-        // A finger or a pen does not hover: its first tap shows, the second sows.
-        shape.addEventListener('pointerenter', (e) => {
-          if (isTouch(e)) return;
-          hover = legalFor(cell) ? cell : null;
-          paint();
-        });
-        shape.addEventListener('pointerleave', (e) => {
-          if (isTouch(e)) return;
-          if (hover === cell) {
-            hover = null;
-            paint();
-          }
-        });
-        shape.addEventListener('pointerdown', (e) => {
-          tapped = isTouch(e);
-        });
-        shape.addEventListener('click', () => {
-          const l = legalFor(cell);
-          if (!l) return;
-          if (tapped && armed !== cell) {
-            armed = cell;
-            cursor = null;
-            paint();
-            return;
-          }
-          hover = null;
-          armed = null;
-          cursor = null;
-          ctx.play(l.move);
-        });
-      } else {
-        pits.set(cell, shape);
-      }
+      pits.set(cell, shape);
+      if (!at.store) pick.wire(shape, cell); // a first tap shows, the second sows
     }
     // Who owns which row and store.
     const nameY = [topNameY, bottomNameY];
@@ -238,7 +201,7 @@ export function mount(root, ctx) {
     if (!state) return;
     const view = state.view;
     const n = view.pits;
-    const chosen = hover ?? armed ?? cursor;
+    const chosen = pick.hover ?? pick.armed ?? cursor;
     const out = chosen != null ? sow(view, chosen <= n ? 0 : 1, chosen <= n ? chosen : chosen - n - 1) : null;
     for (const [cell, shape] of pits) {
       let fill = CELL;
@@ -265,7 +228,7 @@ export function mount(root, ctx) {
     if (out.captured) words += ` and captures ${out.captured} stone${out.captured === 1 ? '' : 's'}`;
     if (out.ends) words += ', and the game ends';
     else if (out.again) words += ': you play again';
-    caption.textContent = chosen === armed && hover == null ? `${words}. Tap ${cellName(n, chosen)} again to sow.` : `${words}.`;
+    caption.textContent = chosen === pick.armed && pick.hover == null ? `${words}. Tap ${cellName(n, chosen)} again to sow.` : `${words}.`;
   }
 
   /** The end: where the last move's sweep put the stones left, if it moved any (the result is the page's). */
@@ -334,24 +297,19 @@ export function mount(root, ctx) {
     return false;
   }
 
-  const redraw = () => state && draw();
-  narrow.addEventListener('change', redraw);
+  const stopNarrow = onNarrow(() => state && draw());
 
   return {
     update(s, n) {
-      const before = state ? state.ply : null;
       state = s;
-      if (n) news = n;
-      else if (!news || news.ply !== s.ply) news = null;
-      hover = null;
-      // A first tap stays shown while the position does (a seat's news changes nothing).
-      if (armed != null && (s.ply !== before || !legalFor(armed))) armed = null;
+      news = newsFor(news, s, n);
+      pick.update(s.ply);
       if (cursor != null && !legalFor(cursor)) cursor = null;
       draw();
     },
     key,
     unmount() {
-      narrow.removeEventListener('change', redraw);
+      stopNarrow();
       root.replaceChildren();
     },
   };

@@ -4,7 +4,7 @@
 // digit chooses a pile, then a digit takes that many (or arrows choose,
 // Enter takes, Esc lets go).
 
-import { el, touchInput, isTouch } from './board-kit.js';
+import { el, touchInput, findLegal, boardParts, pointing, newsFor, isNarrow, onNarrow } from './board-kit.js';
 
 const STONE = 'rgb(219, 214, 199)';
 const STONE_HOVER = 'rgb(255, 237, 158)';
@@ -27,32 +27,26 @@ function startPiles(level) {
   return piles.length ? piles : null;
 }
 
-const narrow = window.matchMedia('(max-width: 520px)');
-
 export function mount(root, ctx) {
-  const ending = document.createElement('p');
-  ending.className = 'board-note';
-  const svg = el('svg', { role: 'img' });
-  const caption = document.createElement('p');
-  caption.className = 'board-caption';
-  caption.setAttribute('aria-live', 'polite');
-  root.append(ending, svg, caption);
+  const { note: ending, svg, caption } = boardParts(root);
 
   /** @type {any} */
   let state = null;
   let news = null;
-  let hover = null; // {pile, count}
-  let armed = null; // {pile, count}: tapped once on a touch screen, a second tap takes
-  let tapped = false; // the press before this click was a finger's or a pen's
   let sel = null; // {pile, count}: chosen by keys
   let stones = []; // stones[pile][i]: the circle elements
   let rows = [];
 
-  const legalOf = (pile, count) => {
-    if (!state) return null;
-    const key = JSON.stringify({ pile, count });
-    return state.legal.find((l) => JSON.stringify(l.move) === key) || null;
-  };
+  const legalOf = (pile, count) => (state ? findLegal(state, { pile, count }) : null);
+  // The stones ({pile, count}) under the mouse, or tapped once on a touch
+  // screen, which a second tap takes.
+  const pick = pointing({
+    legal: (k) => legalOf(k.pile, k.count),
+    same: (a, b) => a.pile === b.pile && a.count === b.count,
+    paint,
+    chose: () => (sel = null),
+    play: (l) => ctx.play(l.move),
+  });
   const piles = () => (state && state.view && state.view.piles) || [];
 
   function draw() {
@@ -62,7 +56,7 @@ export function mount(root, ctx) {
     const size = now.map((n, i) => Math.max(n, start[i] || 0));
     const most = Math.max(1, ...size);
     // Long piles wrap: fewer stones a line on a phone, so they stay big enough to hit.
-    const perLine = Math.min(most, narrow.matches ? 15 : 30);
+    const perLine = Math.min(most, isNarrow() ? 15 : 30);
     const pitch = Math.min(90, (W - LEFT - RIGHT - 20) / perLine);
     const r = pitch * 0.42;
     svg.replaceChildren();
@@ -103,36 +97,7 @@ export function mount(root, ctx) {
         const c = el('circle', { cx, cy, r, class: 'stone', 'data-pile': p, 'data-index': i, fill: STONE });
         const shine = el('circle', { cx, cy, r, fill: 'url(#nim-shine)', 'pointer-events': 'none' });
         const count = left - i;
-        // A finger or a pen does not hover: its first tap shows, the second takes.
-        c.addEventListener('pointerenter', (e) => {
-          if (isTouch(e)) return;
-          hover = legalOf(p, count) ? { pile: p, count } : null;
-          paint();
-        });
-        c.addEventListener('pointerleave', (e) => {
-          if (isTouch(e)) return;
-          if (hover && hover.pile === p && hover.count === count) {
-            hover = null;
-            paint();
-          }
-        });
-        c.addEventListener('pointerdown', (e) => {
-          tapped = isTouch(e);
-        });
-        c.addEventListener('click', () => {
-          const l = legalOf(p, count);
-          if (!l) return;
-          if (tapped && !(armed && armed.pile === p && armed.count === count)) {
-            armed = { pile: p, count };
-            sel = null;
-            paint();
-            return;
-          }
-          hover = null;
-          armed = null;
-          sel = null;
-          ctx.play(l.move);
-        });
+        pick.wire(c, { pile: p, count }); // a first tap shows, the second takes
         row.push(c);
         g.append(c, shine);
       }
@@ -150,6 +115,7 @@ export function mount(root, ctx) {
   /** Colours the stones chosen (keys) or hovered, and says what they are. */
   function paint() {
     const mine = state && state.legal.length > 0;
+    const { hover, armed } = pick;
     const show = hover || armed || sel;
     stones.forEach((row, p) => {
       const left = piles()[p];
@@ -184,7 +150,7 @@ export function mount(root, ctx) {
       const d = Number(k);
       if (!sel) {
         if (d === 0) return false;
-        armed = null;
+        pick.armed = null;
         if (choosePile(d - 1)) paint();
         return true;
       }
@@ -231,26 +197,21 @@ export function mount(root, ctx) {
     return false;
   }
 
-  const redraw = () => state && draw();
-  narrow.addEventListener('change', redraw);
+  const stopNarrow = onNarrow(() => state && draw());
 
   return {
     update(s, n) {
-      const before = state ? state.ply : null;
       state = s;
       // The last move's news stays drawn until the position changes.
-      if (n) news = n;
-      else if (!news || news.ply !== s.ply) news = null;
-      hover = null;
-      // A first tap stays shown while the position does (a seat's news changes nothing).
-      if (armed && (s.ply !== before || !legalOf(armed.pile, armed.count))) armed = null;
+      news = newsFor(news, s, n);
+      pick.update(s.ply);
       if (sel && !(s.legal.length && s.view.piles[sel.pile])) sel = null;
       if (sel) sel.count = Math.min(sel.count, s.view.piles[sel.pile]);
       draw();
     },
     key,
     unmount() {
-      narrow.removeEventListener('change', redraw);
+      stopNarrow();
       root.replaceChildren();
     },
   };

@@ -5,20 +5,11 @@
 // it exits by itself; and a breach called with the big Stop button by a
 // seat whose side is drawn at the bottom although it is seat 2.
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launch, openPage, createTable, shot, startBot, assertBotFinished, PHONE, WAIT } from './harness.mjs';
+import { useServerAndBrowser, gameAgainstBot, logHas, openPage, createTable, shot, assertBotFinished } from './harness.mjs';
 
-let server;
-let browser;
-before(async () => {
-  server = await startServer();
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const live = useServerAndBrowser();
 
 async function middle(page, selector) {
   const loc = page.locator(selector).first();
@@ -57,22 +48,12 @@ async function touchDrag(page, from, to) {
   await cdp.detach();
 }
 
-async function logHas(page, text) {
-  await page.waitForFunction((t) => document.querySelector('#t-log')?.textContent.includes(t), text, { timeout: 10000 });
-}
-
 async function canAct(page) {
   await page.locator('.bd-bank[data-can-act]').waitFor({ timeout: 10000 });
 }
 
 test('a whole Russian Bank game against a tabula bot: drag and drop, clicks, keys and buttons', { timeout: 90000 }, async (t) => {
-  const { page, problems } = await openPage(browser, server, { name: 'Ann' });
-  const table = await createTable(page, { level: 'russian_bank/04-quick-win', seats: ['person'] });
-  const bot = startBot(server, table, { agent: 'greedy', seat: 2, name: 'greedy bot' });
-  t.after(() => bot.stop());
-  await bot.waitOutput(/^seat 2 at table /); // it has taken the seat (else: what it said)
-  await page.locator('.bd-bank[data-can-act]').waitFor({ timeout: WAIT });
-  assert.equal(await page.textContent('#t-seats li:nth-child(2) .seat-name'), 'greedy bot');
+  const { page, problems, bot } = await gameAgainstBot(t, live, { level: 'russian_bank/04-quick-win', agent: 'greedy', ready: '.bd-bank[data-can-act]' });
   // The movable cards are marked: the reserve's 2♥ among them.
   assert.ok(await page.locator('.bk-svg [data-source="R0"]').count(), 'the reserve card is marked movable');
   assert.equal(await page.locator('.bk-stop').count(), 0, 'no Stop button without a breach');
@@ -125,12 +106,10 @@ test('a whole Russian Bank game against a tabula bot: drag and drop, clicks, key
 });
 
 test('a breach is called with the big Stop button, said in words', { timeout: 60000 }, async () => {
-  const ann = await openPage(browser, server, { name: 'Ann' });
+  const ann = await openPage(live.browser, live.server, { name: 'Ann' });
   const table = await createTable(ann.page, { level: 'russian_bank/06-a-stop', seats: ['person'] });
   // Bob is on a phone: his drags are touches.
-  const phone = await browser.newContext({ viewport: PHONE, hasTouch: true, isMobile: true });
-  await phone.addInitScript(() => localStorage.setItem('tabula.name', 'Bob'));
-  const bob = await openPage(browser, server, { hash: `#table=${table}&seat=2`, context: phone });
+  const bob = await openPage(live.browser, live.server, { name: 'Bob', hash: `#table=${table}&seat=2`, touch: true });
   await canAct(ann.page);
   // Bob, seat 2, sees his own side at the bottom: his reserve top (7♥) low on the table.
   const mine = await middle(bob.page, '.bk-svg [data-pile="R1"]');
@@ -159,9 +138,9 @@ test('a breach is called with the big Stop button, said in words', { timeout: 60
 });
 
 test('a breach that empties its player: Stop or Accept, and Accept ends the game', { timeout: 60000 }, async () => {
-  const ann = await openPage(browser, server, { name: 'Ann' });
+  const ann = await openPage(live.browser, live.server, { name: 'Ann' });
   const table = await createTable(ann.page, { level: 'russian_bank/seed-004-move-card-from-reserve', seats: ['person'] });
-  const bob = await openPage(browser, server, { name: 'Bob', hash: `#table=${table}&seat=2` });
+  const bob = await openPage(live.browser, live.server, { name: 'Bob', hash: `#table=${table}&seat=2` });
   // Ann: the A♠ up (keys), the 6♥ on the 7♣ (keys), the 5♦ on Bob's waste (clicks).
   await canAct(ann.page);
   await ann.page.locator('#t-turn').click();

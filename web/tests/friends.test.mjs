@@ -3,34 +3,23 @@
 // asked and accepted, the game ends in words for both, and a rematch takes
 // both to a new table with the seats turned round.
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launch, openPage, createTable, waitPly, until, WAIT } from './harness.mjs';
+import { useServerAndBrowser, openPage, createTable, waitPly, atPly, until, WAIT } from './harness.mjs';
 
-let server;
-let browser;
-before(async () => {
-  server = await startServer();
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
-
-const atPly = (page, n) => page.waitForFunction((k) => document.querySelector('#table').dataset.ply === String(k), n, { timeout: WAIT });
+const live = useServerAndBrowser();
 
 test('two people at one table by the invitation link', { timeout: 60000 }, async () => {
-  const ann = await openPage(browser, server, { name: 'Ann' });
+  const ann = await openPage(live.browser, live.server, { name: 'Ann' });
   const table = await createTable(ann.page, { level: 'nim/beginner-2-3', seats: ['person'] });
   await ann.page.locator('#t-invite').waitFor({ timeout: WAIT });
   assert.match(await ann.page.textContent('#t-turn'), /Waiting for a player at seat 2/);
   const link = await ann.page.inputValue('#invite-2');
-  assert.equal(link, `${server.url}#table=${table}&seat=2`);
+  assert.equal(link, `${live.server.url}#table=${table}&seat=2`);
   await ann.page.click('#t-invite button');
   await until(async () => /Copied|Selected/.test(await ann.page.textContent('#t-invite .copied')), { what: 'the copy said' });
 
-  const bob = await openPage(browser, server, { name: 'Bob', hash: link.slice(server.url.length) });
+  const bob = await openPage(live.browser, live.server, { name: 'Bob', hash: link.slice(live.server.url.length) });
   await waitPly(bob.page, 0);
   assert.equal(await bob.page.evaluate(() => location.hash), `#table=${table}&seat=2`);
   await ann.page.waitForFunction(() => /Bob/.test(document.querySelector('#t-seats').textContent), null, { timeout: WAIT });

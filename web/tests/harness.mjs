@@ -9,6 +9,11 @@
 //   ... assert on the page ...
 //   await browser.close(); await server.stop();
 //
+// A test file that needs one server and one browser for all its tests:
+//
+//   const live = useServerAndBrowser();             // started before its tests, stopped after
+//   test('...', async () => { const { page } = await openPage(live.browser, live.server); ... });
+//
 // An opponent is either an agent the server runs (a seat spec such as
 // 'random' in createTable's seats), or a `tabula bot` of its own, a client
 // of the protocol like the page, at a seat left to a person:
@@ -19,6 +24,11 @@
 //   ... play from the page to the end ...
 //   await assertBotFinished(page, bot);            // it told the same game, and exited 0
 //   botGame(bot.output()).over.winner              // what it printed, parsed
+//
+// or, all of that start at once (the bot named "random bot", stopped after
+// the test `t`, and the page shown ready to move):
+//
+//   const { page, problems, bot } = await gameAgainstBot(t, live, { level: 'nim/beginner-2-3', agent: 'random', ready: '.stone.playable' });
 //
 // Environment:
 //   TABULA_SERVER  the server binary (default /tmp/web/bin/tabula-server)
@@ -33,6 +43,7 @@
 // message saying what it waited for.
 
 import assert from 'node:assert/strict';
+import { before, after } from 'node:test';
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -193,6 +204,27 @@ export function startBot(server, table, { agent = 'random', seat = null, name = 
 }
 
 /**
+ * A game against a `tabula bot` begun: a page of Ann's at `live.server`
+ * (opened in `live.browser`) creates a table of `level` and leaves seat 2
+ * to a person, which a bot playing `agent` as "<agent> bot" takes (stopped
+ * when the test `t` ends); then the page shows the bot's name at seat 2
+ * and `ready` (a selector) that it may move.
+ * @returns {Promise<{page: import('playwright-core').Page, problems: string[],
+ *   table: string, bot: ReturnType<typeof startBot>}>}
+ */
+export async function gameAgainstBot(t, live, { level, agent, ready }) {
+  const { page, problems } = await openPage(live.browser, live.server, { name: 'Ann' });
+  const table = await createTable(page, { level, seats: ['person'] });
+  const name = `${agent} bot`;
+  const bot = startBot(live.server, table, { agent, seat: 2, name });
+  t.after(() => bot.stop());
+  await bot.waitOutput(/^seat 2 at table /); // it has taken the seat (else: what it said)
+  await page.locator(ready).first().waitFor({ timeout: WAIT });
+  assert.equal(await page.textContent('#t-seats li:nth-child(2) .seat-name'), name);
+  return { page, problems, table, bot };
+}
+
+/**
  * What a bot's output tells of its game: `moves` ({ply, seat, says}, one a
  * "move N: seat S ..." line), `over` (null until its "the game is over"
  * line, then {winner: a seat or null for a draw, reason, scores}) and
@@ -242,14 +274,39 @@ export async function launch() {
 }
 
 /**
+ * A test file's server and browser, shared by its tests: registers a
+ * before hook that starts the server (startServer's `options`, or a
+ * function, run then, that returns them) and launches the browser, and an
+ * after hook that closes the browser and stops the server. Tests read
+ * `.server` and `.browser` of what it returns; a test that restarts the
+ * server puts the new one in `.server`, and that one is stopped.
+ * @returns {{server: Awaited<ReturnType<typeof startServer>> | null,
+ *   browser: Awaited<ReturnType<typeof launch>> | null}}
+ */
+export function useServerAndBrowser(options = {}) {
+  const live = { server: null, browser: null };
+  before(async () => {
+    live.server = await startServer(typeof options === 'function' ? await options() : options);
+    live.browser = await launch();
+  });
+  after(async () => {
+    await live.browser?.close();
+    await live.server?.stop();
+  });
+  return live;
+}
+
+/**
  * Opens the page in a new browser context (its own localStorage: another
  * person). `name` is stored as the player's name before the page runs
- * (unless one is stored already); `hash` is the route (#table=ID...).
- * `problems` collects console errors, page errors, CSP violations and
- * dialogs (alert/confirm), which tests assert empty.
+ * (unless one is stored already); `hash` is the route (#table=ID...);
+ * `touch` makes it a phone's (PHONE's size, a touch screen, a mobile
+ * browser) whatever `viewport` says. `problems` collects console errors,
+ * page errors, CSP violations and dialogs (alert/confirm), which tests
+ * assert empty.
  */
-export async function openPage(browser, server, { name = null, hash = '', viewport = DESKTOP, context = null } = {}) {
-  const ctx = context || (await browser.newContext({ viewport }));
+export async function openPage(browser, server, { name = null, hash = '', viewport = DESKTOP, touch = false, context = null } = {}) {
+  const ctx = context || (await browser.newContext(touch ? { viewport: PHONE, hasTouch: true, isMobile: true } : { viewport }));
   if (name != null && !context) {
     await ctx.addInitScript((n) => {
       if (!localStorage.getItem('tabula.name')) localStorage.setItem('tabula.name', n);
@@ -307,6 +364,16 @@ export async function ply(page) {
 /** Waits until the page's table has reached at least ply `n`. */
 export async function waitPly(page, n, timeout = WAIT) {
   await page.waitForFunction((k) => Number(document.querySelector('#table')?.dataset.ply) >= k, n, { timeout });
+}
+
+/** Waits until the page's table is at ply `n` exactly. */
+export async function atPly(page, n, timeout = WAIT) {
+  await page.waitForFunction((k) => document.querySelector('#table').dataset.ply === String(k), n, { timeout });
+}
+
+/** Waits until the page's log of moves has `text` in it. */
+export async function logHas(page, text, timeout = 10000) {
+  await page.waitForFunction((t) => document.querySelector('#t-log')?.textContent.includes(t), text, { timeout });
 }
 
 /** Whether the game shown is over (the result is up). */

@@ -6,22 +6,13 @@
 // and after the same moves. The server's own tests build such pairs the
 // same way (crates/server/tests/secrets.rs).
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { startServer, launch, openPage, waitPly, until, REPO } from './harness.mjs';
+import { useServerAndBrowser, openPage, waitPly, until, REPO } from './harness.mjs';
 
-let server;
-let browser;
-before(async () => {
-  server = await startServer();
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const live = useServerAndBrowser();
 
 const level = (name) => readFileSync(path.join(REPO, 'levels', name), 'utf8');
 
@@ -96,10 +87,10 @@ test('Russian Bank: two deals differing in face-down cards look alike to the sea
   const text = level('russian_bank/04-quick-win.ron');
   const swapped = text.replace('reserve: ["KD", "QC", "JH", "TS", "9C"]', 'reserve: ["QC", "KD", "JH", "TS", "9C"]');
   assert.notEqual(text, swapped);
-  const host = await openPage(browser, server, {});
+  const host = await openPage(live.browser, live.server, {});
   const tables = [await createByText(host.page, text, ['person', 'greedy']), await createByText(host.page, swapped, ['person', 'greedy'])];
   const seats = [];
-  for (const id of tables) seats.push(await openPage(browser, server, { name: 'Ann', hash: `#table=${id}&seat=1` }));
+  for (const id of tables) seats.push(await openPage(live.browser, live.server, { name: 'Ann', hash: `#table=${id}&seat=1` }));
   const pages = seats.map((s) => s.page);
   for (const p of pages) await p.locator('.bd-bank[data-can-act]').waitFor({ timeout: 10000 });
   await alike(pages, tables, 'at the deal');
@@ -136,12 +127,12 @@ function homesAt(which) {
 test('the Robot board: two boards differing in a hidden home look alike to each seat', { timeout: 60000 }, async () => {
   const [a, b] = [homesAt(1), homesAt(2)];
   assert.notEqual(a, b);
-  const host = await openPage(browser, server, {});
+  const host = await openPage(live.browser, live.server, {});
   const tables = [await createByText(host.page, a, ['person', 'person']), await createByText(host.page, b, ['person', 'person'])];
   const anns = [], bobs = [];
   for (const id of tables) {
-    anns.push(await openPage(browser, server, { name: 'Ann', hash: `#table=${id}&seat=1` }));
-    bobs.push(await openPage(browser, server, { name: 'Bob', hash: `#table=${id}&seat=2` }));
+    anns.push(await openPage(live.browser, live.server, { name: 'Ann', hash: `#table=${id}&seat=1` }));
+    bobs.push(await openPage(live.browser, live.server, { name: 'Bob', hash: `#table=${id}&seat=2` }));
   }
   const ann = anns.map((s) => s.page), bob = bobs.map((s) => s.page);
   for (const p of ann) {

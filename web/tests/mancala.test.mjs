@@ -3,29 +3,14 @@
 // clicking pits and by digit keys, to the stores' result, which the bot
 // tells too before it exits by itself.
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launch, openPage, createTable, playToEnd, shot, waitPly, ply, startBot, assertBotFinished, PHONE, WAIT } from './harness.mjs';
+import { useServerAndBrowser, gameAgainstBot, openPage, createTable, playToEnd, shot, waitPly, ply, assertBotFinished, WAIT } from './harness.mjs';
 
-let server;
-let browser;
-before(async () => {
-  server = await startServer();
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const live = useServerAndBrowser();
 
 test('a whole game of Kalah against a tabula bot, by clicks and keys', { timeout: 120000 }, async (t) => {
-  const { page, problems } = await openPage(browser, server, { name: 'Ann' });
-  const table = await createTable(page, { level: 'mancala/kalah-6-4', seats: ['person'] });
-  const bot = startBot(server, table, { agent: 'greedy', seat: 2, name: 'greedy bot' });
-  t.after(() => bot.stop());
-  await bot.waitOutput(/^seat 2 at table /); // it has taken the seat (else: what it said)
-  await page.locator('.pit.playable').first().waitFor({ timeout: WAIT });
-  assert.equal(await page.textContent('#t-seats li:nth-child(2) .seat-name'), 'greedy bot');
+  const { page, problems, bot } = await gameAgainstBot(t, live, { level: 'mancala/kalah-6-4', agent: 'greedy', ready: '.pit.playable' });
   assert.equal(await page.locator('.pit.playable').count(), 6, 'six pits to sow at the start');
 
   // Hovering A3 (4 stones) shows the last one landing in the store: again.
@@ -70,7 +55,7 @@ test('a whole game of Kalah against a tabula bot, by clicks and keys', { timeout
 // WebSocket) and check each move against the server's position after it,
 // on each shipped board.
 test('the sowing shown on hover agrees with the server', { timeout: 60000 }, async () => {
-  const { page, problems } = await openPage(browser, server, { name: 'Ann' });
+  const { page, problems } = await openPage(live.browser, live.server, { name: 'Ann' });
   const report = await page.evaluate(async (levels) => {
     const { sow } = await import('./board-mancala.js');
     const out = { moves: 0, wrong: [] };
@@ -123,9 +108,9 @@ test('the sowing shown on hover agrees with the server', { timeout: 60000 }, asy
 // Seat 2 sees the board turned: its row B at the bottom, B1 at the left,
 // and its digits sow B pits; both clocks count.
 test('seat 2 plays from its own side of the board', { timeout: 60000 }, async () => {
-  const ann = await openPage(browser, server, { name: 'Ann' });
+  const ann = await openPage(live.browser, live.server, { name: 'Ann' });
   const table = await createTable(ann.page, { level: 'mancala/kalah-6-4', seats: ['person'], clock: { minutes: 5, increment: 2 } });
-  const bob = await openPage(browser, server, { name: 'Bob', hash: `#table=${table}&seat=2` });
+  const bob = await openPage(live.browser, live.server, { name: 'Bob', hash: `#table=${table}&seat=2` });
   await waitPly(bob.page, 0);
   await ann.page.locator('.pit.playable').first().waitFor({ timeout: WAIT });
   await ann.page.keyboard.press('1'); // A1's four stones: A2 to A5
@@ -152,9 +137,7 @@ test('seat 2 plays from its own side of the board', { timeout: 60000 }, async ()
 // its last stone lands, the second sows it; the help speaks of taps, not
 // of keys.
 test('on a touch screen, a first tap shows the sowing and a second sows', { timeout: 60000 }, async () => {
-  const phone = await browser.newContext({ viewport: PHONE, hasTouch: true, isMobile: true });
-  await phone.addInitScript(() => localStorage.setItem('tabula.name', 'Pia'));
-  const { page, problems } = await openPage(browser, server, { context: phone });
+  const { context: phone, page, problems } = await openPage(live.browser, live.server, { name: 'Pia', touch: true });
   await createTable(page, { level: 'mancala/kalah-6-4', seats: ['greedy'] });
   await page.locator('.pit.playable').first().waitFor({ timeout: WAIT });
   assert.equal(await page.textContent('.board-caption'), 'Tap a pit to see where its last stone lands; tap it again to sow.');

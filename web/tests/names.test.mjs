@@ -2,32 +2,23 @@
 // shows as those very characters, in the header, the seats, the log, the
 // lobby's list and a result, and nothing runs.
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launch, openPage, createTable, waitPly, WAIT } from './harness.mjs';
+import { useServerAndBrowser, openPage, createTable, waitPly, WAIT } from './harness.mjs';
 
-let server;
-let browser;
-before(async () => {
-  server = await startServer();
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const live = useServerAndBrowser();
 
 const EVIL = '<img src=x onerror=alert(1)>';
 
 test('a name made of markup is shown as text', { timeout: 60000 }, async () => {
-  const eve = await openPage(browser, server, { name: EVIL });
+  const eve = await openPage(live.browser, live.server, { name: EVIL });
   assert.equal(await eve.page.textContent('#me-name'), EVIL);
   const table = await createTable(eve.page, { level: 'nim/beginner-2-3', seats: ['person'], listed: true });
   await eve.page.locator('#t-seats li').first().waitFor({ timeout: WAIT });
   assert.equal(await eve.page.textContent('#t-seats li:first-child .seat-name'), EVIL);
 
   // Someone else finds the table in the lobby, by the name as text.
-  const bob = await openPage(browser, server, { name: 'Bob' });
+  const bob = await openPage(live.browser, live.server, { name: 'Bob' });
   const item = bob.page.locator('#tables-list li.table-item', { hasText: EVIL });
   await item.waitFor({ timeout: WAIT });
   await item.locator('a', { hasText: 'Join' }).click();

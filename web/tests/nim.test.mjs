@@ -3,30 +3,15 @@
 // clicking stones (and once by keys), to a result said in words, and the
 // bot tells the same game to its end and exits by itself.
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launch, openPage, createTable, playToEnd, shot, startBot, assertBotFinished, waitPly, ply, PHONE, WAIT } from './harness.mjs';
+import { useServerAndBrowser, gameAgainstBot, logHas, openPage, createTable, playToEnd, shot, assertBotFinished, waitPly, ply, WAIT } from './harness.mjs';
 
-let server;
-let browser;
-before(async () => {
-  server = await startServer();
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const live = useServerAndBrowser();
 
 test('a whole game of Nim against a tabula bot, by clicking stones', { timeout: 90000 }, async (t) => {
-  const { page, problems } = await openPage(browser, server, { name: 'Ann' });
-  const table = await createTable(page, { level: 'nim/traditional-3-4-5', seats: ['person'] });
-  const bot = startBot(server, table, { agent: 'random', seat: 2, name: 'random bot' });
-  t.after(() => bot.stop());
   // The game begins once the bot has taken seat 2, under its name.
-  await bot.waitOutput(/^seat 2 at table /); // (else: what it said)
-  await page.locator('.stone.playable').first().waitFor({ timeout: WAIT });
-  assert.equal(await page.textContent('#t-seats li:nth-child(2) .seat-name'), 'random bot');
+  const { page, problems, bot } = await gameAgainstBot(t, live, { level: 'nim/traditional-3-4-5', agent: 'random', ready: '.stone.playable' });
   assert.match(await page.textContent('.board-note'), /Normal play: whoever takes the last stone wins/);
   await shot(page, 'nim-start');
 
@@ -40,7 +25,7 @@ test('a whole game of Nim against a tabula bot, by clicking stones', { timeout: 
   await page.keyboard.press('2');
   assert.match(await page.textContent('.board-caption'), /Pile 2: take 1 stone from pile 2/);
   await page.keyboard.press('1');
-  await page.waitForFunction(() => document.querySelector('#t-log')?.textContent.includes('take 1 stone from pile 2'), null, { timeout: WAIT });
+  await logHas(page, 'take 1 stone from pile 2', WAIT);
 
   // Then clicks: the last stone of the fullest pile each time.
   const played = await playToEnd(page, {
@@ -77,9 +62,7 @@ test('a whole game of Nim against a tabula bot, by clicking stones', { timeout: 
 // On a touch screen there is no hover: the first tap on a stone shows what
 // would go, the second takes it; the help speaks of taps, not of keys.
 test('on a touch screen, a first tap shows what would go and a second takes it', { timeout: 60000 }, async () => {
-  const phone = await browser.newContext({ viewport: PHONE, hasTouch: true, isMobile: true });
-  await phone.addInitScript(() => localStorage.setItem('tabula.name', 'Pia'));
-  const { page, problems } = await openPage(browser, server, { context: phone });
+  const { context: phone, page, problems } = await openPage(live.browser, live.server, { name: 'Pia', touch: true });
   await createTable(page, { level: 'nim/traditional-3-4-5', seats: ['random'] });
   await page.locator('.stone.playable').first().waitFor({ timeout: WAIT });
   assert.doesNotMatch(await page.textContent('.board-caption'), /Key|Click|Hover/);

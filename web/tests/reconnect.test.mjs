@@ -2,25 +2,16 @@
 // a server restart (same port, same database) is waited out, said, and the
 // seat resumed with its token.
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launch, openPage, createTable, playToEnd, waitPly, waitConnected, WAIT } from './harness.mjs';
+import { useServerAndBrowser, startServer, openPage, createTable, playToEnd, waitPly, waitConnected, WAIT } from './harness.mjs';
 
-let server;
-let browser;
-before(async () => {
-  server = await startServer();
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const live = useServerAndBrowser();
 
 const takeOne = async (p) => p.locator('.stone.playable').last().click();
 
 test('a reload and a server restart come back to the same seat', { timeout: 60000 }, async () => {
-  const { page, problems } = await openPage(browser, server, { name: 'Ann' });
+  const { page, problems } = await openPage(live.browser, live.server, { name: 'Ann' });
   const table = await createTable(page, { level: 'nim/traditional-3-4-5', seats: ['random'] });
   await page.locator('.stone.playable').first().waitFor({ timeout: WAIT });
   await takeOne(page);
@@ -37,10 +28,10 @@ test('a reload and a server restart come back to the same seat', { timeout: 6000
   await waitPly(page, 4);
 
   // The server goes away: the page says so and counts down to its retry.
-  const port = server.port;
-  await server.stop({ keep: true });
+  const port = live.server.port;
+  await live.server.stop({ keep: true });
   await page.waitForFunction(() => /Connection lost: trying again/.test(document.querySelector('#conn').textContent), null, { timeout: WAIT });
-  server = await startServer({ port, dir: server.dir });
+  live.server = await startServer({ port, dir: live.server.dir }); // the one stopped after
   await waitConnected(page, 15000);
   await page.locator('.stone.playable').first().waitFor({ timeout: WAIT });
   assert.equal(await page.locator('#t-log li').count(), 4);

@@ -6,22 +6,13 @@
 // clicking them; a large board opens zoomed on the seat's robot, and zooms
 // and pans.
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launch, openPage, createTable, playToEnd, waitPly, ply, shot, startBot, assertBotFinished, PHONE, WAIT } from './harness.mjs';
+import { useServerAndBrowser, gameAgainstBot, logHas, openPage, createTable, playToEnd, waitPly, ply, shot, assertBotFinished, PHONE } from './harness.mjs';
 
 const T = 40; // board-robots.js's user units a tile
 
-let server;
-let browser;
-before(async () => {
-  server = await startServer();
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const live = useServerAndBrowser();
 
 /** Where tile (x, y)'s middle is on the screen. */
 async function tileAt(page, x, y) {
@@ -55,18 +46,8 @@ function targets(page) {
   return page.evaluate(() => [...document.querySelectorAll('[data-kind="target"]')].map((r) => r.dataset.tile.split(',').map(Number)));
 }
 
-async function logHas(page, text) {
-  await page.waitForFunction((t) => document.querySelector('#t-log')?.textContent.includes(t), text, { timeout: 10000 });
-}
-
 test('a whole Robot board game against a tabula bot, played through the board', { timeout: 120000 }, async (t) => {
-  const { page, problems } = await openPage(browser, server, { name: 'Ann' });
-  const table = await createTable(page, { level: 'robots/01-first-steps', seats: ['person'] });
-  const bot = startBot(server, table, { agent: 'casual', seat: 2, name: 'casual bot' });
-  t.after(() => bot.stop());
-  await bot.waitOutput(/^seat 2 at table /); // it has taken the seat (else: what it said)
-  await page.locator('.bd-robots[data-can-act]').waitFor({ timeout: WAIT });
-  assert.equal(await page.textContent('#t-seats li:nth-child(2) .seat-name'), 'casual bot');
+  const { page, problems, bot } = await gameAgainstBot(t, live, { level: 'robots/01-first-steps', agent: 'casual', ready: '.bd-robots[data-can-act]' });
   await shot(page, 'robots-start');
 
   // Clicking robot B (rule B, at H6 facing south) chooses it: its walks
@@ -130,7 +111,7 @@ test('a whole Robot board game against a tabula bot, played through the board', 
 });
 
 test('an exchange of two tiles is made by clicking them', { timeout: 60000 }, async () => {
-  const { page, problems } = await openPage(browser, server, { name: 'Ann' });
+  const { page, problems } = await openPage(live.browser, live.server, { name: 'Ann' });
   await createTable(page, { level: 'robots/09-swap-puzzle', seats: ['casual'] });
   await page.locator('.bd-robots[data-can-act]').waitFor({ timeout: 10000 });
   await page.locator('#t-turn').click();
@@ -151,7 +132,7 @@ test('an exchange of two tiles is made by clicking them', { timeout: 60000 }, as
 });
 
 test('a large board opens zoomed on the seat\'s robot, and zooms and pans', { timeout: 60000 }, async () => {
-  const { page, problems } = await openPage(browser, server, { name: 'Ann', viewport: PHONE });
+  const { page, problems } = await openPage(live.browser, live.server, { name: 'Ann', viewport: PHONE });
   await createTable(page, { level: 'robots/large-128x128-four-robots', seats: ['random', 'random', 'random'] });
   await page.locator('.bd-robots[data-can-act]').waitFor({ timeout: 20000 });
   const vb = () => page.evaluate(() => document.querySelector('.rb-svg').getAttribute('viewBox').split(' ').map(Number));

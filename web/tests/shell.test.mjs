@@ -6,24 +6,13 @@
 // computer players weakest first; a list of moves that scrolls says so,
 // and the log shows whole lines.
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launch, openPage, createTable, waitPly, until, WAIT } from './harness.mjs';
+import { useServerAndBrowser, openPage, createTable, waitPly, atPly, isOver, until, WAIT } from './harness.mjs';
 
-let server;
-let browser;
-before(async () => {
-  server = await startServer();
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const live = useServerAndBrowser();
 
-const atPly = (page, n) => page.waitForFunction((k) => document.querySelector('#table').dataset.ply === String(k), n, { timeout: WAIT });
 const visible = (page, sel) => page.locator(sel).isVisible();
-const over = (page) => page.evaluate(() => !document.querySelector('#t-result').hidden);
 
 /** Plays the first move the list offers, once the page may move. */
 async function playFirst(page) {
@@ -32,12 +21,12 @@ async function playFirst(page) {
 }
 
 test('an invitation, notices that last until the game goes on, and finished seats', { timeout: 90000 }, async () => {
-  const ann = await openPage(browser, server, { name: 'Ann' });
+  const ann = await openPage(live.browser, live.server, { name: 'Ann' });
   const table = await createTable(ann.page, { level: 'nim/beginner-2-3', seats: ['person'], listed: true });
   const link = await ann.page.inputValue('#invite-2');
 
   // A friend with no name yet: told they are invited, to what, and by whom.
-  const bob = await openPage(browser, server, { hash: link.slice(server.url.length) });
+  const bob = await openPage(live.browser, live.server, { hash: link.slice(live.server.url.length) });
   await bob.page.locator('#name-box').waitFor({ timeout: WAIT });
   assert.match(await bob.page.textContent('#name-why'), /^You are invited to a table: say your name to sit down\./);
   await bob.page.waitForFunction(() => /^Invited to Nim · Beginner 2-3$/.test(document.querySelector('#t-title').textContent), null, { timeout: WAIT });
@@ -64,7 +53,7 @@ test('an invitation, notices that last until the game goes on, and finished seat
   assert.equal(await visible(ann.page, '#t-notice'), false, 'gone at her next move');
   // Then to the end: no notice outlives the game.
   const pages = [ann.page, bob.page];
-  for (let i = 1; i < 12 && !(await over(ann.page)); i++) {
+  for (let i = 1; i < 12 && !(await isOver(ann.page)); i++) {
     await playFirst(pages[i % 2]);
     await atPly(pages[(i + 1) % 2], i + 1);
   }
@@ -104,9 +93,9 @@ test('an invitation, notices that last until the game goes on, and finished seat
 });
 
 test('a spectator is asked no name and is told they are watching', { timeout: 60000 }, async () => {
-  const ann = await openPage(browser, server, { name: 'Ann' });
+  const ann = await openPage(live.browser, live.server, { name: 'Ann' });
   const table = await createTable(ann.page, { level: 'nim/traditional-3-4-5', seats: ['random'], listed: true });
-  const sam = await openPage(browser, server, {});
+  const sam = await openPage(live.browser, live.server, {});
   await sam.page.locator('#name-box').waitFor({ timeout: WAIT });
   assert.equal(await sam.page.textContent('#me-label'), 'No name yet');
   assert.equal(await sam.page.textContent('#me-edit'), 'Choose a name');
@@ -125,7 +114,7 @@ test('a spectator is asked no name and is told they are watching', { timeout: 60
 });
 
 test('the new-table form offers the computer players weakest first', { timeout: 60000 }, async () => {
-  const { page, problems } = await openPage(browser, server, { name: 'Ann' });
+  const { page, problems } = await openPage(live.browser, live.server, { name: 'Ann' });
   await page.locator('#new-level option').first().waitFor({ state: 'attached', timeout: WAIT });
   const ladder = ['newcomer', 'beginner', 'casual', 'strong', 'best'];
   for (const game of ['Nim', 'Mancala', 'Robots', 'RussianBank']) {
@@ -148,7 +137,7 @@ test('the new-table form offers the computer players weakest first', { timeout: 
 });
 
 test('a list of moves shows all or says it scrolls; the log shows whole lines', { timeout: 90000 }, async () => {
-  const { page, problems } = await openPage(browser, server, { name: 'Ann' });
+  const { page, problems } = await openPage(live.browser, live.server, { name: 'Ann' });
   // Twelve moves: all in view, nothing to scroll.
   await createTable(page, { level: 'nim/traditional-3-4-5', seats: ['random'] });
   await page.locator('#t-legal button.move').first().waitFor({ timeout: WAIT });
@@ -157,7 +146,7 @@ test('a list of moves shows all or says it scrolls; the log shows whole lines', 
   assert.equal(await visible(page, '#t-legal-more'), false);
 
   // Hundreds: the list waits to be opened, then says there are more below.
-  await page.goto(`${server.url}#`);
+  await page.goto(`${live.server.url}#`);
   await createTable(page, { level: 'robots/09-swap-puzzle', seats: ['random'] });
   const sum = await page.textContent('#t-legal-sum');
   const total = Number(/\((\d+)\)/.exec(sum)[1]);
@@ -169,12 +158,12 @@ test('a list of moves shows all or says it scrolls; the log shows whole lines', 
   await page.locator('#t-legal-more').waitFor({ state: 'hidden', timeout: WAIT });
 
   // A long log, scrolled to its newest move: no half line at its top.
-  await page.goto(`${server.url}#`);
+  await page.goto(`${live.server.url}#`);
   await createTable(page, { level: 'mancala/kalah-6-4', seats: ['random'] });
   for (let i = 0; i < 40; i++) {
     await page.waitForFunction(() => !document.querySelector('#t-result').hidden
       || (document.querySelector('#t-turn.mine') && document.querySelector('#t-legal button.move:not(:disabled)')), null, { timeout: WAIT });
-    if (await over(page) || (await page.locator('#t-log li').count()) >= 16) break;
+    if (await isOver(page) || (await page.locator('#t-log li').count()) >= 16) break;
     const before = Number(await page.evaluate(() => document.querySelector('#table').dataset.ply));
     await page.locator('#t-legal button.move').first().click();
     await waitPly(page, before + 1);

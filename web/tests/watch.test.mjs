@@ -2,27 +2,18 @@
 // to make nor any seat's buttons; a resignation (asked twice) ends the game
 // for both, in words.
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launch, openPage, createTable, waitPly, WAIT } from './harness.mjs';
+import { useServerAndBrowser, openPage, createTable, waitPly, WAIT } from './harness.mjs';
 
-let server;
-let browser;
-before(async () => {
-  server = await startServer();
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const live = useServerAndBrowser();
 
 test('a spectator follows the moves and has no move buttons', { timeout: 60000 }, async () => {
-  const ann = await openPage(browser, server, { name: 'Ann' });
+  const ann = await openPage(live.browser, live.server, { name: 'Ann' });
   const table = await createTable(ann.page, { level: 'nim/traditional-3-4-5', seats: ['random'] });
   await ann.page.locator('.stone.playable').first().waitFor({ timeout: WAIT });
 
-  const sam = await openPage(browser, server, { name: 'Sam', hash: `#watch=${table}` });
+  const sam = await openPage(live.browser, live.server, { name: 'Sam', hash: `#watch=${table}` });
   await waitPly(sam.page, 0);
   assert.equal(await sam.page.textContent('#t-title'), 'Nim · Traditional 3-4-5');
   assert.match(await sam.page.textContent('#t-turn'), /^Ann to move\.$/);

@@ -282,11 +282,7 @@ fn level_details(ui: &mut egui::Ui, menu: &Menu, settings: &mut Settings) {
                     card.draw(ui.painter(), rect, dealt.unwrap_or(level));
                 }
                 if dealt.is_some() {
-                    ui.label(
-                        egui::RichText::new("A board dealt like it: each game deals its own")
-                            .weak()
-                            .italics(),
-                    );
+                    ui.weak("A board dealt like it: each game deals its own");
                 }
                 ui.label(level.description());
                 for line in level.summary() {
