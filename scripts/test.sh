@@ -4,7 +4,7 @@
 # then every Rust test. .ci/run runs exactly this.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-scripts/setup.sh build
+scripts/setup.sh test
 export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$HOME/.cache/tabula-target}"
 export CARGO_TERM_COLOR="${CARGO_TERM_COLOR:-never}"
 cargo fmt --all --check
