@@ -11,10 +11,18 @@ import { useServerAndBrowser, gameAgainstBot, logHas, openPage, createTable, sho
 
 const live = useServerAndBrowser();
 
+/** The middle of the first element `selector` finds, scrolled into view:
+ * found and measured in one step, since the board may be drawn anew
+ * between two (a seat's news), which detached the element found before. */
 async function middle(page, selector) {
-  const loc = page.locator(selector).first();
-  await loc.scrollIntoViewIfNeeded();
-  const b = await loc.boundingBox();
+  await page.locator(selector).first().waitFor({ timeout: 10000 });
+  const b = await page.evaluate((sel) => {
+    const el = document.querySelector(sel);
+    if (!el) return null;
+    el.scrollIntoView({ block: 'nearest', inline: 'nearest' });
+    const r = el.getBoundingClientRect();
+    return { x: r.x, y: r.y, width: r.width, height: r.height };
+  }, selector);
   assert.ok(b, `${selector} is on the page`);
   return { x: b.x + b.width / 2, y: b.y + b.height / 2 };
 }
