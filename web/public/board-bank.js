@@ -485,6 +485,9 @@ export function mount(root, ctx) {
       plays.get(f).set(t, l);
     }
     if (picked && !plays.has(picked)) picked = null;
+    // News that moves nothing (a seat connecting, a clock) leaves a card
+    // being dragged in the hand.
+    const advanced = state.ply !== lastPly;
     if (state.ply < lastPly) last = null; // taken back
     lastPly = state.ply;
     if (news) {
@@ -493,7 +496,7 @@ export function mount(root, ctx) {
       last = mv ? { from: stepKey(mv.from), to: stepKey(mv.to) } : null;
     }
     cursor = -1;
-    if (drag) {
+    if (drag && (advanced || !plays.has(drag.k))) {
       drag = null;
       clear(gDrag);
       view.classList.remove('bk-dragging');

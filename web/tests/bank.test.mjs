@@ -184,3 +184,18 @@ test('a breach that empties its player: Stop or Accept, and Accept ends the game
   await ann.context.close();
   await bob.context.close();
 });
+
+test('a card being dragged stays in the hand when news that moves nothing comes', { timeout: 90000 }, async (t) => {
+  const { page, bot } = await gameAgainstBot(t, live, { level: 'russian_bank/04-quick-win', agent: 'greedy', ready: '.bd-bank[data-can-act]' });
+  const a = await middle(page, '.bk-svg [data-pile="R0"]');
+  const b = await middle(page, '.bk-svg [data-pile="F1"], .bk-svg [data-target="F1"]');
+  await page.mouse.move(a.x, a.y);
+  await page.mouse.down();
+  await page.mouse.move((a.x + b.x) / 2, (a.y + b.y) / 2, { steps: 6 });
+  // The bot goes away mid-drag: the seats' news redraws the table.
+  await bot.stop();
+  await page.waitForFunction(() => !/here/.test(document.querySelector('#t-seats li:nth-child(2)').textContent), null, { timeout: 20000 });
+  await page.mouse.move(b.x, b.y, { steps: 6 });
+  await page.mouse.up();
+  await logHas(page, '2♥ reserve to F1');
+});
