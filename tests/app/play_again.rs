@@ -126,6 +126,41 @@ fn play_again_turns_the_seats_round_against_an_agent() {
     assert_eq!(names(&app), ["Ann", "Bob"], "two people keep their seats");
 }
 
+/// The games played at one table are counted by name as Play again turns
+/// the seats round; Restart after the end counts the game too, a game not
+/// over is not counted, and a table set anew starts from nothing.
+#[test]
+fn the_games_at_a_table_are_counted_by_name_until_it_is_set_anew() {
+    let dir = temp_dir("play-again-sitting");
+    let mut app = headless(&dir);
+    let ann_and_bob = || vec![seat("Ann", None), seat("Bob", Some("best"))];
+    start(&mut app, nim_level(&[3, 4, 5], Ending::Normal), None, ann_and_bob());
+    let line = |app: &App| app.world().resource::<tabula::app::session::Sitting>().line(session(app));
+    let winner = |app: &App| match session(app).outcome() {
+        Some(Outcome::Win(p)) => session(app).name_of(p).to_owned(),
+        other => panic!("Nim has a winner: {other:?}"),
+    };
+    play_out(&mut app, Player::ONE);
+    let mut won = vec![winner(&app)];
+    assert_eq!(line(&app), None, "one game is its own result");
+    request_again(&mut app);
+    assert_eq!(line(&app), None, "the next game is not over");
+    play_out(&mut app, Player::TWO);
+    won.push(winner(&app));
+    // Restart after the end counts the game; again before a move, nothing.
+    request(&mut app, SessionRequest::Restart);
+    request(&mut app, SessionRequest::Restart);
+    play_out(&mut app, Player::TWO);
+    won.push(winner(&app));
+    let count = |name: &str| won.iter().filter(|w| *w == name).count();
+    let (ann, bob) = (count("Ann"), count("Bob"));
+    let said = if ann > bob { format!("Ann {ann}, Bob {bob}") } else { format!("Bob {bob}, Ann {ann}") };
+    assert_eq!(line(&app), Some(format!("Games at this table: {said}")), "won: {won:?}");
+    start(&mut app, nim_level(&[3, 4, 5], Ending::Normal), None, ann_and_bob());
+    play_out(&mut app, Player::ONE);
+    assert_eq!(line(&app), None, "a table set anew counts from nothing");
+}
+
 fn request_again(app: &mut App) {
     app.world_mut().write_message(SessionRequest::PlayAgain);
     frames(app, 3);

@@ -9,7 +9,7 @@ use super::PanelsBelow;
 use super::room::PanelRoom;
 use super::watch::paused_band;
 use crate::app::game::WindowGame;
-use crate::app::session::{Headline, Session, SessionRequest, Watch};
+use crate::app::session::{Headline, Session, SessionRequest, Sitting, Watch};
 
 const END_FILL: egui::Color32 = egui::Color32::from_rgb(38, 52, 44);
 /// The game-over band's height with one line of result and its buttons.
@@ -21,12 +21,14 @@ pub(super) fn end_band<G: WindowGame>(
     session: Res<Session<G>>,
     headline: Res<Headline>,
     watch: Res<Watch>,
+    sitting: Res<Sitting>,
     mut requests: MessageWriter<SessionRequest>,
     mut end_room: Local<f32>,
     mut below: ResMut<PanelsBelow>,
 ) -> Result {
     let shown = panels.show("game over", |root| {
-        band(root, &session, &headline, &mut requests).or_else(|| paused_band(root, &session, &watch))
+        let tally = sitting.line(&session);
+        band(root, &session, &headline, tally, &mut requests).or_else(|| paused_band(root, &session, &watch))
     })?;
     below.set_if_neq(PanelsBelow(panels.room.bottom.height() + shown.unwrap_or(0.0)));
     // The band's room is kept from the start (as tall as any band shown),
@@ -41,6 +43,7 @@ fn band<G: WindowGame>(
     root: &mut egui::Ui,
     session: &Session<G>,
     headline: &Headline,
+    tally: Option<String>,
     requests: &mut MessageWriter<SessionRequest>,
 ) -> Option<f32> {
     if session.outcome().is_none() || (session.kind.steps_through() && !session.redo.is_empty()) {
@@ -61,6 +64,9 @@ fn band<G: WindowGame>(
                 ui.label(egui::RichText::new(text).size(size).strong());
             }
             ui.label(after_moves(session.moves.len()));
+            if let Some(tally) = tally {
+                ui.label(egui::RichText::new(format!("· {tally}")).size(16.0));
+            }
         });
         ui.horizontal(|ui| {
             // Played elsewhere, again means a rematch the others accept,

@@ -20,6 +20,7 @@ mod kind;
 mod messages;
 mod moves;
 mod replays;
+mod sitting;
 mod start;
 mod status;
 mod turns;
@@ -45,6 +46,7 @@ pub use messages::*;
 pub use replays::{
     ReplayMoves, ReplaysFolder, newest_first, plan_from_replay, replays_dir, save_heard_replay,
 };
+pub use sitting::Sitting;
 pub use start::begin;
 pub use start::{WindowEntry, WindowGames};
 pub(crate) use start::{begin_game, install};
@@ -301,6 +303,7 @@ pub(super) fn plugin(app: &mut App) {
         .init_resource::<StatusLine>()
         .init_resource::<MovePreview>()
         .init_resource::<Headline>()
+        .init_resource::<Sitting>()
         .init_resource::<GameInProgress>()
         .init_resource::<SessionKind>()
         .init_resource::<TableNews>()

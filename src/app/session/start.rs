@@ -10,7 +10,7 @@ use super::agents::Agents;
 use super::replays::{ReplaysFolder, plan_from_replay, save_replay};
 use super::{
     BoardReset, Controller, Headline, RequestMove, Session, SessionPlan, SessionRequest, SessionStarted,
-    StatusLine, Watch,
+    Sitting, StatusLine, Watch,
 };
 use crate::app::game::{ActiveGame, WindowGame};
 use crate::app::screen::{BackTo, Screen};
@@ -128,6 +128,7 @@ pub(super) fn handle_session_requests<G: WindowGame>(
     mut resets: MessageWriter<BoardReset>,
     mut moves: MessageWriter<RequestMove<G>>,
     folder: Res<ReplaysFolder>,
+    mut sitting: ResMut<Sitting>,
 ) {
     for request in requests.read() {
         match request {
@@ -167,13 +168,14 @@ pub(super) fn handle_session_requests<G: WindowGame>(
                 }
             }
             SessionRequest::Restart => {
+                sitting.count(&session);
                 agents.cancel();
                 session.restart();
                 watch.paused = false;
                 status.info(if session.deals { "The same deal again" } else { "New game" });
                 resets.write(BoardReset);
             }
-            SessionRequest::PlayAgain if play_again(&mut session, &mut agents, &mut status) => {
+            SessionRequest::PlayAgain if play_again(&mut session, &mut agents, &mut status, &mut sitting) => {
                 watch.paused = false;
                 resets.write(BoardReset);
             }
@@ -190,13 +192,18 @@ fn play_again<G: WindowGame>(
     session: &mut Session<G>,
     agents: &mut Agents<G>,
     status: &mut StatusLine,
+    sitting: &mut Sitting,
 ) -> bool {
     let turn = session.turns_seats_round();
     let person = session.person_again();
+    // The game just over counts once the next one is dealt.
+    let mut counted = sitting.clone();
+    counted.count(session);
     if let Err(e) = session.play_again(super::seed_now()) {
         status.error(format!("Cannot deal a new game: {e}"));
         return false;
     }
+    *sitting = counted;
     agents.cancel();
     if turn {
         // Each seat's agent (or person) goes with its name.
@@ -242,6 +249,7 @@ pub(crate) fn install<G: WindowGame>(
     world.insert_resource(session);
     world.insert_resource(watch);
     world.insert_resource(Headline(None));
+    world.insert_resource(super::Sitting::default());
 }
 
 /// The games the window shows, by name, with how to start a session of one.
