@@ -55,7 +55,7 @@ pub(crate) fn game_plugin<G: WindowGame>(app: &mut App) {
 
 #[cfg(test)]
 /// A session of Nim on `piles`, no seat chosen, for the panels' tests.
-fn nim_session(piles: &[u32]) -> crate::app::session::Session<tabula_engine::nim::Nim> {
+pub(crate) fn nim_session(piles: &[u32]) -> crate::app::session::Session<tabula_engine::nim::Nim> {
     use tabula_engine::level::LevelFile;
     use tabula_engine::nim::{Ending, Nim, NimLevel};
     let level = NimLevel::new("n", piles, Ending::Normal);

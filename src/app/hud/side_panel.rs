@@ -1,7 +1,7 @@
 //! The side panel, right of the board: a broken level file, the lesson,
-//! the game's buttons, the watching controls, replays, sound, then what
-//! grows as the game goes (the teacher's notes, the clues, the move log),
-//! and the level file.
+//! the game's buttons, the move log (of one height all game long), the
+//! watching controls, replays, sound, then what grows as the game goes
+//! (the teacher's notes, the clues), and the level file.
 
 use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;
@@ -76,18 +76,20 @@ enum Section {
 }
 
 /// Every button before whatever grows as a game goes on (the teacher's
-/// notes, the clues found, the log): a button never moves under the
+/// notes, the clues found): a button never moves under the
 /// pointer, and a click meant for Save never lands on a move of the log.
 const ORDER: [Section; 10] = [
     Section::LevelProblem,
     Section::Lesson,
     Section::Game,
+    // Of one height all game long (`move_log`): high up, where a stranger
+    // sees the newest moves without scrolling the panel.
+    Section::Moves,
     Section::Watch,
     Section::Replays,
     Section::Sound,
     Section::Teach,
     Section::Clues,
-    Section::Moves,
     Section::LevelFile,
 ];
 
@@ -102,7 +104,7 @@ impl Section {
     /// player's own choice (closing the lesson, a broken level file).
     #[cfg(test)]
     fn grows(self) -> bool {
-        matches!(self, Section::Teach | Section::Clues | Section::Moves)
+        matches!(self, Section::Teach | Section::Clues)
     }
 }
 
@@ -257,7 +259,7 @@ mod tests {
 
     #[test]
     fn no_button_lies_below_what_grows_during_a_game() {
-        let first_growing = ORDER.iter().position(|s| s.grows()).expect("the log grows");
+        let first_growing = ORDER.iter().position(|s| s.grows()).expect("the notes grow");
         for section in ORDER.iter().skip(first_growing) {
             assert!(
                 section.grows() || !section.clicked(),
