@@ -105,10 +105,11 @@ fn say(session: &Session<RussianBank>, table: &RussianBank, before: Option<&Russ
             ),
             (false, true) => (
                 format!(
-                    "{} broke priority ({played}){first}. Press S to stop {}! {} waits for it while T is on",
+                    "{} broke priority ({played}){first}. Press S to stop {}! {} waits for it while T is on{}",
                     session.name_of(by),
                     session.name_of(by),
-                    session.name_of(by)
+                    session.name_of(by),
+                    without_teacher(session, by)
                 ),
                 true,
             ),
@@ -183,6 +184,21 @@ fn named(table: &RussianBank, moves: &[BankMove]) -> String {
     words.join(" or ")
 }
 
+/// Slips a person stopped before the teacher asks them to try without
+/// it: held for every Stop, a stranger found Stop too easy.
+const STOPS_BEFORE_ALONE: usize = 3;
+
+/// After a few Stops, the way on: without the teacher, `slipper` does not
+/// wait.
+fn without_teacher(session: &Session<RussianBank>, slipper: tabula_engine::Player) -> String {
+    let stops = session.moves.iter().zip(&session.movers);
+    let caught = stops.filter(|&(mv, by)| *mv == BankMove::Stop && session.is_human(*by)).count();
+    match caught >= STOPS_BEFORE_ALONE {
+        true => format!(". {caught} caught: now try T off, where {} plays on", session.name_of(slipper)),
+        false => String::new(),
+    }
+}
+
 /// The priority rules, as the side panel says them under the box.
 fn notes() -> Vec<TeachNote> {
     [
@@ -191,7 +207,7 @@ fn notes() -> Vec<TeachNote> {
         "2. Any card that can go up goes before any other move.",
         "3. A reserve card with a move comes before turning the hand.",
         "A move that breaks priority stands unless the other calls Stop! (S) before the next move.",
-        "While teaching, the top line names every slip, and the other's agent waits a few seconds for your Stop.",
+        "While teaching, the top line names every slip, and the other's agent waits for your Stop. Without it, the other plays on: Stop before their next move.",
     ]
     .into_iter()
     .map(TeachNote::line)
@@ -209,5 +225,45 @@ mod tests {
         let keep = vec![reserve, tableau];
         assert_eq!(asked(Priority::ReserveBeforeHand, keep.clone()), [reserve]);
         assert_eq!(asked(Priority::ToFoundation, keep.clone()), keep);
+    }
+
+    /// Held for every Stop while teaching, after three the line says how
+    /// to play on without the teacher.
+    #[test]
+    fn after_a_few_stops_the_teacher_says_to_try_without_it() {
+        use tabula_engine::Player;
+        use tabula_engine::level::LevelFile;
+
+        use crate::app::session::{Controller, SeatSetup, SessionPlan};
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/levels/russian_bank/00-priority-and-stop.ron");
+        let file = tabula_engine::level::load(std::path::Path::new(path)).unwrap();
+        let level = file.get::<RussianBank>().unwrap().clone();
+        let seat = |name: &str, controller| SeatSetup { name: name.into(), controller };
+        let mary = Controller::Agent("greedy".parse().unwrap());
+        let seats = vec![seat("John", Controller::Human), seat("Mary", mary)];
+        let plan = SessionPlan {
+            level_path: None,
+            level: LevelFile::new::<RussianBank>(level.clone()),
+            seats,
+            seed: 1,
+            replay: None,
+            deal: false,
+        };
+        let mut session = Session::<RussianBank>::new(&plan, level).unwrap();
+        // Mary, first to move, slips.
+        let mut table = session.game.clone();
+        let mut moves = Vec::new();
+        table.legal_moves(Player::TWO, &mut moves);
+        let slip = *moves.iter().find(|&&mv| table.breaks_priority(Player::TWO, mv).is_some()).unwrap();
+        table.apply(Player::TWO, slip).unwrap();
+        for stops in 0..=STOPS_BEFORE_ALONE {
+            let (line, held) = say(&session, &table, None);
+            assert!(held, "{line}");
+            let nudged = line.ends_with(". 3 caught: now try T off, where Mary plays on");
+            assert_eq!(nudged, stops == STOPS_BEFORE_ALONE, "after {stops} Stops: {line}");
+            // Mary's own Stops are not John's.
+            session.moves.extend([BankMove::Stop, BankMove::Stop]);
+            session.movers.extend([Player::ONE, Player::TWO]);
+        }
     }
 }
