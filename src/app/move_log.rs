@@ -44,11 +44,16 @@ fn log_of_fixed_height<G: WindowGame>(
     session: &Session<G>,
     marks: &MoveMarks,
 ) -> Option<usize> {
-    let top = ui.cursor().top();
-    let clicked =
-        ui.allocate_ui(egui::vec2(ui.available_width(), LOG_HEIGHT), |ui| log_rows(ui, session, marks));
-    ui.add_space((LOG_HEIGHT - (ui.cursor().top() - top)).max(0.0));
-    clicked.inner
+    // Framed, so that the room kept for moves to come reads as the log's.
+    let framed = egui::Frame::group(ui.style()).inner_margin(4).show(ui, |ui| {
+        let top = ui.cursor().top();
+        let width = ui.available_width();
+        ui.set_min_width(width);
+        let clicked = ui.allocate_ui(egui::vec2(width, LOG_HEIGHT), |ui| log_rows(ui, session, marks));
+        ui.add_space((LOG_HEIGHT - (ui.cursor().top() - top)).max(0.0));
+        clicked.inner
+    });
+    framed.inner
 }
 
 /// The log's rows, or that there is none yet; the row clicked.

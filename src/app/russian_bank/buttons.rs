@@ -7,15 +7,25 @@ use bevy_egui::{EguiContexts, egui};
 use tabula_engine::russian_bank::{BankMove, RussianBank, Source, Target};
 use tabula_engine::{Game, Player};
 
-use super::LastStop;
 use super::deals::{BankMatch, next_deal_plan};
 use super::input::{me, stopper};
+use super::{LastStop, TABLE};
+use crate::app::board::BoardCamera;
 use crate::app::hud::PanelsBelow;
 use crate::app::session::{RequestMove, Session, SessionRequest};
 
 /// Screen points between the panels under the board (the status line, the
 /// band that shows the end of a game) and the table's buttons.
 const LIFT: f32 = 8.0;
+/// The box's left edge from the window's, in points.
+const LEFT: f32 = 12.0;
+/// The widest the box's words and buttons are.
+const WIDEST: f32 = 220.0;
+/// The narrowest that still holds a button's words on one line.
+const NARROWEST: f32 = 110.0;
+/// What the box's frame adds around its words (margins, stroke), and the
+/// gap left before the felt.
+const FRAME_AND_GAP: f32 = 28.0;
 
 /// The buttons of the table and the match score, over the board.
 pub(super) fn table_buttons(
@@ -26,6 +36,7 @@ pub(super) fn table_buttons(
     mut requests: MessageWriter<RequestMove<RussianBank>>,
     mut session_requests: MessageWriter<SessionRequest>,
     below: Res<PanelsBelow>,
+    cameras: Query<(&Camera, &GlobalTransform), With<BoardCamera>>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?.clone();
     let table = &session.game;
@@ -44,15 +55,15 @@ pub(super) fn table_buttons(
         // Nothing to say or do here (a spectator, a game played elsewhere).
         return Ok(());
     }
+    let width = box_width(felt_left(&cameras));
     egui::Area::new("russian-bank-table".into())
-        .anchor(egui::Align2::LEFT_BOTTOM, egui::vec2(12.0, -lift))
+        .anchor(egui::Align2::LEFT_BOTTOM, egui::vec2(LEFT, -lift))
         .show(&ctx, |ui| {
             egui::Frame::popup(ui.style()).show(ui, |ui| {
-                // Narrow enough to stay clear of the table's cards.
-                ui.set_max_width(220.0);
+                ui.set_max_width(width);
                 match_score(ui, &session, &bank_match, &last_stop);
                 if let Some(me) = mine {
-                    ui.horizontal(|ui| turn_buttons(ui, table, me, &mut requests));
+                    ui.horizontal_wrapped(|ui| turn_buttons(ui, table, me, &mut requests));
                 }
                 if let Some(stopper) = stop_by
                     && ui.button(egui::RichText::new("Stop! (S)").strong().size(18.0)).clicked()
@@ -67,6 +78,26 @@ pub(super) fn table_buttons(
     Ok(())
 }
 
+/// Where the felt begins on the window, in points from its left edge.
+fn felt_left(cameras: &Query<(&Camera, &GlobalTransform), With<BoardCamera>>) -> Option<f32> {
+    let (camera, at) = cameras.single().ok()?;
+    // The felt is drawn 10 units inside the table's size.
+    let corner = (-(TABLE - Vec2::splat(20.0)) / 2.0).extend(0.0);
+    let on_viewport = camera.world_to_viewport(at, corner).ok()?;
+    // The board's viewport starts at the window's left edge.
+    Some(on_viewport.x)
+}
+
+/// The box's width for words and buttons: left of the felt wherever the
+/// window leaves room beside the table (a stranger saw it cover the
+/// table's corner once a Stop's reason made it taller), else its widest.
+fn box_width(felt_left: Option<f32>) -> f32 {
+    match felt_left.map(|x| x - LEFT - FRAME_AND_GAP) {
+        Some(room) if room >= NARROWEST => room.min(WIDEST),
+        _ => WIDEST,
+    }
+}
+
 /// The match's score, its winner, and why the last Stop was called.
 fn match_score(
     ui: &mut egui::Ui,
@@ -79,16 +110,10 @@ fn match_score(
     // A game played elsewhere is one deal (a rematch is the next): no
     // match is kept for it, so no score is shown that would stay at nothing.
     if session.kind.plays_here() {
-        ui.label(
-            egui::RichText::new(format!(
-                "Match to {target}: {} {} · {} {}",
-                session.name_of(Player::ONE),
-                points[0],
-                session.name_of(Player::TWO),
-                points[1]
-            ))
-            .strong(),
-        );
+        // Two lines: the box is narrow beside the felt.
+        ui.label(egui::RichText::new(format!("Match to {target}")).strong());
+        let (one, two) = (session.name_of(Player::ONE), session.name_of(Player::TWO));
+        ui.label(egui::RichText::new(format!("{one} {} · {two} {}", points[0], points[1])).strong());
     }
     if let Some(winner) = bank_match.winner(target).filter(|_| session.kind.plays_here()) {
         ui.label(
@@ -143,5 +168,23 @@ fn next_deal_button(
             bank_match.deals.clear();
         }
         session_requests.write(SessionRequest::Start(Box::new(next_deal_plan(session, bank_match))));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The box stays left of the felt where the window leaves room beside
+    /// the table, and takes its widest where it leaves none.
+    #[test]
+    fn the_box_keeps_left_of_the_felt_where_there_is_room() {
+        for felt in [172.0, 200.0, 400.0] {
+            let width = box_width(Some(felt));
+            assert!(LEFT + width + FRAME_AND_GAP <= felt && width <= WIDEST, "{felt}: {width}");
+        }
+        assert_eq!(box_width(Some(400.0)), WIDEST);
+        assert_eq!(box_width(Some(60.0)), WIDEST, "no room: at its widest, over the felt's corner");
+        assert_eq!(box_width(None), WIDEST);
     }
 }
