@@ -241,6 +241,46 @@ fn the_sleuth_beats_the_scout_on_the_hidden_home_levels() {
     }
 }
 
+/// The difficulties keep the lead they follow: a robot turns one way and
+/// back by a slip and its putting right, never round in circles. Before,
+/// Casual slipped again while putting a slip right and turned one robot up
+/// to fourteen times in a row in 200 games (a stranger saw four wrong
+/// turns in a row).
+#[test]
+fn no_difficulty_turns_a_robot_round_and_round() {
+    let level = shipped("12-hidden-homes.ron");
+    // The planner itself turns at most three times in a row (a turn round,
+    // then a quarter); a slip and its putting right add one or two.
+    for (agent, most) in [("best", 3), ("strong", 4), ("casual", 5)] {
+        let agents: Vec<AgentSpec> = [agent, "newcomer"].iter().map(|a| a.parse().unwrap()).collect();
+        let config = MatchConfig { games: 200, seed: 5, jobs: 2, record_moves: true, ..Default::default() };
+        let mut longest = 0;
+        let mut sink = |game: &crate::core::runner::GameRecord<RobotMove>| {
+            let ours = |robot: char| {
+                let seat = level.robots.iter().find(|r| r.id == robot).map_or(0, |r| r.player as usize - 1);
+                game.seats[seat] == 0
+            };
+            // Turns of each robot since it last moved otherwise.
+            let mut turns = std::collections::HashMap::new();
+            for mv in &game.moves {
+                match *mv {
+                    RobotMove::Rotate { robot, .. } if ours(robot) => {
+                        let run = turns.entry(robot).or_insert(0);
+                        *run += 1;
+                        longest = longest.max(*run);
+                    }
+                    RobotMove::Step { robot, .. } | RobotMove::Forward { robot, .. } => {
+                        turns.insert(robot, 0);
+                    }
+                    _ => {}
+                }
+            }
+        };
+        run_match::<Robots>(&level, &agents, &config, &mut sink, &|_| {}).unwrap();
+        assert!(longest <= most, "{agent} turned a robot {longest} times in a row");
+    }
+}
+
 /// Two equal planners on the four-player race, with the scout and random:
 /// seated by turning one order round the table, the planner moving right
 /// after random won 78.5% and the other 20.5% of 200 games. Balanced over
