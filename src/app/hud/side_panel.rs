@@ -127,16 +127,22 @@ impl<G: WindowGame> SideControls<'_, '_, G> {
                 self.game_buttons(ui);
                 ui.separator();
             }
+            // Folded while a person plays (their keys are in the bottom
+            // line): what the game says as it goes (the teacher's notes,
+            // the clues) then comes into view under the log.
             Section::Watch if here => {
-                watch_controls(ui, &self.session, &self.watch, &mut self.settings, &mut self.requests);
+                let watching = !self.session.has_human() || self.session.kind.steps_through();
+                folded(ui, "Watch", watching, |ui| {
+                    watch_controls(ui, &self.session, &self.watch, &mut self.settings, &mut self.requests)
+                });
                 ui.separator();
             }
             Section::Replays if here => {
-                self.replays(ui);
+                folded(ui, "Replays", false, |ui| self.replays(ui));
                 ui.separator();
             }
             Section::Sound => {
-                self.sound(ui);
+                folded(ui, "Sound", false, |ui| self.sound(ui));
                 ui.separator();
             }
             Section::Teach => self.teach(ui),
@@ -195,7 +201,6 @@ impl<G: WindowGame> SideControls<'_, '_, G> {
     }
 
     fn replays(&mut self, ui: &mut egui::Ui) {
-        ui.heading("Replays");
         ui.horizontal(|ui| {
             if ui.button("Save (Ctrl+S)").clicked() {
                 self.requests.write(SessionRequest::SaveReplay);
@@ -209,7 +214,6 @@ impl<G: WindowGame> SideControls<'_, '_, G> {
 
     fn sound(&mut self, ui: &mut egui::Ui) {
         let settings = &mut *self.settings;
-        ui.heading("Sound");
         ui.checkbox(&mut settings.sound, "Sound on (M)");
         ui.add_enabled(settings.sound, egui::Slider::new(&mut settings.volume, 0.0..=1.0).text("volume"));
     }
@@ -239,6 +243,12 @@ impl<G: WindowGame> SideControls<'_, '_, G> {
             }
         }
     }
+}
+
+/// A section under a heading that opens and closes it, open at first if
+/// `open`.
+fn folded(ui: &mut egui::Ui, title: &str, open: bool, add: impl FnOnce(&mut egui::Ui)) {
+    egui::CollapsingHeader::new(egui::RichText::new(title).heading()).default_open(open).show(ui, add);
 }
 
 /// The broken level file, at the top of the side panel: what is wrong,

@@ -17,7 +17,6 @@ pub(super) fn watch_controls<G: WindowGame>(
     settings: &mut Settings,
     requests: &mut MessageWriter<SessionRequest>,
 ) {
-    ui.heading("Watch");
     ui.horizontal(|ui| {
         let label = if watch.paused { "Resume (Space)" } else { "Pause (Space)" };
         if ui.button(label).clicked() {
