@@ -108,13 +108,15 @@ fn play_again_turns_the_seats_round_against_an_agent() {
     request_again(&mut app);
     let names = |app: &App| session(app).seats.iter().map(|s| s.name.clone()).collect::<Vec<_>>();
     assert_eq!(names(&app), ["Bob", "Ann"], "the seats turned round");
-    assert!(status(&app).ends_with("Bob moves first; Ann plays second, in orange"), "said: {}", status(&app));
+    assert!(status(&app).ends_with(": Bob starts, Ann plays second, in orange"), "said: {}", status(&app));
     assert!(session(&app).is_human(Player::TWO) && !session(&app).is_human(Player::ONE));
     wait_for(&mut app, "Bob's first move", |app| !session(app).moves.is_empty());
     assert_eq!(session(&app).movers[0], Player::ONE, "Bob's agent moved from the first seat");
     assert!(!session(&app).is_human(session(&app).movers[0]));
     request_again(&mut app);
     assert_eq!(names(&app), ["Ann", "Bob"], "and round again");
+    // The person who starts is named once.
+    assert!(status(&app).ends_with(": Ann plays first, in sky blue"), "said: {}", status(&app));
 
     let level = level::load(&crate::manifest_dir().join("levels/mancala/kalah-6-4.ron")).unwrap();
     start(&mut app, level, None, vec![seat("Ann", None), seat("Bob", Some("beginner"))]);

@@ -73,11 +73,7 @@ fn band<G: WindowGame>(
             // and the replay is kept there.
             let here = session.kind.plays_here();
             let again = match (here, session.turns_seats_round()) {
-                (true, true) => format!(
-                    "Play again: {} starts, {} (F2)",
-                    session.first_again(),
-                    session.person_again().unwrap_or_default()
-                ),
+                (true, true) => format!("Play again: {} (F2)", session.person_again().unwrap_or_default()),
                 (true, false) => "Play again (F2)".to_owned(),
                 (false, _) => "Rematch (F2)".to_owned(),
             };

@@ -43,18 +43,22 @@ impl<G: WindowGame> Session<G> {
         self.seats.get(first).map_or("", |s| s.name.as_str())
     }
 
-    /// Where Play again turns the seats round: the person, and the seat
-    /// and colour they play in the next game ("John plays second, in
-    /// orange"), since the board's colours stay with the seats.
+    /// Where Play again turns the seats round: who starts the next game,
+    /// and the seat and colour the person plays in it ("Mary starts, John
+    /// plays second, in orange"; "John plays first, in sky blue", the
+    /// starter said once), since the board's colours stay with the seats.
     pub fn person_again(&self) -> Option<String> {
         if !self.turns_seats_round() {
             return None;
         }
         let now = self.seats.iter().position(|s| s.controller == Controller::Human)?;
         let next = self.seats.len() - 1 - now;
-        let place = if next == 0 { "first" } else { "second" };
         let color = crate::app::seat_colors::seat_color_name(next);
-        Some(format!("{} plays {place}, in {color}", self.seats[now].name))
+        let person = &self.seats[now].name;
+        Some(match next {
+            0 => format!("{person} plays first, in {color}"),
+            _ => format!("{} starts, {person} plays second, in {color}", self.first_again()),
+        })
     }
 
     /// The game again from its start, as a game rather than a replay.

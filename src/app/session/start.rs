@@ -213,7 +213,7 @@ fn play_again<G: WindowGame>(
     let new = if session.deals { "New game, dealt anew" } else { "New game" };
     // A person is named only where the seats turned round.
     match person {
-        Some(person) => status.info(format!("{new}: {} moves first; {person}", session.seats[0].name)),
+        Some(person) => status.info(format!("{new}: {person}")),
         None => status.info(new),
     }
     true
