@@ -158,6 +158,10 @@ fn the_games_at_a_table_are_counted_by_name_until_it_is_set_anew() {
     let (ann, bob) = (count("Ann"), count("Bob"));
     let said = if ann > bob { format!("Ann {ann}, Bob {bob}") } else { format!("Bob {bob}, Ann {ann}") };
     assert_eq!(line(&app), Some(format!("Games at this table: {said}")), "won: {won:?}");
+    // Three won by the one person, none lost: the band asks whether a
+    // stronger opponent would suit (Bob, at Best, is never offered it).
+    let said = line(&app).unwrap();
+    assert_eq!(said.ends_with("A stronger opponent? Esc, then choose one for Player 2"), ann == 3, "{said}");
     start(&mut app, nim_level(&[3, 4, 5], Ending::Normal), None, ann_and_bob());
     play_out(&mut app, Player::ONE);
     assert_eq!(line(&app), None, "a table set anew counts from nothing");

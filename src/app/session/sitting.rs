@@ -7,8 +7,12 @@
 use bevy::prelude::*;
 use tabula_engine::Outcome;
 
-use super::Session;
+use super::{Controller, Session};
 use crate::app::game::WindowGame;
+
+/// Games won in a row, and none lost, before the band asks whether a
+/// stronger opponent would suit.
+const SWEEP: u32 = 3;
 
 #[derive(Resource, Clone, Debug, Default, PartialEq, Eq)]
 pub struct Sitting {
@@ -45,7 +49,27 @@ impl Sitting {
     pub fn line<G: WindowGame>(&self, session: &Session<G>) -> Option<String> {
         let mut now = self.clone();
         now.count(session);
-        (now.games() >= 2 && now != *self).then(|| now.said(&session.names()))
+        if now.games() < 2 || now == *self {
+            return None;
+        }
+        // One person against agents, who won every game: a stranger who
+        // beat Casual three times found nothing to come back for.
+        let people: Vec<&str> = session
+            .seats
+            .iter()
+            .filter(|s| s.controller == Controller::Human)
+            .map(|s| s.name.as_str())
+            .collect();
+        let stronger = match people[..] {
+            [person] if now.swept_by(person) => ". A stronger opponent? Esc, then choose one for Player 2",
+            _ => "",
+        };
+        Some(format!("{}{stronger}", now.said(&session.names())))
+    }
+
+    /// Whether `person` won every game, and at least three.
+    fn swept_by(&self, person: &str) -> bool {
+        self.draws == 0 && matches!(&self.wins[..], [(name, won)] if name == person && *won >= SWEEP)
     }
 
     fn games(&self) -> u32 {
@@ -93,6 +117,13 @@ mod tests {
         sitting.add(None, &names("John", "Mary"));
         assert_eq!(sitting.games(), 4);
         assert_eq!(sitting.said(&names("John", "Mary")), "Games at this table: John 2, Mary 1, 1 drawn");
+        assert!(!sitting.swept_by("John"));
+        let mut swept = Sitting::default();
+        for n in 1..=SWEEP {
+            assert!(!swept.swept_by("John"), "after {n} games");
+            swept.add(Some(Outcome::Win(Player::TWO)), &names("Mary", "John"));
+        }
+        assert!(swept.swept_by("John") && !swept.swept_by("Mary"));
         let fresh = Sitting::default();
         assert_eq!(fresh.said(&names("Ann", "Bob")), "Games at this table: Ann 0, Bob 0");
     }
