@@ -47,6 +47,8 @@ impl Sitting {
     /// The count with the game `session` holds, once it is over and at
     /// least one game came before it: "Games at this table: John 2, Mary 1".
     pub fn line<G: WindowGame>(&self, session: &Session<G>) -> Option<String> {
+        // Asked every frame: nothing is built before the game is over.
+        session.outcome()?;
         let mut now = self.clone();
         now.count(session);
         if now.games() < 2 || now == *self {
